@@ -1,0 +1,55 @@
+//===- TraceWalk.h - Walking compressed traces ------------------*- C++ -*-===//
+//
+// Expansion, length and token counts of a phaedrus.trace, computed on its
+// compressed form: repeats multiply, rules are resolved through the trace's
+// grammar. Shared by the passes and tools that read traces.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PHAEDRUS_DIALECT_PHAEDRUS_IR_TRACEWALK_H
+#define PHAEDRUS_DIALECT_PHAEDRUS_IR_TRACEWALK_H
+
+#include "phaedrus/Dialect/Phaedrus/IR/PhaedrusOps.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+namespace mlir::phaedrus {
+
+/// Walks traces on verifier-valid IR. Results for rules are memoized, so one
+/// walker should serve all traces of a module.
+class TraceWalker {
+public:
+  explicit TraceWalker(SymbolTableCollection &symbolTable)
+      : symbolTable(symbolTable) {}
+
+  /// Number of tokens `trace` expands to, saturating at UINT64_MAX.
+  FailureOr<uint64_t> getExpandedLength(TraceOp trace);
+
+  /// Calls `sink` with consecutive pieces of the expansion of `trace`, in
+  /// order. The pieces may point into the IR; they are valid during the call.
+  LogicalResult expand(TraceOp trace,
+                       function_ref<void(ArrayRef<int32_t>)> sink);
+
+  /// How often each token id occurs in the expansion of `trace`. Costs time
+  /// in the size of the IR, not of the expanded trace. Fails (with a
+  /// diagnostic) when a count does not fit in 64 bits.
+  FailureOr<SmallVector<uint64_t>> countTokens(TraceOp trace,
+                                               size_t numEntries);
+
+private:
+  FailureOr<RuleOp> resolve(ApplyOp apply);
+  FailureOr<uint64_t> lengthOf(Region &body);
+  LogicalResult expandRegion(Region &body,
+                             function_ref<void(ArrayRef<int32_t>)> sink);
+  LogicalResult collectRules(Region &body, SmallVectorImpl<RuleOp> &postOrder,
+                             llvm::DenseSet<Operation *> &seen);
+  LogicalResult countRegion(Region &body, uint64_t multiplier,
+                            SmallVectorImpl<uint64_t> &counts,
+                            llvm::DenseMap<Operation *, uint64_t> &ruleUses);
+
+  SymbolTableCollection &symbolTable;
+  llvm::DenseMap<Operation *, uint64_t> ruleLength;
+};
+
+} // namespace mlir::phaedrus
+
+#endif // PHAEDRUS_DIALECT_PHAEDRUS_IR_TRACEWALK_H

@@ -1,0 +1,25 @@
+//===- Passes.h - phaedrus passes -------------------------------*- C++ -*-===//
+#ifndef PHAEDRUS_DIALECT_PHAEDRUS_TRANSFORMS_PASSES_H
+#define PHAEDRUS_DIALECT_PHAEDRUS_TRANSFORMS_PASSES_H
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+#include "phaedrus/Dialect/Phaedrus/IR/PhaedrusDialect.h"
+
+namespace mlir::phaedrus {
+
+#define GEN_PASS_DECL
+#include "phaedrus/Dialect/Phaedrus/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "phaedrus/Dialect/Phaedrus/Transforms/Passes.h.inc"
+
+/// Registers the named pipelines of Phaedrus (e.g.
+/// `phaedrus-measured-profile`).
+void registerPhaedrusPipelines();
+
+} // namespace mlir::phaedrus
+
+#endif // PHAEDRUS_DIALECT_PHAEDRUS_TRANSFORMS_PASSES_H

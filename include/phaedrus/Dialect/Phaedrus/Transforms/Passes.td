@@ -1,0 +1,157 @@
+//===- Passes.td - phaedrus passes -------------------------*- tablegen -*-===//
+#ifndef PHAEDRUS_DIALECT_PHAEDRUS_TRANSFORMS_PASSES_TD
+#define PHAEDRUS_DIALECT_PHAEDRUS_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def PhaedrusExpandPass : Pass<"phaedrus-expand", "::mlir::ModuleOp"> {
+  let summary = "Expand compressed traces back into flat token sequences";
+  let description = [{
+    Undoes trace compression: every `phaedrus.repeat` is unrolled and every
+    `phaedrus.apply` replaced by its rule's expansion, so that each
+    `phaedrus.trace` ends up with a single `phaedrus.tokens` holding its
+    exact token sequence. Sequences longer than `inline-limit` tokens go into
+    a `dense_resource` blob named after the trace. The trace's `grammar`
+    reference is dropped, and grammars no trace refers to any more are
+    erased. Expansion is exact: compressing and expanding gives back the
+    original trace.
+
+    A trace whose expansion would exceed `max-tokens` is reported and left
+    unchanged (the pass fails), so a highly compressed trace never exhausts
+    memory by accident.
+
+    Before:
+
+    ```mlir
+    phaedrus.trace @t vocabulary(@v) fingerprint(1) input(#phaedrus.input<argv = ["p"]>) {
+      phaedrus.tokens dense<0> : tensor<1xi32>
+      phaedrus.repeat 3 {
+        phaedrus.tokens dense<[1, 2]> : tensor<2xi32>
+      }
+    }
+    ```
+
+    After:
+
+    ```mlir
+    phaedrus.trace @t vocabulary(@v) fingerprint(1) input(#phaedrus.input<argv = ["p"]>) {
+      phaedrus.tokens dense<[0, 1, 2, 1, 2, 1, 2]> : tensor<7xi32>
+    }
+    ```
+  }];
+  let options = [
+    Option<"maxTokens", "max-tokens", "uint64_t", "uint64_t(1) << 30",
+           "Refuse to expand a trace into more tokens than this">,
+    Option<"inlineLimit", "inline-limit", "uint64_t", "1024",
+           "Longest sequence written inline; longer ones become dense_resource blobs">
+  ];
+  let statistics = [
+    Statistic<"numTracesExpanded", "traces-expanded", "Number of traces expanded">,
+    Statistic<"numTokensWritten", "tokens-written", "Number of tokens written">
+  ];
+}
+
+def PhaedrusTraceProfilePass : Pass<"phaedrus-trace-profile", "::mlir::ModuleOp"> {
+  let summary = "Attach measured function entry counts derived from traces";
+  let description = [{
+    Counts, for each function of the module that the traces' vocabulary
+    names, how often the traces enter it, and attaches the result as
+    `phaedrus.entry_count = #phaedrus.entry_count<N, measured, confidence = 1.0>`.
+    A `function` token counts as an entry of its symbol, a `call_site` token
+    as an entry of its callee. Counting works on the compressed form directly
+    (a repeat multiplies its body's counts, a rule's counts are computed once
+    per rule), so it costs time in the size of the IR, not of the trace.
+
+    With several traces the counts are summed (like merging raw profiles);
+    `trace` selects a single one. Functions the vocabulary names but the
+    traces never enter get a count of 0: measured as cold. Functions outside
+    the vocabulary are left alone.
+
+    Before:
+
+    ```mlir
+    phaedrus.vocabulary @v fingerprint(1) {
+      phaedrus.entry 0 function @main
+      phaedrus.entry 1 function @work
+    }
+    phaedrus.trace @t vocabulary(@v) fingerprint(1) input(#phaedrus.input<argv = ["p"]>) {
+      phaedrus.tokens dense<0> : tensor<1xi32>
+      phaedrus.repeat 10 { phaedrus.tokens dense<1> : tensor<1xi32> }
+    }
+    llvm.func @work() { llvm.return }
+    ```
+
+    After:
+
+    ```mlir
+    llvm.func @work() attributes {
+        phaedrus.entry_count = #phaedrus.entry_count<10, measured, confidence = 1.0>} {
+      llvm.return
+    }
+    ```
+  }];
+  let options = [
+    Option<"traceName", "trace", "std::string", "\"\"",
+           "Use only the trace with this symbol name (default: sum all traces)">
+  ];
+  let statistics = [
+    Statistic<"numFunctionsAnnotated", "functions-annotated",
+              "Number of functions given an entry count">
+  ];
+}
+
+def PhaedrusLowerProfilePass : Pass<"phaedrus-lower-profile", "::mlir::ModuleOp"> {
+  let summary = "Lower phaedrus profile attributes to LLVM's profile metadata";
+  let description = [{
+    Turns the profile Phaedrus measured or predicted into the three pieces
+    LLVM's optimizer reads:
+
+    1. `phaedrus.entry_count` on an `llvm.func` becomes its
+       `function_entry_count`;
+    2. `phaedrus.branch_weights` on a branching terminator that implements
+       `WeightedBranchOpInterface` (`llvm.cond_br`, `llvm.switch`,
+       `cf.cond_br`, `cf.switch`) becomes its `branch_weights`, scaled
+       proportionally into 32 bits when a weight is larger;
+    3. a `ProfileSummary` module flag (format `InstrProf`) is computed from
+       all lowered counts, with LLVM's 16 default cutoffs, so that LLVM's
+       hot/cold queries see the profile at all. An existing `ProfileSummary`
+       flag is replaced; other module flags are kept.
+
+    Function entry counts enter the summary as entry counts and branch
+    weights as internal counts, as LLVM's `InstrProfSummaryBuilder` does
+    for instrumentation profiles. The phaedrus attributes are removed unless
+    `keep-annotations` is set.
+
+    Before:
+
+    ```mlir
+    llvm.func @f() attributes {
+        phaedrus.entry_count = #phaedrus.entry_count<7, model, confidence = 0.9>} {
+      llvm.return
+    }
+    ```
+
+    After:
+
+    ```mlir
+    llvm.module_flags [#llvm.mlir.module_flag<error, "ProfileSummary",
+        #llvm.profile_summary<format = InstrProf, total_count = 7, ...>>]
+    llvm.func @f() attributes {function_entry_count = 7 : i64} {
+      llvm.return
+    }
+    ```
+  }];
+  let options = [
+    Option<"keepAnnotations", "keep-annotations", "bool", "false",
+           "Keep the phaedrus profile attributes after lowering">,
+    Option<"emitSummary", "emit-summary", "bool", "true",
+           "Emit the ProfileSummary module flag">
+  ];
+  let statistics = [
+    Statistic<"numEntryCounts", "entry-counts", "Number of function entry counts lowered">,
+    Statistic<"numBranchWeights", "branch-weights", "Number of branch weight sets lowered">
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+#endif // PHAEDRUS_DIALECT_PHAEDRUS_TRANSFORMS_PASSES_TD

@@ -1,0 +1,152 @@
+//===- PhaedrusDialect.cpp - The phaedrus dialect -------------------------===//
+//
+// Dialect registration, attribute verifiers and the verification of the
+// dialect's discardable attributes on other dialects' operations.
+//
+//===----------------------------------------------------------------------===//
+
+#include "phaedrus/Dialect/Phaedrus/IR/PhaedrusDialect.h"
+#include "phaedrus/Dialect/Phaedrus/IR/PhaedrusOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/Format.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::phaedrus;
+
+#include "phaedrus/Dialect/Phaedrus/IR/PhaedrusDialect.cpp.inc"
+#include "phaedrus/Dialect/Phaedrus/IR/PhaedrusEnums.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "phaedrus/Dialect/Phaedrus/IR/PhaedrusAttrDefs.cpp.inc"
+
+void PhaedrusDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "phaedrus/Dialect/Phaedrus/IR/PhaedrusOps.cpp.inc"
+      >();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "phaedrus/Dialect/Phaedrus/IR/PhaedrusAttrDefs.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// Confidence parameter
+//===----------------------------------------------------------------------===//
+
+FailureOr<llvm::APFloat> mlir::phaedrus::parseConfidence(AsmParser &parser) {
+  double value;
+  if (parser.parseFloat(value))
+    return failure();
+  return llvm::APFloat(value);
+}
+
+void mlir::phaedrus::printConfidence(AsmPrinter &printer,
+                                     const llvm::APFloat &value) {
+  double confidence = value.convertToDouble();
+  // Shortest decimal form that reads back as the same double.
+  for (int precision = 1; precision <= 17; ++precision) {
+    llvm::SmallString<32> text;
+    llvm::raw_svector_ostream os(text);
+    os << llvm::format("%.*g", precision, confidence);
+    if (std::strtod(text.c_str(), nullptr) == confidence) {
+      // Keep a decimal point so the value never reads as an integer.
+      if (text.find_first_of(".eEn") == llvm::StringRef::npos)
+        text += ".0";
+      printer << text;
+      return;
+    }
+  }
+  printer << llvm::format("%.17g", confidence);
+}
+
+static LogicalResult verifyConfidence(function_ref<InFlightDiagnostic()> emitError,
+                                      const llvm::APFloat &value) {
+  if (&value.getSemantics() != &llvm::APFloat::IEEEdouble())
+    return emitError() << "confidence must be a double";
+  double confidence = value.convertToDouble();
+  if (!(confidence >= 0.0 && confidence <= 1.0))
+    return emitError() << "confidence must be in [0, 1], got " << confidence;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Attribute verifiers
+//===----------------------------------------------------------------------===//
+
+LogicalResult EntryCountAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                     uint64_t count, Provenance provenance,
+                                     llvm::APFloat confidence) {
+  return verifyConfidence(emitError, confidence);
+}
+
+LogicalResult
+BranchWeightsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                          ArrayRef<uint64_t> weights, Provenance provenance,
+                          llvm::APFloat confidence) {
+  if (weights.size() < 2)
+    return emitError() << "branch weights need at least two weights, got "
+                       << weights.size();
+  return verifyConfidence(emitError, confidence);
+}
+
+LogicalResult
+InputDescriptorAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                            ArrayAttr argv, ArrayAttr files) {
+  for (auto [i, arg] : llvm::enumerate(argv))
+    if (!isa<StringAttr>(arg))
+      return emitError() << "argv element " << i << " must be a string, got "
+                         << arg;
+  if (files)
+    for (auto [i, file] : llvm::enumerate(files))
+      if (!isa<InputFileAttr>(file))
+        return emitError() << "files element " << i
+                           << " must be a #phaedrus.file, got " << file;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Discardable attributes on other dialects' operations
+//===----------------------------------------------------------------------===//
+
+LogicalResult PhaedrusDialect::verifyOperationAttribute(Operation *op,
+                                                        NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  if (name == getEntryCountAttrName()) {
+    if (!isa<EntryCountAttr>(attr.getValue()))
+      return op->emitOpError() << "'" << name
+                               << "' must be a #phaedrus.entry_count, got "
+                               << attr.getValue();
+    if (!isa<FunctionOpInterface>(op))
+      return op->emitOpError() << "'" << name
+                               << "' may only be attached to a function";
+    return success();
+  }
+  if (name == getBranchWeightsAttrName()) {
+    auto weights = dyn_cast<BranchWeightsAttr>(attr.getValue());
+    if (!weights)
+      return op->emitOpError() << "'" << name
+                               << "' must be a #phaedrus.branch_weights, got "
+                               << attr.getValue();
+    unsigned numSuccessors = op->getNumSuccessors();
+    if (numSuccessors < 2)
+      return op->emitOpError()
+             << "'" << name
+             << "' may only be attached to a terminator with at least two "
+                "successors";
+    if (weights.getWeights().size() != numSuccessors)
+      return op->emitOpError()
+             << "'" << name << "' has " << weights.getWeights().size()
+             << " weights but the operation has " << numSuccessors
+             << " successors";
+    return success();
+  }
+  return op->emitOpError() << "unknown phaedrus attribute '" << name << "'";
+}

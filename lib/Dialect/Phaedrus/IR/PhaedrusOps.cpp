@@ -1,0 +1,357 @@
+//===- PhaedrusOps.cpp - phaedrus operations ------------------------------===//
+//
+// Verifiers that ODS cannot express: dense vocabulary ids, token ranges,
+// symbol resolution, fingerprint agreement and acyclic grammars.
+//
+//===----------------------------------------------------------------------===//
+
+#include "phaedrus/Dialect/Phaedrus/IR/PhaedrusOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
+
+using namespace mlir;
+using namespace mlir::phaedrus;
+
+#define GET_OP_CLASSES
+#include "phaedrus/Dialect/Phaedrus/IR/PhaedrusOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+/// Looks up `name` from `from` and checks that it is an op of type OpTy.
+/// Ops that are symbol tables themselves look from their parent, so that
+/// their own symbols do not shadow the module's.
+template <typename OpTy>
+static FailureOr<OpTy> lookupSymbolOfType(Operation *from,
+                                          SymbolTableCollection &symbolTable,
+                                          FlatSymbolRefAttr name,
+                                          StringRef what) {
+  Operation *anchor = from;
+  if (from->hasTrait<OpTrait::SymbolTable>() && from->getParentOp())
+    anchor = from->getParentOp();
+  Operation *target = symbolTable.lookupNearestSymbolFrom(anchor, name);
+  if (!target)
+    return from->emitOpError() << "refers to unknown " << what << " " << name;
+  auto typed = dyn_cast<OpTy>(target);
+  if (!typed)
+    return from->emitOpError()
+           << "refers to " << name << ", which is not a " << what;
+  return typed;
+}
+
+/// Checks that every literal token nested in `body` (not through rule uses)
+/// is an id of a vocabulary with `numEntries` entries.
+static LogicalResult verifyTokensInRange(Region &body, size_t numEntries,
+                                         StringAttr vocabulary) {
+  WalkResult result = body.walk([&](TokensOp tokens) {
+    SmallVector<int32_t> storage;
+    FailureOr<ArrayRef<int32_t>> array = tokens.getTokenArray(storage);
+    if (failed(array))
+      return WalkResult::advance(); // The op's own verifier reports this.
+    for (auto [position, token] : llvm::enumerate(*array)) {
+      if (token < 0 || static_cast<size_t>(token) >= numEntries) {
+        tokens.emitOpError()
+            << "token " << token << " at position " << position
+            << " is not an id of vocabulary @" << vocabulary.getValue()
+            << " (ids are 0 to " << static_cast<int64_t>(numEntries) - 1
+            << ")";
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+/// Checks that the op's fingerprint matches its vocabulary's.
+static LogicalResult verifyFingerprint(Operation *op, VocabularyOp vocabulary,
+                                       uint64_t fingerprint) {
+  if (vocabulary.getFingerprint() != fingerprint)
+    return op->emitOpError()
+           << "fingerprint " << fingerprint << " does not match the fingerprint "
+           << vocabulary.getFingerprint() << " of vocabulary @"
+           << vocabulary.getSymName()
+           << "; it was made for a different build of the program";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// VocabularyOp / EntryOp
+//===----------------------------------------------------------------------===//
+
+size_t VocabularyOp::getNumEntries() {
+  return getBody().front().getOperations().size();
+}
+
+LogicalResult VocabularyOp::verifyRegions() {
+  Block &block = getBody().front();
+  size_t numEntries = block.getOperations().size();
+  std::vector<EntryOp> byId(numEntries);
+  llvm::DenseMap<std::tuple<int, Attribute, int64_t, Attribute>, int64_t> keys;
+  for (Operation &op : block) {
+    auto entry = dyn_cast<EntryOp>(op);
+    if (!entry)
+      return op.emitOpError()
+             << "is not allowed in a vocabulary; only 'phaedrus.entry' is";
+    uint64_t id = entry.getId();
+    if (id >= numEntries)
+      return entry.emitOpError()
+             << "id " << id << " is out of range: the vocabulary has "
+             << numEntries << " entries, so ids must be 0 to "
+             << static_cast<int64_t>(numEntries) - 1;
+    if (byId[id])
+      return entry.emitOpError() << "id " << id << " is defined twice";
+    byId[id] = entry;
+    auto key = std::make_tuple(static_cast<int>(entry.getKind()),
+                               Attribute(entry.getSymbolAttr()),
+                               static_cast<int64_t>(entry.getIndex().value_or(-1)),
+                               Attribute(entry.getCalleeAttr()));
+    auto [it, inserted] = keys.try_emplace(key, static_cast<int64_t>(id));
+    if (!inserted)
+      return entry.emitOpError()
+             << "id " << id << " stands for the same thing as id "
+             << it->second;
+  }
+  return success();
+}
+
+LogicalResult EntryOp::verify() {
+  bool hasIndex = getIndex().has_value();
+  bool hasCallee = static_cast<bool>(getCalleeAttr());
+  switch (getKind()) {
+  case EntryKind::Function:
+    if (hasIndex || hasCallee)
+      return emitOpError("a 'function' entry takes neither an index nor a callee");
+    return success();
+  case EntryKind::CallSite:
+    if (!hasIndex || !hasCallee)
+      return emitOpError(
+          "a 'call_site' entry needs a call-site index and a callee");
+    return success();
+  case EntryKind::Path:
+    if (!hasIndex || hasCallee)
+      return emitOpError("a 'path' entry needs a path index and no callee");
+    return success();
+  case EntryKind::Group:
+    if (!hasIndex || hasCallee)
+      return emitOpError("a 'group' entry needs a group index and no callee");
+    return success();
+  }
+  llvm_unreachable("unknown entry kind");
+}
+
+//===----------------------------------------------------------------------===//
+// TraceOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult TraceOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  FailureOr<VocabularyOp> vocabulary = lookupSymbolOfType<VocabularyOp>(
+      *this, symbolTable, getVocabularyAttr(), "vocabulary");
+  if (failed(vocabulary) ||
+      failed(verifyFingerprint(*this, *vocabulary, getFingerprint())))
+    return failure();
+  if (FlatSymbolRefAttr grammarName = getGrammarAttr()) {
+    FailureOr<GrammarOp> grammar = lookupSymbolOfType<GrammarOp>(
+        *this, symbolTable, grammarName, "grammar");
+    if (failed(grammar))
+      return failure();
+    if (grammar->getVocabularyAttr() != getVocabularyAttr())
+      return emitOpError() << "uses grammar " << grammarName
+                           << " over vocabulary "
+                           << grammar->getVocabularyAttr()
+                           << ", not the trace's vocabulary "
+                           << getVocabularyAttr();
+  }
+  return verifyTokensInRange(getBody(), vocabulary->getNumEntries(),
+                             getVocabularyAttr().getAttr());
+}
+
+//===----------------------------------------------------------------------===//
+// TokensOp
+//===----------------------------------------------------------------------===//
+
+FailureOr<ArrayRef<int32_t>>
+TokensOp::getTokenArray(SmallVectorImpl<int32_t> &storage) {
+  ElementsAttr attr = getTokens();
+  if (auto dense = dyn_cast<DenseIntElementsAttr>(attr)) {
+    if (dense.isSplat()) {
+      storage.assign(dense.getNumElements(), dense.getSplatValue<int32_t>());
+      return ArrayRef<int32_t>(storage);
+    }
+    ArrayRef<char> raw = dense.getRawData();
+    return ArrayRef<int32_t>(reinterpret_cast<const int32_t *>(raw.data()),
+                             raw.size() / sizeof(int32_t));
+  }
+  if (auto resource = dyn_cast<DenseI32ResourceElementsAttr>(attr)) {
+    std::optional<ArrayRef<int32_t>> array = resource.tryGetAsArrayRef();
+    if (!array)
+      return failure();
+    return *array;
+  }
+  auto values = attr.tryGetValues<int32_t>();
+  if (!values)
+    return failure();
+  storage.assign(values->begin(), values->end());
+  return ArrayRef<int32_t>(storage);
+}
+
+LogicalResult TokensOp::verify() {
+  ShapedType type = getTokens().getShapedType();
+  if (type.getRank() != 1 || !type.getElementType().isSignlessInteger(32))
+    return emitOpError() << "tokens must be a one-dimensional i32 elements "
+                            "attribute, got "
+                         << type;
+  SmallVector<int32_t> storage;
+  if (failed(getTokenArray(storage)))
+    return emitOpError() << "tokens have no data (a dense_resource blob that "
+                            "is missing or was released)";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// GrammarOp / RuleOp / ApplyOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult GrammarOp::verifyRegions() {
+  // Only rules, and no rule may reach itself through uses.
+  llvm::DenseMap<StringAttr, RuleOp> rules;
+  for (Operation &op : getBody().front()) {
+    auto rule = dyn_cast<RuleOp>(op);
+    if (!rule)
+      return op.emitOpError()
+             << "is not allowed in a grammar; only 'phaedrus.rule' is";
+    rules[rule.getSymNameAttr()] = rule;
+  }
+  // Iterative three-colour DFS over the use graph.
+  enum class Colour { White, Grey, Black };
+  llvm::DenseMap<StringAttr, Colour> colour;
+  for (auto &[name, rule] : rules)
+    colour[name] = Colour::White;
+  for (auto &[root, rootRule] : rules) {
+    if (colour[root] != Colour::White)
+      continue;
+    // Stack of (rule, its uses, next use to visit).
+    struct Frame {
+      StringAttr name;
+      SmallVector<StringAttr> uses;
+      size_t next = 0;
+    };
+    auto usesOf = [&](RuleOp rule) {
+      SmallVector<StringAttr> uses;
+      rule.getBody().walk([&](ApplyOp apply) {
+        uses.push_back(apply.getRuleAttr().getAttr());
+      });
+      return uses;
+    };
+    SmallVector<Frame> stack;
+    stack.push_back({root, usesOf(rootRule)});
+    colour[root] = Colour::Grey;
+    while (!stack.empty()) {
+      Frame &frame = stack.back();
+      if (frame.next == frame.uses.size()) {
+        colour[frame.name] = Colour::Black;
+        stack.pop_back();
+        continue;
+      }
+      StringAttr use = frame.uses[frame.next++];
+      auto it = rules.find(use);
+      if (it == rules.end())
+        continue; // ApplyOp::verifySymbolUses reports unknown rules.
+      if (colour[use] == Colour::Grey)
+        return it->second.emitOpError()
+               << "is recursive: its expansion would be infinite (reached "
+                  "again through @"
+               << frame.name.getValue() << ")";
+      if (colour[use] == Colour::White) {
+        colour[use] = Colour::Grey;
+        stack.push_back({use, usesOf(it->second)});
+      }
+    }
+  }
+  return success();
+}
+
+LogicalResult GrammarOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  FailureOr<VocabularyOp> vocabulary = lookupSymbolOfType<VocabularyOp>(
+      *this, symbolTable, getVocabularyAttr(), "vocabulary");
+  if (failed(vocabulary))
+    return failure();
+  return verifyTokensInRange(getBody(), vocabulary->getNumEntries(),
+                             getVocabularyAttr().getAttr());
+}
+
+LogicalResult RuleOp::verifyRegions() {
+  if (getBody().front().empty())
+    return emitOpError("must not be empty");
+  return success();
+}
+
+GrammarOp ApplyOp::getGrammar(SymbolTableCollection &symbolTable) {
+  if (auto grammar = (*this)->getParentOfType<GrammarOp>())
+    return grammar;
+  auto trace = (*this)->getParentOfType<TraceOp>();
+  if (!trace || !trace.getGrammarAttr())
+    return {};
+  return dyn_cast_or_null<GrammarOp>(
+      symbolTable.lookupNearestSymbolFrom(trace, trace.getGrammarAttr()));
+}
+
+LogicalResult ApplyOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  GrammarOp grammar = getGrammar(symbolTable);
+  if (!grammar)
+    return emitOpError() << "uses rule " << getRuleAttr()
+                         << " but the enclosing trace names no grammar";
+  Operation *rule = symbolTable.lookupSymbolIn(grammar, getRuleAttr());
+  if (!rule || !isa<RuleOp>(rule))
+    return emitOpError() << "uses rule " << getRuleAttr()
+                         << ", which grammar @" << grammar.getSymName()
+                         << " does not define";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ModelOp / PredictOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ModelOp::verify() {
+  for (NamedAttribute hyper : getHyperparameters())
+    if (!isa<IntegerAttr, FloatAttr>(hyper.getValue()))
+      return emitOpError() << "hyper-parameter '" << hyper.getName().getValue()
+                           << "' must be an integer or a float, got "
+                           << hyper.getValue();
+  for (NamedAttribute weight : getWeights()) {
+    auto elements = dyn_cast<ElementsAttr>(weight.getValue());
+    if (!elements || !isa<FloatType>(elements.getShapedType().getElementType()))
+      return emitOpError() << "weight '" << weight.getName().getValue()
+                           << "' must be a floating-point elements attribute, "
+                              "got "
+                           << weight.getValue();
+  }
+  return success();
+}
+
+LogicalResult ModelOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  FailureOr<VocabularyOp> vocabulary = lookupSymbolOfType<VocabularyOp>(
+      *this, symbolTable, getVocabularyAttr(), "vocabulary");
+  if (failed(vocabulary) ||
+      failed(verifyFingerprint(*this, *vocabulary, getFingerprint())))
+    return failure();
+  size_t numEntries = vocabulary->getNumEntries();
+  if (static_cast<uint64_t>(getVocabSize()) != numEntries)
+    return emitOpError() << "vocab_size " << getVocabSize()
+                         << " does not match the " << numEntries
+                         << " entries of vocabulary " << getVocabularyAttr();
+  return success();
+}
+
+LogicalResult PredictOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  return lookupSymbolOfType<ModelOp>(*this, symbolTable, getModelAttr(),
+                                     "model");
+}

@@ -1,0 +1,164 @@
+//===- TraceWalk.cpp - Walking compressed traces --------------------------===//
+
+#include "phaedrus/Dialect/Phaedrus/IR/TraceWalk.h"
+
+#include "llvm/ADT/DenseSet.h"
+
+using namespace mlir;
+using namespace mlir::phaedrus;
+
+static uint64_t saturatingMul(uint64_t a, uint64_t b) {
+  uint64_t result;
+  if (__builtin_mul_overflow(a, b, &result))
+    return UINT64_MAX;
+  return result;
+}
+
+static uint64_t saturatingAdd(uint64_t a, uint64_t b) {
+  uint64_t result;
+  if (__builtin_add_overflow(a, b, &result))
+    return UINT64_MAX;
+  return result;
+}
+
+FailureOr<RuleOp> TraceWalker::resolve(ApplyOp apply) {
+  GrammarOp grammar = apply.getGrammar(symbolTable);
+  Operation *rule =
+      grammar ? symbolTable.lookupSymbolIn(grammar, apply.getRuleAttr())
+              : nullptr;
+  if (auto ruleOp = dyn_cast_or_null<RuleOp>(rule))
+    return ruleOp;
+  return apply.emitOpError() << "uses rule " << apply.getRuleAttr()
+                             << ", which cannot be resolved";
+}
+
+FailureOr<uint64_t> TraceWalker::lengthOf(Region &body) {
+  uint64_t length = 0;
+  for (Operation &op : body.front()) {
+    if (auto tokens = dyn_cast<TokensOp>(op)) {
+      length = saturatingAdd(length, tokens.getTokens().getNumElements());
+    } else if (auto repeat = dyn_cast<RepeatOp>(op)) {
+      FailureOr<uint64_t> inner = lengthOf(repeat.getBody());
+      if (failed(inner))
+        return failure();
+      length = saturatingAdd(length, saturatingMul(*inner, repeat.getCount()));
+    } else if (auto apply = dyn_cast<ApplyOp>(op)) {
+      FailureOr<RuleOp> rule = resolve(apply);
+      if (failed(rule))
+        return failure();
+      auto it = ruleLength.find(*rule);
+      if (it == ruleLength.end()) {
+        FailureOr<uint64_t> inner = lengthOf(rule->getBody());
+        if (failed(inner))
+          return failure();
+        it = ruleLength.try_emplace(*rule, *inner).first;
+      }
+      length = saturatingAdd(length, it->second);
+    }
+  }
+  return length;
+}
+
+FailureOr<uint64_t> TraceWalker::getExpandedLength(TraceOp trace) {
+  return lengthOf(trace.getBody());
+}
+
+LogicalResult
+TraceWalker::expandRegion(Region &body,
+                          function_ref<void(ArrayRef<int32_t>)> sink) {
+  for (Operation &op : body.front()) {
+    if (auto tokens = dyn_cast<TokensOp>(op)) {
+      SmallVector<int32_t> storage;
+      FailureOr<ArrayRef<int32_t>> array = tokens.getTokenArray(storage);
+      if (failed(array))
+        return tokens.emitOpError("tokens have no data");
+      sink(*array);
+    } else if (auto repeat = dyn_cast<RepeatOp>(op)) {
+      for (int64_t i = 0, e = repeat.getCount(); i < e; ++i)
+        if (failed(expandRegion(repeat.getBody(), sink)))
+          return failure();
+    } else if (auto apply = dyn_cast<ApplyOp>(op)) {
+      FailureOr<RuleOp> rule = resolve(apply);
+      if (failed(rule) || failed(expandRegion(rule->getBody(), sink)))
+        return failure();
+    }
+  }
+  return success();
+}
+
+LogicalResult
+TraceWalker::expand(TraceOp trace,
+                    function_ref<void(ArrayRef<int32_t>)> sink) {
+  return expandRegion(trace.getBody(), sink);
+}
+
+LogicalResult TraceWalker::collectRules(Region &body,
+                                        SmallVectorImpl<RuleOp> &postOrder,
+                                        llvm::DenseSet<Operation *> &seen) {
+  WalkResult result = body.walk([&](ApplyOp apply) {
+    FailureOr<RuleOp> rule = resolve(apply);
+    if (failed(rule))
+      return WalkResult::interrupt();
+    if (!seen.insert(*rule).second)
+      return WalkResult::advance();
+    if (failed(collectRules(rule->getBody(), postOrder, seen)))
+      return WalkResult::interrupt();
+    postOrder.push_back(*rule);
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+LogicalResult
+TraceWalker::countRegion(Region &body, uint64_t multiplier,
+                         SmallVectorImpl<uint64_t> &counts,
+                         llvm::DenseMap<Operation *, uint64_t> &ruleUses) {
+  for (Operation &op : body.front()) {
+    if (auto tokens = dyn_cast<TokensOp>(op)) {
+      SmallVector<int32_t> storage;
+      FailureOr<ArrayRef<int32_t>> array = tokens.getTokenArray(storage);
+      if (failed(array))
+        return tokens.emitOpError("tokens have no data");
+      for (int32_t token : *array) {
+        if (token < 0 || static_cast<size_t>(token) >= counts.size())
+          return tokens.emitOpError() << "token " << token
+                                      << " is not an id of the vocabulary";
+        counts[token] = saturatingAdd(counts[token], multiplier);
+      }
+    } else if (auto repeat = dyn_cast<RepeatOp>(op)) {
+      if (failed(countRegion(repeat.getBody(),
+                             saturatingMul(multiplier, repeat.getCount()),
+                             counts, ruleUses)))
+        return failure();
+    } else if (auto apply = dyn_cast<ApplyOp>(op)) {
+      FailureOr<RuleOp> rule = resolve(apply);
+      if (failed(rule))
+        return failure();
+      uint64_t &uses = ruleUses[*rule];
+      uses = saturatingAdd(uses, multiplier);
+    }
+  }
+  return success();
+}
+
+FailureOr<SmallVector<uint64_t>>
+TraceWalker::countTokens(TraceOp trace, size_t numEntries) {
+  // Rules in reverse post-order: every rule after all rules that use it, so
+  // its number of uses is complete when its body is counted.
+  SmallVector<RuleOp> postOrder;
+  llvm::DenseSet<Operation *> seen;
+  if (failed(collectRules(trace.getBody(), postOrder, seen)))
+    return failure();
+
+  SmallVector<uint64_t> counts(numEntries, 0);
+  llvm::DenseMap<Operation *, uint64_t> ruleUses;
+  if (failed(countRegion(trace.getBody(), 1, counts, ruleUses)))
+    return failure();
+  for (RuleOp rule : llvm::reverse(postOrder))
+    if (failed(countRegion(rule.getBody(), ruleUses.lookup(rule), counts,
+                           ruleUses)))
+      return failure();
+  if (llvm::is_contained(counts, UINT64_MAX))
+    return trace.emitOpError("a token count does not fit in 64 bits");
+  return counts;
+}

@@ -1,0 +1,89 @@
+//===- Expand.cpp - Expand compressed traces ------------------------------===//
+
+#include "phaedrus/Dialect/Phaedrus/IR/TraceWalk.h"
+#include "phaedrus/Dialect/Phaedrus/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace mlir::phaedrus {
+#define GEN_PASS_DEF_PHAEDRUSEXPANDPASS
+#include "phaedrus/Dialect/Phaedrus/Transforms/Passes.h.inc"
+} // namespace mlir::phaedrus
+
+using namespace mlir;
+using namespace mlir::phaedrus;
+
+namespace {
+struct PhaedrusExpandPass
+    : public phaedrus::impl::PhaedrusExpandPassBase<PhaedrusExpandPass> {
+  using PhaedrusExpandPassBase::PhaedrusExpandPassBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SymbolTableCollection symbolTable;
+    TraceWalker walker(symbolTable);
+    bool anyFailed = false;
+
+    for (TraceOp trace : llvm::to_vector(module.getOps<TraceOp>())) {
+      FailureOr<uint64_t> length = walker.getExpandedLength(trace);
+      if (failed(length)) {
+        anyFailed = true;
+        continue;
+      }
+      if (*length > maxTokens) {
+        trace.emitOpError() << "expands to " << *length
+                            << " tokens, more than max-tokens=" << maxTokens
+                            << "; left compressed";
+        anyFailed = true;
+        continue;
+      }
+      std::vector<int32_t> tokens;
+      tokens.reserve(*length);
+      if (failed(walker.expand(trace, [&](ArrayRef<int32_t> piece) {
+            tokens.insert(tokens.end(), piece.begin(), piece.end());
+          }))) {
+        anyFailed = true;
+        continue;
+      }
+      replaceBody(trace, tokens);
+      ++numTracesExpanded;
+      numTokensWritten += tokens.size();
+    }
+
+    // Grammars that no trace refers to any more have served their purpose.
+    llvm::DenseSet<StringAttr> usedGrammars;
+    for (TraceOp trace : module.getOps<TraceOp>())
+      if (FlatSymbolRefAttr grammar = trace.getGrammarAttr())
+        usedGrammars.insert(grammar.getAttr());
+    for (GrammarOp grammar : llvm::to_vector(module.getOps<GrammarOp>()))
+      if (!usedGrammars.contains(grammar.getSymNameAttr()))
+        grammar.erase();
+
+    if (anyFailed)
+      signalPassFailure();
+  }
+
+  void replaceBody(TraceOp trace, ArrayRef<int32_t> tokens) {
+    Block &block = trace.getBody().front();
+    block.clear();
+    trace.removeGrammarAttr();
+    if (tokens.empty())
+      return;
+    OpBuilder builder = OpBuilder::atBlockEnd(&block);
+    auto type = RankedTensorType::get({static_cast<int64_t>(tokens.size())},
+                                      builder.getI32Type());
+    ElementsAttr attr;
+    if (tokens.size() <= inlineLimit) {
+      attr = cast<ElementsAttr>(DenseIntElementsAttr::get(type, tokens));
+    } else {
+      attr = cast<ElementsAttr>(DenseI32ResourceElementsAttr::get(
+          type, (trace.getSymName() + "_tokens").str(),
+          HeapAsmResourceBlob::allocateAndCopyInferAlign(tokens)));
+    }
+    TokensOp::create(builder, trace.getLoc(), attr);
+  }
+};
+} // namespace

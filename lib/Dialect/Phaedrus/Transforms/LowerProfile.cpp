@@ -1,0 +1,123 @@
+//===- LowerProfile.cpp - Lower phaedrus profiles to LLVM -----------------===//
+
+#include "phaedrus/Dialect/Phaedrus/IR/PhaedrusOps.h"
+#include "phaedrus/Dialect/Phaedrus/Transforms/Passes.h"
+#include "phaedrus/Dialect/Phaedrus/Transforms/ProfileSummary.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+
+namespace mlir::phaedrus {
+#define GEN_PASS_DEF_PHAEDRUSLOWERPROFILEPASS
+#include "phaedrus/Dialect/Phaedrus/Transforms/Passes.h.inc"
+} // namespace mlir::phaedrus
+
+using namespace mlir;
+using namespace mlir::phaedrus;
+
+/// Scales `weights` proportionally into 32 bits, the way LLVM's PGO
+/// instrumentation does (divide by max / UINT32_MAX + 1).
+static SmallVector<int32_t> scaleWeights(ArrayRef<uint64_t> weights) {
+  uint64_t max = 0;
+  for (uint64_t w : weights)
+    max = std::max(max, w);
+  uint64_t scale = max / UINT32_MAX + 1;
+  SmallVector<int32_t> scaled;
+  for (uint64_t w : weights)
+    scaled.push_back(static_cast<int32_t>(static_cast<uint32_t>(w / scale)));
+  return scaled;
+}
+
+namespace {
+struct PhaedrusLowerProfilePass
+    : public phaedrus::impl::PhaedrusLowerProfilePassBase<
+          PhaedrusLowerProfilePass> {
+  using PhaedrusLowerProfilePassBase::PhaedrusLowerProfilePassBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    ProfileSummaryBuilder summary;
+    bool anyFailed = false;
+    StringRef entryName = PhaedrusDialect::getEntryCountAttrName();
+    StringRef weightsName = PhaedrusDialect::getBranchWeightsAttrName();
+
+    module.walk([&](Operation *op) {
+      if (auto count = op->getAttrOfType<EntryCountAttr>(entryName)) {
+        auto function = dyn_cast<LLVM::LLVMFuncOp>(op);
+        if (!function) {
+          op->emitOpError() << "has '" << entryName
+                            << "', but only llvm.func can carry an LLVM "
+                               "entry count; convert to the LLVM dialect first";
+          anyFailed = true;
+          return;
+        }
+        if (count.getCount() > uint64_t(INT64_MAX)) {
+          op->emitOpError() << "entry count " << count.getCount()
+                            << " does not fit in LLVM's signed 64-bit field";
+          anyFailed = true;
+          return;
+        }
+        function.setFunctionEntryCount(count.getCount());
+        summary.addEntryCount(count.getCount());
+        if (!keepAnnotations)
+          op->removeAttr(entryName);
+        ++numEntryCounts;
+      }
+      if (auto weights = op->getAttrOfType<BranchWeightsAttr>(weightsName)) {
+        auto branch = dyn_cast<WeightedBranchOpInterface>(op);
+        if (!branch) {
+          op->emitOpError() << "has '" << weightsName
+                            << "', but does not take branch weights";
+          anyFailed = true;
+          return;
+        }
+        branch.setWeights(scaleWeights(weights.getWeights()));
+        for (uint64_t w : weights.getWeights())
+          summary.addInternalCount(w);
+        if (!keepAnnotations)
+          op->removeAttr(weightsName);
+        ++numBranchWeights;
+      }
+    });
+    if (anyFailed)
+      return signalPassFailure();
+    if (emitSummary && (numEntryCounts || numBranchWeights))
+      setSummaryFlag(module, summary.build());
+  }
+
+  void setSummaryFlag(ModuleOp module, const ProfileSummaryData &data) {
+    MLIRContext *context = module.getContext();
+    SmallVector<LLVM::ModuleFlagProfileSummaryDetailedAttr> detailed;
+    for (const ProfileSummaryEntry &entry : data.detailed)
+      detailed.push_back(LLVM::ModuleFlagProfileSummaryDetailedAttr::get(
+          context, entry.cutoff, entry.minCount,
+          static_cast<uint32_t>(entry.numCounts)));
+    auto summaryAttr = LLVM::ModuleFlagProfileSummaryAttr::get(
+        context, LLVM::ProfileSummaryFormatKind::InstrProf, data.totalCount,
+        data.maxCount, data.maxInternalCount, data.maxFunctionCount,
+        data.numCounts, data.numFunctions, /*is_partial_profile=*/std::nullopt,
+        /*partial_profile_ratio=*/FloatAttr(), detailed);
+    StringAttr key = StringAttr::get(
+        context, LLVM::LLVMDialect::getModuleFlagKeyProfileSummaryName());
+    auto flag = LLVM::ModuleFlagAttr::get(context, LLVM::ModFlagBehavior::Error,
+                                          key, summaryAttr);
+
+    // Replace an existing summary in the first module_flags op, or add one.
+    for (auto flags : module.getOps<LLVM::ModuleFlagsOp>()) {
+      SmallVector<Attribute> entries;
+      for (Attribute existing : flags.getFlags()) {
+        auto existingFlag = dyn_cast<LLVM::ModuleFlagAttr>(existing);
+        if (!existingFlag || existingFlag.getKey() != key)
+          entries.push_back(existing);
+      }
+      entries.push_back(flag);
+      flags.setFlagsAttr(ArrayAttr::get(context, entries));
+      return;
+    }
+    OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
+    LLVM::ModuleFlagsOp::create(builder, module.getLoc(),
+                                builder.getArrayAttr({flag}));
+  }
+};
+} // namespace
