@@ -16,7 +16,7 @@ config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%phaedrus_src", config.phaedrus_src_root))
 config.substitutions.append(("%phaedrus_obj", config.phaedrus_obj_root))
 config.substitutions.append(("%cmake", config.cmake_command))
-config.substitutions.append(("%cmake_generator", config.cmake_generator))
+config.substitutions.append(("%{cmake-generator}", config.cmake_generator))
 config.substitutions.append(("%cxx", config.cxx_compiler))
 config.substitutions.append(("%c_compiler", config.c_compiler))
 

@@ -14,6 +14,7 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
 
@@ -48,23 +49,31 @@ FailureOr<llvm::APFloat> mlir::phaedrus::parseConfidence(AsmParser &parser) {
   return llvm::APFloat(value);
 }
 
-void mlir::phaedrus::printConfidence(AsmPrinter &printer,
-                                     const llvm::APFloat &value) {
-  double confidence = value.convertToDouble();
-  // Shortest decimal form that reads back as the same double.
+/// The shortest decimal form of `confidence` that reads back as the same
+/// double, always with a decimal point as MLIR's lexer needs ("1.0e-05").
+static std::string formatConfidence(double confidence) {
   for (int precision = 1; precision <= 17; ++precision) {
     llvm::SmallString<32> text;
     llvm::raw_svector_ostream os(text);
     os << llvm::format("%.*g", precision, confidence);
     if (std::strtod(text.c_str(), nullptr) == confidence) {
-      // Keep a decimal point so the value never reads as an integer.
-      if (text.find_first_of(".eEn") == llvm::StringRef::npos)
-        text += ".0";
-      printer << text;
-      return;
+      // MLIR's lexer needs a decimal point in every float ("1.0e-05").
+      if (text.find('.') == llvm::StringRef::npos) {
+        size_t exponent = text.find_first_of("eE");
+        if (exponent == llvm::StringRef::npos)
+          text += ".0";
+        else
+          text.insert(text.begin() + exponent, {'.', '0'});
+      }
+      return text.str().str();
     }
   }
-  printer << llvm::format("%.17g", confidence);
+  return llvm::formatv("{0}", confidence).str();
+}
+
+void mlir::phaedrus::printConfidence(AsmPrinter &printer,
+                                     const llvm::APFloat &value) {
+  printer << formatConfidence(value.convertToDouble());
 }
 
 static LogicalResult verifyConfidence(function_ref<InFlightDiagnostic()> emitError,
@@ -73,7 +82,8 @@ static LogicalResult verifyConfidence(function_ref<InFlightDiagnostic()> emitErr
     return emitError() << "confidence must be a double";
   double confidence = value.convertToDouble();
   if (!(confidence >= 0.0 && confidence <= 1.0))
-    return emitError() << "confidence must be in [0, 1], got " << confidence;
+    return emitError() << "confidence must be in [0, 1], got "
+                       << formatConfidence(confidence);
   return success();
 }
 

@@ -221,20 +221,24 @@ LogicalResult TokensOp::verify() {
 
 LogicalResult GrammarOp::verifyRegions() {
   // Only rules, and no rule may reach itself through uses.
+  // Rules are visited in block order so that diagnostics are deterministic.
   llvm::DenseMap<StringAttr, RuleOp> rules;
+  SmallVector<RuleOp> order;
   for (Operation &op : getBody().front()) {
     auto rule = dyn_cast<RuleOp>(op);
     if (!rule)
       return op.emitOpError()
              << "is not allowed in a grammar; only 'phaedrus.rule' is";
     rules[rule.getSymNameAttr()] = rule;
+    order.push_back(rule);
   }
   // Iterative three-colour DFS over the use graph.
   enum class Colour { White, Grey, Black };
   llvm::DenseMap<StringAttr, Colour> colour;
   for (auto &[name, rule] : rules)
     colour[name] = Colour::White;
-  for (auto &[root, rootRule] : rules) {
+  for (RuleOp rootRule : order) {
+    StringAttr root = rootRule.getSymNameAttr();
     if (colour[root] != Colour::White)
       continue;
     // Stack of (rule, its uses, next use to visit).

@@ -35,7 +35,8 @@ struct PhaedrusExpandPass
       }
       if (*length > maxTokens) {
         trace.emitOpError() << "expands to " << *length
-                            << " tokens, more than max-tokens=" << maxTokens
+                            << " tokens, more than max-tokens="
+                            << static_cast<uint64_t>(maxTokens)
                             << "; left compressed";
         anyFailed = true;
         continue;

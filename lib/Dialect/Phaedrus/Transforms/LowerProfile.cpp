@@ -38,7 +38,7 @@ struct PhaedrusLowerProfilePass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     ProfileSummaryBuilder summary;
-    bool anyFailed = false;
+    bool anyFailed = false, anyLowered = false;
     StringRef entryName = PhaedrusDialect::getEntryCountAttrName();
     StringRef weightsName = PhaedrusDialect::getBranchWeightsAttrName();
 
@@ -62,6 +62,7 @@ struct PhaedrusLowerProfilePass
         summary.addEntryCount(count.getCount());
         if (!keepAnnotations)
           op->removeAttr(entryName);
+        anyLowered = true;
         ++numEntryCounts;
       }
       if (auto weights = op->getAttrOfType<BranchWeightsAttr>(weightsName)) {
@@ -77,12 +78,13 @@ struct PhaedrusLowerProfilePass
           summary.addInternalCount(w);
         if (!keepAnnotations)
           op->removeAttr(weightsName);
+        anyLowered = true;
         ++numBranchWeights;
       }
     });
     if (anyFailed)
       return signalPassFailure();
-    if (emitSummary && (numEntryCounts || numBranchWeights))
+    if (emitSummary && anyLowered)
       setSummaryFlag(module, summary.build());
   }
 

@@ -33,7 +33,7 @@ struct PhaedrusTraceProfilePass
       if (traceName.empty())
         module.emitError("phaedrus-trace-profile: the module has no trace");
       else
-        module.emitError() << "phaedrus-trace-profile: no trace named @"
+        module.emitError() << "phaedrus-trace-profile: the module has no trace named @"
                            << traceName;
       return signalPassFailure();
     }

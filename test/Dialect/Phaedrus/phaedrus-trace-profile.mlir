@@ -1,0 +1,74 @@
+// RUN: phaedrus-opt %s --split-input-file --phaedrus-trace-profile --verify-diagnostics | FileCheck %s
+// RUN: phaedrus-opt %s --split-input-file --phaedrus-trace-profile=trace=t1 --verify-diagnostics | FileCheck %s --check-prefix=ONE
+// RUN: phaedrus-opt %s --split-input-file --phaedrus-measured-profile --verify-diagnostics | FileCheck %s --check-prefix=PIPE
+
+phaedrus.vocabulary @v fingerprint(5) {
+  phaedrus.entry 0 function @main
+  phaedrus.entry 1 call_site @main[0] -> @work
+  phaedrus.entry 2 function @work
+  phaedrus.entry 3 function @never
+  phaedrus.entry 4 path @work[1]
+}
+phaedrus.grammar @g vocabulary(@v) {
+  phaedrus.rule @r {
+    phaedrus.tokens dense<[1, 4]> : tensor<2xi32>
+  }
+}
+// Counts come from the compressed form: 1 + 1000 * (1 + 2) entries of @work
+// in @t0 (call-site and function tokens both enter it), 7 in @t1.
+phaedrus.trace @t0 vocabulary(@v) fingerprint(5) input(#phaedrus.input<argv = ["p", "big"]>) grammar(@g) {
+  phaedrus.tokens dense<[0, 2]> : tensor<2xi32>
+  phaedrus.repeat 1000 {
+    phaedrus.apply @r
+    phaedrus.repeat 2 {
+      phaedrus.tokens dense<2> : tensor<1xi32>
+    }
+  }
+}
+phaedrus.trace @t1 vocabulary(@v) fingerprint(5) input(#phaedrus.input<argv = ["p", "small"]>) {
+  phaedrus.tokens dense<0> : tensor<1xi32>
+  phaedrus.repeat 7 {
+    phaedrus.tokens dense<1> : tensor<1xi32>
+  }
+}
+
+// CHECK-LABEL: llvm.func @main()
+// CHECK-SAME: phaedrus.entry_count = #phaedrus.entry_count<2, measured, confidence = 1.0>
+// ONE-LABEL: llvm.func @main()
+// ONE-SAME: phaedrus.entry_count = #phaedrus.entry_count<1, measured, confidence = 1.0>
+// PIPE-LABEL: llvm.func @main()
+// PIPE-SAME: function_entry_count = 2 : i64
+llvm.func @main() {
+  llvm.return
+}
+// CHECK-LABEL: llvm.func @work()
+// CHECK-SAME: phaedrus.entry_count = #phaedrus.entry_count<3008, measured, confidence = 1.0>
+// ONE-LABEL: llvm.func @work()
+// ONE-SAME: phaedrus.entry_count = #phaedrus.entry_count<7, measured, confidence = 1.0>
+// PIPE-LABEL: llvm.func @work()
+// PIPE-SAME: function_entry_count = 3008 : i64
+llvm.func @work() {
+  llvm.return
+}
+// Known to the vocabulary but never entered: measured cold.
+// CHECK-LABEL: llvm.func @never()
+// CHECK-SAME: phaedrus.entry_count = #phaedrus.entry_count<0, measured, confidence = 1.0>
+llvm.func @never() {
+  llvm.return
+}
+// Not in the vocabulary: left alone.
+// CHECK-LABEL: llvm.func @other()
+// CHECK-NOT: phaedrus.entry_count
+// CHECK: llvm.return
+llvm.func @other() {
+  llvm.return
+}
+
+// -----
+
+// expected-error @below {{phaedrus-trace-profile: the module has no trace}}
+module {
+  llvm.func @f() {
+    llvm.return
+  }
+}

@@ -1,0 +1,3 @@
+llvm.func @f() attributes {phaedrus.entry_count = 12} {
+  llvm.return
+}
