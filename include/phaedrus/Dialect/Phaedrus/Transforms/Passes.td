@@ -154,4 +154,34 @@ def PhaedrusLowerProfilePass : Pass<"phaedrus-lower-profile", "::mlir::ModuleOp"
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def PhaedrusStripPass : Pass<"phaedrus-strip", "::mlir::ModuleOp"> {
+  let summary = "Remove all phaedrus operations and attributes from a module";
+  let description = [{
+    Erases vocabularies, traces, grammars, models and predictions, and the
+    `phaedrus.*` discardable attributes, leaving only the program. Run it
+    after `--phaedrus-lower-profile` and before `mlir-translate
+    --mlir-to-llvmir`, which does not know the phaedrus dialect.
+
+    Before:
+
+    ```mlir
+    phaedrus.vocabulary @v fingerprint(1) {
+      phaedrus.entry 0 function @f
+    }
+    llvm.func @f() attributes {function_entry_count = 3 : i64,
+        phaedrus.entry_count = #phaedrus.entry_count<3, measured, confidence = 1.0>} {
+      llvm.return
+    }
+    ```
+
+    After:
+
+    ```mlir
+    llvm.func @f() attributes {function_entry_count = 3 : i64} {
+      llvm.return
+    }
+    ```
+  }];
+}
+
 #endif // PHAEDRUS_DIALECT_PHAEDRUS_TRANSFORMS_PASSES_TD

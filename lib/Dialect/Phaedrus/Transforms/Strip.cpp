@@ -1,0 +1,33 @@
+//===- Strip.cpp - Remove phaedrus ops and attributes ---------------------===//
+
+#include "phaedrus/Dialect/Phaedrus/IR/PhaedrusOps.h"
+#include "phaedrus/Dialect/Phaedrus/Transforms/Passes.h"
+
+namespace mlir::phaedrus {
+#define GEN_PASS_DEF_PHAEDRUSSTRIPPASS
+#include "phaedrus/Dialect/Phaedrus/Transforms/Passes.h.inc"
+} // namespace mlir::phaedrus
+
+using namespace mlir;
+using namespace mlir::phaedrus;
+
+namespace {
+struct PhaedrusStripPass
+    : public phaedrus::impl::PhaedrusStripPassBase<PhaedrusStripPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    Dialect *phaedrus = getContext().getLoadedDialect<PhaedrusDialect>();
+    for (Operation &op : llvm::make_early_inc_range(*module.getBody()))
+      if (op.getDialect() == phaedrus)
+        op.erase();
+    module.walk([&](Operation *op) {
+      SmallVector<StringAttr> names;
+      for (NamedAttribute attr : op->getDiscardableAttrs())
+        if (attr.getNameDialect() == phaedrus)
+          names.push_back(attr.getName());
+      for (StringAttr name : names)
+        op->removeDiscardableAttr(name);
+    });
+  }
+};
+} // namespace
