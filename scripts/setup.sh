@@ -6,6 +6,8 @@ set -euo pipefail
 PACKAGES=(
   # Compiler stack (LLVM/MLIR/clang 22 live under /usr/lib/llvm-22).
   libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools clang-22 lld-22
+  # clang -fprofile-instr-generate needs the profile runtime.
+  libclang-rt-22-dev
   # Build system and C++ libraries.
   cmake ninja-build g++ libgtest-dev libdnnl-dev nlohmann-json3-dev zlib1g-dev libzstd-dev
   # Python side, all in the system interpreter /usr/bin/python3.

@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "phaedrus/Dialect/Phaedrus/IR/PhaedrusOps.h"
+#include "phaedrus/Dialect/Phaedrus/IR/TraceWalk.h"
+#include "phaedrus/Target/Wpp/ImportWpp.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -16,7 +18,9 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/SourceMgr.h"
 
 using namespace mlir;
 using namespace mlir::phaedrus;
@@ -52,7 +56,85 @@ static LogicalResult exportProfileJson(Operation *op, raw_ostream &os) {
   return success();
 }
 
+/// Exports, for each trace of a module, its length and the entry count of
+/// every function its vocabulary names.
+static LogicalResult exportTraceCounts(Operation *op, raw_ostream &os) {
+  SymbolTableCollection symbolTable;
+  TraceWalker walker(symbolTable);
+  llvm::json::Array traces;
+  bool failedAny = false;
+  op->walk([&](TraceOp trace) {
+    auto vocabulary = symbolTable.lookupNearestSymbolFrom<VocabularyOp>(
+        trace, trace.getVocabularyAttr());
+    llvm::StringMap<uint64_t> entries;
+    FailureOr<uint64_t> length = walker.getExpandedLength(trace);
+    if (!vocabulary || failed(length) ||
+        failed(addEntryCounts(trace, vocabulary, walker, entries))) {
+      failedAny = true;
+      return;
+    }
+    llvm::json::Object counts;
+    for (auto &entry : entries)
+      counts[entry.getKey().str()] = static_cast<int64_t>(entry.getValue());
+    llvm::json::Array argv;
+    for (Attribute arg : trace.getInput().getArgv())
+      argv.push_back(cast<StringAttr>(arg).getValue());
+    traces.push_back(llvm::json::Object{
+        {"name", trace.getSymName()},
+        {"events", static_cast<int64_t>(*length)},
+        {"argv", std::move(argv)},
+        {"entry_counts", std::move(counts)}});
+  });
+  if (failedAny)
+    return failure();
+  llvm::json::Object root{{"format", "phaedrus-trace-counts"},
+                          {"version", 1},
+                          {"traces", std::move(traces)}};
+  os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root))) << "\n";
+  return success();
+}
+
+static llvm::cl::OptionCategory wppCategory("--import-wpp options");
+static llvm::cl::opt<std::string>
+    wppName("wpp-name", llvm::cl::desc("Symbol name of the imported trace"),
+            llvm::cl::init("run"), llvm::cl::cat(wppCategory));
+static llvm::cl::opt<uint64_t> wppFingerprint(
+    "wpp-fingerprint",
+    llvm::cl::desc("Refuse a trace whose module fingerprint is not this one"),
+    llvm::cl::init(0), llvm::cl::cat(wppCategory));
+static llvm::cl::opt<bool> wppKeepPrefix(
+    "wpp-keep-prefix",
+    llvm::cl::desc("Import the intact prefix of a corrupt trace"),
+    llvm::cl::init(false), llvm::cl::cat(wppCategory));
+static llvm::cl::opt<unsigned> wppMaxPeriod(
+    "wpp-max-period",
+    llvm::cl::desc("Longest block of tokens folded into a repeat on import"),
+    llvm::cl::init(8), llvm::cl::cat(wppCategory));
+
+static OwningOpRef<Operation *>
+importWppTranslation(const std::shared_ptr<llvm::SourceMgr> &sourceMgr,
+                     MLIRContext *context) {
+  const llvm::MemoryBuffer *buffer =
+      sourceMgr->getMemoryBuffer(sourceMgr->getMainFileID());
+  ImportWppOptions options;
+  options.traceName = wppName;
+  if (wppFingerprint.getNumOccurrences())
+    options.expectedFingerprint = wppFingerprint;
+  options.keepCorruptPrefix = wppKeepPrefix;
+  options.maxPeriod = std::max(1u, wppMaxPeriod.getValue());
+  Location loc = FileLineColLoc::get(context, buffer->getBufferIdentifier(), 0, 0);
+  return importWpp(buffer->getBuffer(), context, loc, options);
+}
+
 int main(int argc, char **argv) {
+  TranslateToMLIRRegistration importWppRegistration(
+      "import-wpp",
+      "Import a trace file written by libphaedrus_rt as phaedrus IR",
+      importWppTranslation);
+  TranslateFromMLIRRegistration exportCounts(
+      "export-trace-counts",
+      "Write each trace's length and function entry counts as JSON",
+      exportTraceCounts, registerProgramDialects);
   TranslateFromMLIRRegistration exportProfile(
       "export-profile-json",
       "Write the phaedrus profile attributes of a module as JSON",

@@ -162,3 +162,31 @@ TraceWalker::countTokens(TraceOp trace, size_t numEntries) {
     return trace.emitOpError("a token count does not fit in 64 bits");
   return counts;
 }
+
+LogicalResult mlir::phaedrus::addEntryCounts(TraceOp trace,
+                                             VocabularyOp vocabulary,
+                                             TraceWalker &walker,
+                                             llvm::StringMap<uint64_t> &entries) {
+  SmallVector<StringRef> enters(vocabulary.getNumEntries());
+  for (EntryOp entry : vocabulary.getBody().getOps<EntryOp>()) {
+    if (entry.getKind() == EntryKind::Function)
+      enters[entry.getId()] = entry.getSymbol();
+    else if (entry.getKind() == EntryKind::CallSite)
+      enters[entry.getId()] = *entry.getCallee();
+    if (!enters[entry.getId()].empty())
+      entries.try_emplace(enters[entry.getId()], 0);
+  }
+  FailureOr<SmallVector<uint64_t>> counts =
+      walker.countTokens(trace, enters.size());
+  if (failed(counts))
+    return failure();
+  for (auto [id, count] : llvm::enumerate(*counts)) {
+    if (!count || enters[id].empty())
+      continue;
+    uint64_t &total = entries[enters[id]];
+    if (__builtin_add_overflow(total, count, &total))
+      return trace.emitOpError() << "entry count of @" << enters[id]
+                                 << " does not fit in 64 bits";
+  }
+  return success();
+}

@@ -17,6 +17,8 @@ struct PhaedrusStripPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     Dialect *phaedrus = getContext().getLoadedDialect<PhaedrusDialect>();
+    if (!phaedrus)
+      return; // Nothing of the dialect can be in the module.
     for (Operation &op : llvm::make_early_inc_range(*module.getBody()))
       if (op.getDialect() == phaedrus)
         op.erase();

@@ -47,37 +47,8 @@ struct PhaedrusTraceProfilePass
         trace.emitOpError("has no vocabulary");
         return signalPassFailure();
       }
-      SmallVector<EntryOp> byId(vocabulary.getNumEntries());
-      for (EntryOp entry : vocabulary.getBody().getOps<EntryOp>()) {
-        byId[entry.getId()] = entry;
-        // Every function the vocabulary knows is measured, even if cold.
-        if (entry.getKind() == EntryKind::Function)
-          entries.try_emplace(entry.getSymbol(), 0);
-        else if (entry.getKind() == EntryKind::CallSite)
-          entries.try_emplace(*entry.getCallee(), 0);
-      }
-      FailureOr<SmallVector<uint64_t>> counts =
-          walker.countTokens(trace, byId.size());
-      if (failed(counts))
+      if (failed(addEntryCounts(trace, vocabulary, walker, entries)))
         return signalPassFailure();
-      for (auto [id, count] : llvm::enumerate(*counts)) {
-        if (!count)
-          continue;
-        EntryOp entry = byId[id];
-        std::optional<StringRef> function;
-        if (entry.getKind() == EntryKind::Function)
-          function = entry.getSymbol();
-        else if (entry.getKind() == EntryKind::CallSite)
-          function = *entry.getCallee();
-        if (!function)
-          continue;
-        uint64_t &total = entries[*function];
-        if (__builtin_add_overflow(total, count, &total)) {
-          trace.emitOpError() << "entry count of @" << *function
-                              << " does not fit in 64 bits";
-          return signalPassFailure();
-        }
-      }
     }
 
     MLIRContext *context = module.getContext();

@@ -11,6 +11,7 @@
 #include "phaedrus/Dialect/Phaedrus/IR/PhaedrusOps.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
 
 namespace mlir::phaedrus {
 
@@ -49,6 +50,14 @@ private:
   SymbolTableCollection &symbolTable;
   llvm::DenseMap<Operation *, uint64_t> ruleLength;
 };
+
+/// Function entries in `trace`: a `function` token enters its symbol, a
+/// `call_site` token its callee. Every function `vocabulary` names gets a
+/// count, 0 if the trace never enters it. Adds to `entries`, so several
+/// traces can be summed; fails with a diagnostic on 64-bit overflow.
+LogicalResult addEntryCounts(TraceOp trace, VocabularyOp vocabulary,
+                             TraceWalker &walker,
+                             llvm::StringMap<uint64_t> &entries);
 
 } // namespace mlir::phaedrus
 

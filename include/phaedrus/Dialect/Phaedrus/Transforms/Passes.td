@@ -4,6 +4,72 @@
 
 include "mlir/Pass/PassBase.td"
 
+def PhaedrusInstrumentPass : Pass<"phaedrus-instrument", "::mlir::ModuleOp"> {
+  let summary = "Instrument an LLVM-dialect program to record its whole program path";
+  let description = [{
+    Makes the program record every function entry, with the call site it
+    came from, into a trace file through `libphaedrus_rt` (function
+    granularity). Works on LLVM-dialect modules as `mlir-translate
+    --import-llvm` makes them from clang-22 IR.
+
+    Instrumented functions are those with a body that the final link keeps
+    (not `available_externally`). The vocabulary has a `function` entry for
+    each of them and a `call_site` entry for each direct call from one of
+    them to another (call sites numbered in program order within their
+    caller). Ids are assigned in sorted order of symbol names, so they only
+    depend on the program, not on the build.
+
+    * Before each such direct call, the caller stores the call-site token
+      (plus one) into the thread-local `__phaedrus_site`.
+    * At entry, each instrumented function calls `__phaedrus_enter` with its
+      own `function` token; the runtime records the pending call-site token
+      if there is one, else the function token (indirect calls, calls from
+      uninstrumented code such as `qsort` callbacks, the program entry).
+    * A module constructor (priority 0) registers the vocabulary text and the
+      module fingerprint with the runtime, which opens the trace file.
+
+    The pass adds a `phaedrus.vocabulary @phaedrus_vocabulary` op describing
+    the tokens; remove it with `--phaedrus-strip` before translating to LLVM
+    IR. Re-instrumenting an instrumented module is refused.
+
+    The fingerprint hashes, in sorted order, each instrumented function's
+    name, its number of blocks, the successor count of each block and the
+    callees of its direct calls.
+
+    Before:
+
+    ```mlir
+    llvm.func @f() { llvm.return }
+    llvm.func @main() -> i32 {
+      llvm.call @f() : () -> ()
+      ...
+    }
+    ```
+
+    After (abridged):
+
+    ```mlir
+    llvm.func @f() {
+      %t = llvm.mlir.constant(0 : i32) : i32
+      llvm.call @__phaedrus_enter(%t) : (i32) -> ()
+      llvm.return
+    }
+    llvm.func @main() -> i32 {
+      ...
+      %s = llvm.mlir.constant(1 : i32) : i32   // token 0 (main[0] -> f) + 1
+      llvm.store %s, %site : i32, !llvm.ptr
+      llvm.call @f() : () -> ()
+    }
+    ```
+  }];
+  let statistics = [
+    Statistic<"numFunctions", "functions", "Number of functions instrumented">,
+    Statistic<"numCallSites", "call-sites", "Number of call sites instrumented">
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::phaedrus::PhaedrusDialect"];
+}
+
 def PhaedrusExpandPass : Pass<"phaedrus-expand", "::mlir::ModuleOp"> {
   let summary = "Expand compressed traces back into flat token sequences";
   let description = [{
@@ -98,6 +164,7 @@ def PhaedrusTraceProfilePass : Pass<"phaedrus-trace-profile", "::mlir::ModuleOp"
     Statistic<"numFunctionsAnnotated", "functions-annotated",
               "Number of functions given an entry count">
   ];
+  let dependentDialects = ["::mlir::phaedrus::PhaedrusDialect"];
 }
 
 def PhaedrusLowerProfilePass : Pass<"phaedrus-lower-profile", "::mlir::ModuleOp"> {

@@ -1,0 +1,37 @@
+//===- ImportWpp.h - Trace files to phaedrus IR -----------------*- C++ -*-===//
+#ifndef PHAEDRUS_TARGET_WPP_IMPORTWPP_H
+#define PHAEDRUS_TARGET_WPP_IMPORTWPP_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir::phaedrus {
+
+struct ImportWppOptions {
+  /// Symbol name of the trace of the first thread; thread k > 0 gets
+  /// "<name>_t<k>".
+  std::string traceName = "run";
+  /// Refuse a trace whose module fingerprint differs.
+  std::optional<uint64_t> expectedFingerprint;
+  /// Import the intact prefix of a corrupt trace instead of failing.
+  bool keepCorruptPrefix = false;
+  /// Longest block folded into a repeat on import.
+  unsigned maxPeriod = 8;
+  /// Longest token run written inline; longer runs become dense_resource.
+  uint64_t inlineLimit = 1024;
+};
+
+/// Turns the bytes of a trace file into a module with a phaedrus.vocabulary
+/// and one phaedrus.trace per recording thread, folding immediate repeats.
+/// Reports problems as diagnostics at `loc`: a trace cut short (a killed
+/// run) imports with a warning that says how much was recovered; a corrupt
+/// or mismatched one is an error.
+OwningOpRef<ModuleOp> importWpp(StringRef bytes, MLIRContext *context,
+                                Location loc, const ImportWppOptions &options);
+
+} // namespace mlir::phaedrus
+
+#endif // PHAEDRUS_TARGET_WPP_IMPORTWPP_H

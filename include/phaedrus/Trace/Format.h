@@ -1,0 +1,130 @@
+/*===- Format.h - The phaedrus trace file format -------------------*- C -*-===
+ *
+ * Shared by the runtime (C) and the reader (C++). See docs/TraceFormat.md.
+ *
+ * A trace file is the 8-byte magic followed by records. Every record is a
+ * 16-byte header and a payload:
+ *
+ *   u32 tag       what the record holds (PHAEDRUS_TAG_*)
+ *   u32 length    payload bytes
+ *   u32 checksum  phaedrus_checksum() of the payload
+ *   u32 aux       tag-specific (EVNT: thread index)
+ *
+ * All integers are little-endian. Records are written with one write each,
+ * so a run that is killed leaves a file whose records are all complete except
+ * possibly the last; the reader keeps the complete prefix.
+ *===----------------------------------------------------------------------===*/
+#ifndef PHAEDRUS_TRACE_FORMAT_H
+#define PHAEDRUS_TRACE_FORMAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PHAEDRUS_TRACE_MAGIC "PHDRWPP\n"
+#define PHAEDRUS_TRACE_MAGIC_SIZE 8
+#define PHAEDRUS_TRACE_VERSION 1u
+
+#define PHAEDRUS_FOURCC(a, b, c, d)                                            \
+  ((uint32_t)(a) | ((uint32_t)(b) << 8) | ((uint32_t)(c) << 16) |              \
+   ((uint32_t)(d) << 24))
+
+/* HEAD: struct phaedrus_head. First record of every file. */
+#define PHAEDRUS_TAG_HEAD PHAEDRUS_FOURCC('H', 'E', 'A', 'D')
+/* ARGV: the run's arguments, each NUL-terminated, argv[0] first. */
+#define PHAEDRUS_TAG_ARGV PHAEDRUS_FOURCC('A', 'R', 'G', 'V')
+/* FILE: u64 size, u64 digest, then the path (not NUL-terminated). */
+#define PHAEDRUS_TAG_FILE PHAEDRUS_FOURCC('F', 'I', 'L', 'E')
+/* VOCB: the vocabulary, one entry per line (see docs/TraceFormat.md). */
+#define PHAEDRUS_TAG_VOCB PHAEDRUS_FOURCC('V', 'O', 'C', 'B')
+/* EVNT: aux = thread index; payload = u32 sequence number, then u32 tokens. */
+#define PHAEDRUS_TAG_EVNT PHAEDRUS_FOURCC('E', 'V', 'N', 'T')
+/* ENDT: struct phaedrus_end. Written once at a normal exit. */
+#define PHAEDRUS_TAG_ENDT PHAEDRUS_FOURCC('E', 'N', 'D', 'T')
+
+/* Tokens per EVNT record: what a run killed with SIGKILL can lose per thread. */
+#define PHAEDRUS_CHUNK_TOKENS 65536u
+/* Upper bound on any payload; a larger length marks a corrupt record. */
+#define PHAEDRUS_MAX_PAYLOAD (64u << 20)
+/* Input files are digested over at most this many leading bytes. */
+#define PHAEDRUS_DIGEST_PREFIX (64u << 10)
+
+enum phaedrus_granularity {
+  PHAEDRUS_GRANULARITY_FUNCTION = 0,
+  PHAEDRUS_GRANULARITY_PATH = 1,
+};
+
+enum phaedrus_exit_kind {
+  PHAEDRUS_EXIT_NORMAL = 0,  /* exit() or return from main */
+  PHAEDRUS_EXIT_SIGNAL = 1,  /* a fatal signal; aux holds its number */
+};
+
+struct phaedrus_record_header {
+  uint32_t tag;
+  uint32_t length;
+  uint32_t checksum;
+  uint32_t aux;
+};
+
+struct phaedrus_head {
+  uint32_t version;
+  uint32_t granularity;
+  uint64_t fingerprint;
+  uint32_t pid;
+  uint32_t parent_pid;
+  uint64_t start_time_ns; /* CLOCK_REALTIME */
+};
+
+struct phaedrus_end {
+  uint64_t events;        /* all tokens recorded by the process */
+  uint32_t exit_kind;     /* enum phaedrus_exit_kind */
+  uint32_t signal_number; /* with PHAEDRUS_EXIT_SIGNAL */
+  uint32_t threads;       /* threads that recorded events */
+  uint32_t dropped;       /* 1 if events were dropped (write failure) */
+};
+
+static inline uint32_t phaedrus_fnv1a32(const void *data, size_t size,
+                                        uint32_t hash) {
+  const unsigned char *bytes = (const unsigned char *)data;
+  for (size_t i = 0; i < size; ++i) {
+    hash ^= bytes[i];
+    hash *= 16777619u;
+  }
+  return hash;
+}
+#define PHAEDRUS_FNV32_INIT 2166136261u
+
+static inline uint64_t phaedrus_fnv1a64(const void *data, size_t size,
+                                        uint64_t hash) {
+  const unsigned char *bytes = (const unsigned char *)data;
+  for (size_t i = 0; i < size; ++i) {
+    hash ^= bytes[i];
+    hash *= 1099511628211ull;
+  }
+  return hash;
+}
+#define PHAEDRUS_FNV64_INIT 14695981039346656037ull
+
+/* The record checksum: FNV-1a over little-endian 32-bit words, then over the
+ * remaining bytes; four times faster than byte-wise FNV on event payloads. */
+/* Continues a checksum over more bytes; when every earlier part was a
+ * multiple of 4 bytes long, the result equals the checksum of the
+ * concatenation. */
+static inline uint32_t phaedrus_checksum_continue(uint32_t hash,
+                                                  const void *data,
+                                                  size_t size) {
+  const unsigned char *bytes = (const unsigned char *)data;
+  size_t words = size / 4;
+  for (size_t i = 0; i < words; ++i) {
+    uint32_t word = (uint32_t)bytes[4 * i] | ((uint32_t)bytes[4 * i + 1] << 8) |
+                    ((uint32_t)bytes[4 * i + 2] << 16) |
+                    ((uint32_t)bytes[4 * i + 3] << 24);
+    hash = (hash ^ word) * 16777619u;
+  }
+  return phaedrus_fnv1a32(bytes + 4 * words, size - 4 * words, hash);
+}
+
+static inline uint32_t phaedrus_checksum(const void *data, size_t size) {
+  return phaedrus_checksum_continue(PHAEDRUS_FNV32_INIT, data, size);
+}
+
+#endif /* PHAEDRUS_TRACE_FORMAT_H */

@@ -1,0 +1,223 @@
+//===- Instrument.cpp - Record whole program paths ------------------------===//
+
+#include "phaedrus/Dialect/Phaedrus/IR/PhaedrusOps.h"
+#include "phaedrus/Dialect/Phaedrus/Transforms/Passes.h"
+#include "phaedrus/Trace/Format.h"
+#include "phaedrus/Trace/TraceReader.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Builders.h"
+
+#include <map>
+
+namespace mlir::phaedrus {
+#define GEN_PASS_DEF_PHAEDRUSINSTRUMENTPASS
+#include "phaedrus/Dialect/Phaedrus/Transforms/Passes.h.inc"
+} // namespace mlir::phaedrus
+
+using namespace mlir;
+using namespace mlir::phaedrus;
+
+static constexpr StringLiteral kEnterName = "__phaedrus_enter";
+static constexpr StringLiteral kRegisterName = "__phaedrus_register";
+static constexpr StringLiteral kSiteName = "__phaedrus_site";
+static constexpr StringLiteral kVocabularyGlobal = "__phaedrus_vocabulary_text";
+static constexpr StringLiteral kInitName = "__phaedrus_module_init";
+static constexpr StringLiteral kVocabularyOpName = "phaedrus_vocabulary";
+
+/// Functions whose body is what runs: defined, and not replaced at link time
+/// by an external definition.
+static bool isInstrumentable(LLVM::LLVMFuncOp function) {
+  return !function.isExternal() &&
+         function.getLinkage() != LLVM::Linkage::AvailableExternally &&
+         !function.getName().starts_with("__phaedrus_");
+}
+
+namespace {
+struct CallSite {
+  LLVM::CallOp call;
+  StringRef caller;
+  uint64_t index;
+  StringRef callee;
+};
+
+struct PhaedrusInstrumentPass
+    : public phaedrus::impl::PhaedrusInstrumentPassBase<PhaedrusInstrumentPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *context = &getContext();
+    if (module.lookupSymbol(kEnterName) || module.lookupSymbol(kVocabularyOpName)) {
+      module.emitError("phaedrus-instrument: the module is already "
+                       "instrumented (it declares __phaedrus_enter)");
+      return signalPassFailure();
+    }
+
+    // Instrumented functions, sorted by name; call sites in program order.
+    std::map<std::string, LLVM::LLVMFuncOp> functions;
+    for (auto function : module.getOps<LLVM::LLVMFuncOp>())
+      if (isInstrumentable(function))
+        functions.emplace(function.getName().str(), function);
+    if (functions.empty()) {
+      module.emitError("phaedrus-instrument: the module defines no function "
+                       "to instrument");
+      return signalPassFailure();
+    }
+    std::vector<CallSite> sites;
+    uint64_t fingerprint = PHAEDRUS_FNV64_INIT;
+    auto mix = [&](StringRef bytes) {
+      fingerprint = phaedrus_fnv1a64(bytes.data(), bytes.size(), fingerprint);
+      fingerprint = phaedrus_fnv1a64("\0", 1, fingerprint);
+    };
+    for (auto &[name, function] : functions) {
+      mix(name);
+      mix(std::to_string(function.getBlocks().size()));
+      for (Block &block : function.getBlocks())
+        mix(std::to_string(block.getNumSuccessors()));
+      uint64_t index = 0;
+      StringRef caller = function.getName();
+      function.walk([&](LLVM::CallOp call) {
+        std::optional<StringRef> callee = call.getCallee();
+        if (!callee || !functions.count(callee->str()))
+          return;
+        mix(*callee);
+        sites.push_back({call, caller, index++, *callee});
+      });
+    }
+
+    // Token ids: functions (sorted), then call sites (sorted by caller, index).
+    std::map<std::string, uint32_t> functionToken;
+    std::vector<trace::VocabularyEntry> entries;
+    for (auto &[name, function] : functions) {
+      functionToken[name] = entries.size();
+      entries.push_back({static_cast<uint32_t>(entries.size()), "function",
+                         name, std::nullopt, ""});
+    }
+    std::stable_sort(sites.begin(), sites.end(),
+                     [](const CallSite &a, const CallSite &b) {
+                       return a.caller < b.caller;
+                     });
+    std::vector<uint32_t> siteToken;
+    for (const CallSite &site : sites) {
+      siteToken.push_back(entries.size());
+      entries.push_back({static_cast<uint32_t>(entries.size()), "call_site",
+                         site.caller.str(), site.index, site.callee.str()});
+    }
+    if (entries.size() >= UINT32_MAX) {
+      module.emitError("phaedrus-instrument: too many functions and call "
+                       "sites for 32-bit tokens");
+      return signalPassFailure();
+    }
+
+    OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
+    Location loc = module.getLoc();
+    Type i32 = builder.getI32Type();
+    Type i64 = builder.getI64Type();
+    auto ptr = LLVM::LLVMPointerType::get(context);
+    auto voidType = LLVM::LLVMVoidType::get(context);
+
+    // Runtime declarations.
+    auto enter = LLVM::LLVMFuncOp::create(
+        builder, loc, kEnterName, LLVM::LLVMFunctionType::get(voidType, {i32}));
+    auto registerFn = LLVM::LLVMFuncOp::create(
+        builder, loc, kRegisterName,
+        LLVM::LLVMFunctionType::get(voidType, {ptr, i64, i64, i32}));
+    auto siteGlobal = LLVM::GlobalOp::create(
+        builder, loc, i32, /*isConstant=*/false, LLVM::Linkage::External,
+        kSiteName, Attribute(), /*alignment=*/4, /*addrSpace=*/0,
+        /*dsoLocal=*/false, /*thread_local_=*/true);
+
+    // Call sites: store the pending token right before the call.
+    for (auto [site, token] : llvm::zip(sites, siteToken)) {
+      builder.setInsertionPoint(site.call);
+      Location callLoc = site.call.getLoc();
+      Value address = LLVM::AddressOfOp::create(builder, callLoc, siteGlobal);
+      Value value = LLVM::ConstantOp::create(builder, callLoc, i32,
+                                             builder.getI32IntegerAttr(token + 1));
+      LLVM::StoreOp::create(builder, callLoc, value, address);
+      ++numCallSites;
+    }
+    // Entries.
+    for (auto &[name, function] : functions) {
+      Block &entry = function.getBody().front();
+      builder.setInsertionPointToStart(&entry);
+      Location entryLoc = function.getLoc();
+      Value token = LLVM::ConstantOp::create(
+          builder, entryLoc, i32, builder.getI32IntegerAttr(functionToken[name]));
+      LLVM::CallOp::create(builder, entryLoc, enter, ValueRange{token});
+      ++numFunctions;
+    }
+
+    // Registration: the vocabulary text and a priority-0 constructor.
+    std::string text;
+    for (const trace::VocabularyEntry &entry : entries)
+      trace::printVocabularyEntry(entry, text);
+    builder.setInsertionPointToEnd(module.getBody());
+    auto textType = LLVM::LLVMArrayType::get(builder.getI8Type(), text.size());
+    auto textGlobal = LLVM::GlobalOp::create(
+        builder, loc, textType, /*isConstant=*/true, LLVM::Linkage::Internal,
+        kVocabularyGlobal, builder.getStringAttr(text));
+    auto init = LLVM::LLVMFuncOp::create(
+        builder, loc, kInitName, LLVM::LLVMFunctionType::get(voidType, {}),
+        LLVM::Linkage::Internal);
+    {
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPointToStart(init.addEntryBlock(builder));
+      Value textAddress = LLVM::AddressOfOp::create(builder, loc, textGlobal);
+      Value size = LLVM::ConstantOp::create(builder, loc, i64,
+                                            builder.getI64IntegerAttr(text.size()));
+      Value print = LLVM::ConstantOp::create(
+          builder, loc, i64,
+          builder.getI64IntegerAttr(static_cast<int64_t>(fingerprint)));
+      Value granularity = LLVM::ConstantOp::create(
+          builder, loc, i32,
+          builder.getI32IntegerAttr(PHAEDRUS_GRANULARITY_FUNCTION));
+      LLVM::CallOp::create(builder, loc, registerFn,
+                           ValueRange{textAddress, size, print, granularity});
+      LLVM::ReturnOp::create(builder, loc, ValueRange{});
+    }
+    addConstructor(module, builder, init);
+
+    // The vocabulary as IR.
+    builder.setInsertionPointToStart(module.getBody());
+    auto vocabulary = VocabularyOp::create(
+        builder, loc, builder.getStringAttr(kVocabularyOpName),
+        builder.getIntegerAttr(builder.getIntegerType(64, false), fingerprint));
+    builder.setInsertionPointToStart(&vocabulary.getBody().emplaceBlock());
+    for (const trace::VocabularyEntry &entry : entries) {
+      bool isSite = entry.kind == "call_site";
+      EntryOp::create(
+          builder, loc, builder.getI64IntegerAttr(entry.id),
+          EntryKindAttr::get(context,
+                             isSite ? EntryKind::CallSite : EntryKind::Function),
+          FlatSymbolRefAttr::get(context, entry.symbol),
+          isSite ? builder.getI64IntegerAttr(*entry.index) : IntegerAttr(),
+          isSite ? FlatSymbolRefAttr::get(context, entry.callee)
+                 : FlatSymbolRefAttr());
+    }
+  }
+
+  /// Adds `init` to the module's constructors with priority 0, extending an
+  /// existing llvm.mlir.global_ctors if there is one.
+  void addConstructor(ModuleOp module, OpBuilder &builder,
+                      LLVM::LLVMFuncOp init) {
+    MLIRContext *context = module.getContext();
+    SmallVector<Attribute> ctors, priorities, data;
+    auto existing = module.getOps<LLVM::GlobalCtorsOp>();
+    if (!existing.empty()) {
+      LLVM::GlobalCtorsOp old = *existing.begin();
+      llvm::append_range(ctors, old.getCtors());
+      llvm::append_range(priorities, old.getPriorities());
+      llvm::append_range(data, old.getData());
+      old.erase();
+    }
+    ctors.push_back(FlatSymbolRefAttr::get(init));
+    priorities.push_back(builder.getI32IntegerAttr(0));
+    data.push_back(LLVM::ZeroAttr::get(context));
+    builder.setInsertionPointToEnd(module.getBody());
+    LLVM::GlobalCtorsOp::create(builder, module.getLoc(),
+                                builder.getArrayAttr(ctors),
+                                builder.getArrayAttr(priorities),
+                                builder.getArrayAttr(data));
+  }
+};
+} // namespace

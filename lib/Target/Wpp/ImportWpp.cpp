@@ -1,0 +1,156 @@
+//===- ImportWpp.cpp - Trace files to phaedrus IR -------------------------===//
+
+#include "phaedrus/Target/Wpp/ImportWpp.h"
+#include "phaedrus/Dialect/Phaedrus/IR/PhaedrusOps.h"
+#include "phaedrus/Trace/RepeatFolder.h"
+#include "phaedrus/Trace/TraceReader.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/Verifier.h"
+
+#include <map>
+
+using namespace mlir;
+using namespace mlir::phaedrus;
+
+static std::string describeRecovery(const trace::ReadStatus &status) {
+  return "recovered " + std::to_string(status.events) + " events in " +
+         std::to_string(status.eventRecords) + " chunks from " +
+         std::to_string(status.threads) + " thread(s), " +
+         std::to_string(status.validBytes) + " of " +
+         std::to_string(status.totalBytes) + " bytes";
+}
+
+static EntryKind parseKind(StringRef kind) {
+  if (kind == "call_site")
+    return EntryKind::CallSite;
+  if (kind == "path")
+    return EntryKind::Path;
+  if (kind == "group")
+    return EntryKind::Group;
+  return EntryKind::Function;
+}
+
+static ElementsAttr tokensAttr(OpBuilder &builder, ArrayRef<uint32_t> tokens,
+                               StringRef blobName, uint64_t inlineLimit) {
+  auto type = RankedTensorType::get({static_cast<int64_t>(tokens.size())},
+                                    builder.getI32Type());
+  ArrayRef<int32_t> values(reinterpret_cast<const int32_t *>(tokens.data()),
+                           tokens.size());
+  if (tokens.size() <= inlineLimit)
+    return cast<ElementsAttr>(DenseIntElementsAttr::get(type, values));
+  return cast<ElementsAttr>(DenseI32ResourceElementsAttr::get(
+      type, blobName, HeapAsmResourceBlob::allocateAndCopyInferAlign(values)));
+}
+
+OwningOpRef<ModuleOp> mlir::phaedrus::importWpp(StringRef bytes,
+                                                MLIRContext *context,
+                                                Location loc,
+                                                const ImportWppOptions &options) {
+  context->loadDialect<PhaedrusDialect>();
+  trace::Header header;
+  trace::Ending ending;
+  std::map<uint32_t, trace::RepeatFolder> folders;
+  trace::ReadStatus status = trace::readTrace(
+      bytes.data(), bytes.size(), header, ending,
+      [&](uint32_t thread, const uint32_t *tokens, size_t count) {
+        folders.try_emplace(thread, options.maxPeriod)
+            .first->second.push(tokens, count);
+      });
+
+  if (!status.headerValid) {
+    emitError(loc) << "cannot import trace: " << status.problem
+                   << "; nothing was recovered";
+    return {};
+  }
+  if (options.expectedFingerprint &&
+      *options.expectedFingerprint != header.fingerprint) {
+    emitError(loc) << "trace fingerprint " << header.fingerprint
+                   << " does not match the expected fingerprint "
+                   << *options.expectedFingerprint
+                   << ": it was recorded from a different build of the program";
+    return {};
+  }
+  if (!status.complete) {
+    if (status.corrupt && !options.keepCorruptPrefix) {
+      emitError(loc) << "trace is corrupt: " << status.problem
+                     << "; the intact prefix has "
+                     << describeRecovery(status)
+                     << " (import it with --wpp-keep-prefix)";
+      return {};
+    }
+    emitWarning(loc) << "trace is incomplete: " << status.problem << "; "
+                     << describeRecovery(status);
+  }
+  std::string vocabularyError;
+  std::optional<std::vector<trace::VocabularyEntry>> entries =
+      trace::parseVocabulary(header.vocabulary, vocabularyError);
+  if (!entries) {
+    emitError(loc) << "cannot import trace: " << vocabularyError;
+    return {};
+  }
+  if (entries->empty()) {
+    emitError(loc) << "cannot import trace: it has no vocabulary";
+    return {};
+  }
+
+  OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
+  OpBuilder builder = OpBuilder::atBlockEnd(module->getBody());
+  auto fingerprint = builder.getIntegerAttr(
+      builder.getIntegerType(64, /*isSigned=*/false), header.fingerprint);
+  auto vocabulary = VocabularyOp::create(
+      builder, loc, builder.getStringAttr("vocab"), fingerprint);
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(&vocabulary.getBody().emplaceBlock());
+    for (const trace::VocabularyEntry &entry : *entries)
+      EntryOp::create(
+          builder, loc, builder.getI64IntegerAttr(entry.id),
+          EntryKindAttr::get(context, parseKind(entry.kind)),
+          FlatSymbolRefAttr::get(context, entry.symbol),
+          entry.index ? builder.getI64IntegerAttr(*entry.index) : IntegerAttr(),
+          entry.callee.empty() ? FlatSymbolRefAttr()
+                               : FlatSymbolRefAttr::get(context, entry.callee));
+  }
+
+  SmallVector<Attribute> argv, files;
+  for (const std::string &arg : header.argv)
+    argv.push_back(builder.getStringAttr(arg));
+  for (const trace::InputFile &file : header.files)
+    files.push_back(InputFileAttr::get(context, file.path, file.size, file.digest));
+  auto input = InputDescriptorAttr::get(
+      context, builder.getArrayAttr(argv),
+      files.empty() ? ArrayAttr() : builder.getArrayAttr(files));
+
+  // A run with no events at all still gets its (empty) trace.
+  if (folders.empty())
+    folders.try_emplace(0, options.maxPeriod);
+  for (auto &[thread, folder] : folders) {
+    folder.finish();
+    std::string name = options.traceName;
+    if (thread != 0)
+      name += "_t" + std::to_string(thread);
+    auto traceOp = TraceOp::create(builder, loc, builder.getStringAttr(name),
+                                   FlatSymbolRefAttr::get(vocabulary),
+                                   fingerprint, input, FlatSymbolRefAttr());
+    OpBuilder body = OpBuilder::atBlockEnd(&traceOp.getBody().emplaceBlock());
+    unsigned blob = 0;
+    for (const trace::RepeatFolder::Item &item : folder.items()) {
+      std::string blobName = name + "_" + std::to_string(blob++);
+      ElementsAttr tokens =
+          tokensAttr(body, item.tokens, blobName, options.inlineLimit);
+      if (item.count == 1) {
+        TokensOp::create(body, loc, tokens);
+        continue;
+      }
+      auto repeat = RepeatOp::create(body, loc, body.getI64IntegerAttr(item.count));
+      OpBuilder inner = OpBuilder::atBlockEnd(&repeat.getBody().emplaceBlock());
+      TokensOp::create(inner, loc, tokens);
+    }
+  }
+  if (failed(verify(*module)))
+    return {};
+  return module;
+}

@@ -1,0 +1,263 @@
+//===- TraceReader.cpp - Reading phaedrus trace files ---------------------===//
+
+#include "phaedrus/Trace/TraceReader.h"
+
+#include <cstring>
+#include <map>
+#include <sstream>
+
+using namespace mlir::phaedrus::trace;
+
+namespace {
+
+const char *tagName(uint32_t tag) {
+  switch (tag) {
+  case PHAEDRUS_TAG_HEAD: return "HEAD";
+  case PHAEDRUS_TAG_ARGV: return "ARGV";
+  case PHAEDRUS_TAG_FILE: return "FILE";
+  case PHAEDRUS_TAG_VOCB: return "VOCB";
+  case PHAEDRUS_TAG_EVNT: return "EVNT";
+  case PHAEDRUS_TAG_ENDT: return "ENDT";
+  default: return nullptr;
+  }
+}
+
+template <typename T> T load(const char *p) {
+  T value;
+  std::memcpy(&value, p, sizeof value);
+  return value;
+}
+
+} // namespace
+
+ReadStatus mlir::phaedrus::trace::readTrace(const char *data, size_t size,
+                                      Header &header, Ending &ending,
+                                      const EventCallback &onEvents) {
+  ReadStatus status;
+  status.totalBytes = size;
+  auto fail = [&](bool corrupt, const std::string &message) {
+    status.corrupt = corrupt;
+    status.problem = message;
+    return status;
+  };
+  if (size < PHAEDRUS_TRACE_MAGIC_SIZE ||
+      std::memcmp(data, PHAEDRUS_TRACE_MAGIC, PHAEDRUS_TRACE_MAGIC_SIZE) != 0)
+    return fail(true, "not a phaedrus trace: the file does not start with the "
+                      "trace magic");
+
+  std::map<uint32_t, uint32_t> nextSequence; // thread -> expected sequence
+  size_t offset = PHAEDRUS_TRACE_MAGIC_SIZE;
+  status.validBytes = offset;
+  bool sawHead = false;
+  while (offset < size) {
+    std::ostringstream where;
+    where << "at byte " << offset;
+    if (size - offset < sizeof(phaedrus_record_header))
+      return fail(false, "truncated " + where.str() + ": " +
+                             std::to_string(size - offset) +
+                             " bytes left, less than a record header");
+    auto record = load<phaedrus_record_header>(data + offset);
+    const char *name = tagName(record.tag);
+    if (!name)
+      return fail(true, "corrupt record " + where.str() + ": unknown tag 0x" +
+                            [&] {
+                              std::ostringstream hex;
+                              hex << std::hex << record.tag;
+                              return hex.str();
+                            }());
+    if (record.length > PHAEDRUS_MAX_PAYLOAD)
+      return fail(true, std::string("corrupt ") + name + " record " +
+                            where.str() + ": length " +
+                            std::to_string(record.length) +
+                            " exceeds the format's limit");
+    size_t payloadOffset = offset + sizeof(phaedrus_record_header);
+    if (size - payloadOffset < record.length)
+      return fail(false, std::string("truncated ") + name + " record " +
+                             where.str() + ": it needs " +
+                             std::to_string(record.length) +
+                             " payload bytes, the file has " +
+                             std::to_string(size - payloadOffset));
+    const char *payload = data + payloadOffset;
+    if (phaedrus_checksum(payload, record.length) != record.checksum)
+      return fail(true, std::string("corrupt ") + name + " record " +
+                            where.str() + ": checksum mismatch");
+    if (!sawHead && record.tag != PHAEDRUS_TAG_HEAD)
+      return fail(true, "corrupt trace: the first record is " +
+                            std::string(name) + ", not HEAD");
+
+    switch (record.tag) {
+    case PHAEDRUS_TAG_HEAD: {
+      if (sawHead)
+        return fail(true, "corrupt trace: a second HEAD record " + where.str());
+      if (record.length < sizeof(phaedrus_head))
+        return fail(true, "corrupt HEAD record: too short");
+      auto head = load<phaedrus_head>(payload);
+      if (head.version != PHAEDRUS_TRACE_VERSION)
+        return fail(true, "unsupported trace format version " +
+                              std::to_string(head.version) +
+                              " (this reader reads version " +
+                              std::to_string(PHAEDRUS_TRACE_VERSION) + ")");
+      header.version = head.version;
+      header.granularity = head.granularity;
+      header.fingerprint = head.fingerprint;
+      header.pid = head.pid;
+      header.parentPid = head.parent_pid;
+      header.startTimeNs = head.start_time_ns;
+      sawHead = true;
+      status.headerValid = true;
+      break;
+    }
+    case PHAEDRUS_TAG_ARGV: {
+      header.argv.clear();
+      size_t start = 0;
+      for (size_t i = 0; i < record.length; ++i)
+        if (payload[i] == 0) {
+          header.argv.emplace_back(payload + start, i - start);
+          start = i + 1;
+        }
+      if (start < record.length) // cmdline cut at the runtime's buffer size
+        header.argv.emplace_back(payload + start, record.length - start);
+      break;
+    }
+    case PHAEDRUS_TAG_FILE: {
+      if (record.length < 16)
+        return fail(true, "corrupt FILE record " + where.str() + ": too short");
+      InputFile file;
+      file.size = load<uint64_t>(payload);
+      file.digest = load<uint64_t>(payload + 8);
+      file.path.assign(payload + 16, record.length - 16);
+      header.files.push_back(std::move(file));
+      break;
+    }
+    case PHAEDRUS_TAG_VOCB:
+      header.vocabulary.assign(payload, record.length);
+      break;
+    case PHAEDRUS_TAG_EVNT: {
+      if (record.length < 4 || record.length % 4 != 0)
+        return fail(true, "corrupt EVNT record " + where.str() +
+                              ": length is not a whole number of tokens");
+      uint32_t thread = record.aux;
+      uint32_t sequence = load<uint32_t>(payload);
+      auto [it, inserted] = nextSequence.try_emplace(thread, 0);
+      if (sequence != it->second)
+        return fail(true, "events of thread " + std::to_string(thread) +
+                              " are missing: chunk " +
+                              std::to_string(it->second) + " expected " +
+                              where.str() + ", found chunk " +
+                              std::to_string(sequence));
+      ++it->second;
+      size_t count = (record.length - 4) / 4;
+      if (count) {
+        // Payloads are not necessarily 4-byte aligned in the file.
+        std::vector<uint32_t> tokens(count);
+        std::memcpy(tokens.data(), payload + 4, count * 4);
+        onEvents(thread, tokens.data(), count);
+      }
+      status.events += count;
+      ++status.eventRecords;
+      break;
+    }
+    case PHAEDRUS_TAG_ENDT: {
+      if (record.length < sizeof(phaedrus_end))
+        return fail(true, "corrupt ENDT record: too short");
+      auto end = load<phaedrus_end>(payload);
+      ending.present = true;
+      ending.events = end.events;
+      ending.exitKind = end.exit_kind;
+      ending.signalNumber = end.signal_number;
+      ending.threads = end.threads;
+      ending.dropped = end.dropped;
+      break;
+    }
+    }
+    offset = payloadOffset + record.length;
+    status.validBytes = offset;
+    if (record.tag == PHAEDRUS_TAG_ENDT)
+      break;
+  }
+  status.threads = static_cast<uint32_t>(nextSequence.size());
+
+  if (!sawHead)
+    return fail(false, "truncated trace: no HEAD record");
+  if (!ending.present)
+    return fail(false, "the trace has no end record: the run was killed or "
+                       "left through _exit before the runtime could finish it");
+  if (offset != size)
+    return fail(true, "corrupt trace: " + std::to_string(size - offset) +
+                          " bytes follow the end record");
+  if (ending.dropped)
+    return fail(true, "the runtime reported dropped events (a write failed)");
+  if (ending.events != status.events)
+    return fail(true, "the end record counts " + std::to_string(ending.events) +
+                          " events but the file holds " +
+                          std::to_string(status.events));
+  status.complete = true;
+  return status;
+}
+
+std::optional<std::vector<VocabularyEntry>>
+mlir::phaedrus::trace::parseVocabulary(const std::string &text, std::string &error) {
+  std::vector<VocabularyEntry> entries;
+  std::istringstream lines(text);
+  std::string line;
+  size_t lineNumber = 0;
+  while (std::getline(lines, line)) {
+    ++lineNumber;
+    if (line.empty())
+      continue;
+    std::vector<std::string> fields;
+    size_t start = 0;
+    for (size_t tab; (tab = line.find('\t', start)) != std::string::npos;
+         start = tab + 1)
+      fields.push_back(line.substr(start, tab - start));
+    fields.push_back(line.substr(start));
+    auto bad = [&](const std::string &why) {
+      error = "vocabulary line " + std::to_string(lineNumber) + ": " + why +
+              ": '" + line + "'";
+      return std::nullopt;
+    };
+    if (fields.size() < 3 || fields.size() > 5)
+      return bad("expected 3 to 5 tab-separated fields");
+    VocabularyEntry entry;
+    char *end = nullptr;
+    unsigned long long id = std::strtoull(fields[0].c_str(), &end, 10);
+    if (fields[0].empty() || *end || id > UINT32_MAX)
+      return bad("bad id");
+    entry.id = static_cast<uint32_t>(id);
+    entry.kind = fields[1];
+    entry.symbol = fields[2];
+    if (entry.kind != "function" && entry.kind != "call_site" &&
+        entry.kind != "path" && entry.kind != "group")
+      return bad("unknown kind '" + entry.kind + "'");
+    if (entry.symbol.empty())
+      return bad("empty symbol");
+    if (fields.size() >= 4) {
+      unsigned long long index = std::strtoull(fields[3].c_str(), &end, 10);
+      if (fields[3].empty() || *end)
+        return bad("bad index");
+      entry.index = index;
+    }
+    if (fields.size() == 5)
+      entry.callee = fields[4];
+    entries.push_back(std::move(entry));
+  }
+  return entries;
+}
+
+void mlir::phaedrus::trace::printVocabularyEntry(const VocabularyEntry &entry,
+                                           std::string &text) {
+  text += std::to_string(entry.id);
+  text += '\t';
+  text += entry.kind;
+  text += '\t';
+  text += entry.symbol;
+  if (entry.index) {
+    text += '\t';
+    text += std::to_string(*entry.index);
+  }
+  if (!entry.callee.empty()) {
+    text += '\t';
+    text += entry.callee;
+  }
+  text += '\n';
+}
