@@ -1,0 +1,128 @@
+"""The phaedrus driver: runs the steps of the main job for users who do not
+want to chain the tools by hand.
+
+  phaedrus ir SOURCES... -o prog.mlir        C sources -> whole-program MLIR
+  phaedrus instrument prog.mlir -o prog.inst build a binary that records its WPP
+  phaedrus compile prog.mlir -o prog         build the plain binary
+  phaedrus run prog.inst -o run.wpp -- ARGS  run it on one input, collect the trace
+
+Run with /usr/bin/python3 -m phaedrus (PYTHONPATH=python) or the installed
+entry point."""
+
+import argparse
+import shlex
+import sys
+from pathlib import Path
+
+from . import pipeline
+from .tools import ToolError, log
+
+
+def cmd_ir(args):
+    out = pipeline.sources_to_mlir(args.sources, args.output,
+                                   shlex.split(args.cflags), jobs=args.jobs)
+    log(f"wrote {out}")
+
+
+def cmd_instrument(args):
+    output = Path(args.output)
+    inst_mlir = output.with_name(output.name + ".mlir")
+    pipeline.instrument_mlir(args.program, inst_mlir)
+    pipeline.mlir_to_binary(inst_mlir, output, shlex.split(args.ldflags),
+                            link_runtime=True)
+    log(f"wrote {output} (instrumented) and {inst_mlir} (its IR and vocabulary, "
+        f"fingerprint {pipeline.fingerprint_of(inst_mlir)})")
+
+
+def cmd_compile(args):
+    pipeline.mlir_to_binary(args.program, args.output, shlex.split(args.ldflags))
+    log(f"wrote {args.output}")
+
+
+def cmd_run(args):
+    binary = Path(args.binary)
+    if not binary.exists():
+        raise ToolError(f"program not found: {binary}")
+    trace = Path(args.output)
+    trace.parent.mkdir(parents=True, exist_ok=True)
+    if trace.exists():
+        trace.unlink()
+    code, out, err = pipeline.run_program(binary, args.args, trace=trace,
+                                          stdin_path=args.stdin)
+    sys.stdout.buffer.write(out)
+    sys.stderr.buffer.write(err)
+    if not trace.exists():
+        raise ToolError(f"the program wrote no trace to {trace}: was it built "
+                        f"with 'phaedrus instrument'?")
+    log(f"program exited with {code}; trace {trace} ({trace.stat().st_size} bytes)")
+    if args.import_to:
+        inst_mlir = binary.with_name(binary.name + ".mlir")
+        fingerprint = pipeline.fingerprint_of(inst_mlir) if inst_mlir.exists() else None
+        warnings = pipeline.import_trace(trace, args.import_to, name=args.name,
+                                         fingerprint=fingerprint)
+        if warnings:
+            log(warnings)
+        counts = pipeline.trace_counts(args.import_to)
+        events = sum(t["events"] for t in counts["traces"])
+        log(f"imported {events} events into {args.import_to}")
+    return code
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        prog="phaedrus",
+        description="Predict program behaviour for unseen inputs and hand it "
+                    "to LLVM as a profile.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("ir", help="compile C sources to one whole-program "
+                                  "LLVM-dialect MLIR module")
+    p.add_argument("sources", nargs="+", help="C source files")
+    p.add_argument("-o", "--output", required=True, help="output .mlir")
+    p.add_argument("--cflags", default="", help="extra clang flags, e.g. '-DX -Iinc'")
+    p.add_argument("-j", "--jobs", type=int, default=None, help="parallel compiles")
+    p.set_defaults(func=cmd_ir)
+
+    p = sub.add_parser("instrument", help="build a binary that records its "
+                                          "whole program path")
+    p.add_argument("program", help="LLVM-dialect module from 'phaedrus ir'")
+    p.add_argument("-o", "--output", required=True,
+                   help="instrumented binary; its IR goes to OUTPUT.mlir")
+    p.add_argument("--ldflags", default="", help="extra link flags, e.g. '-lm'")
+    p.set_defaults(func=cmd_instrument)
+
+    p = sub.add_parser("compile", help="build the plain (uninstrumented) binary")
+    p.add_argument("program", help="LLVM-dialect module")
+    p.add_argument("-o", "--output", required=True, help="binary")
+    p.add_argument("--ldflags", default="", help="extra link flags")
+    p.set_defaults(func=cmd_compile)
+
+    p = sub.add_parser("run", help="run an instrumented binary on one input "
+                                   "and collect its trace",
+                       usage="phaedrus run BINARY -o TRACE [options] -- ARGS...")
+    p.add_argument("binary", help="binary from 'phaedrus instrument'")
+    p.add_argument("-o", "--output", required=True, help="trace file (.wpp)")
+    p.add_argument("--stdin", help="file to feed on standard input")
+    p.add_argument("--import", dest="import_to",
+                   help="also import the trace as phaedrus IR into this file")
+    p.add_argument("--name", default="run", help="trace symbol name on import")
+    p.set_defaults(func=cmd_run)
+
+    argv = list(sys.argv[1:] if argv is None else argv)
+    # Everything after "--" belongs to the program being run.
+    program_args = []
+    if "--" in argv:
+        split = argv.index("--")
+        argv, program_args = argv[:split], argv[split + 1:]
+    args = parser.parse_args(argv)
+    args.args = program_args
+    try:
+        result = args.func(args)
+    except ToolError as e:
+        print(f"phaedrus {args.command}: error: {e}", file=sys.stderr)
+        return 1
+    return result or 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

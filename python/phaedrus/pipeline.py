@@ -1,0 +1,142 @@
+"""The steps of the main job as functions: C sources to whole-program MLIR,
+instrumented and plain binaries, runs that record traces, trace import."""
+
+import os
+import subprocess
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from .tools import ToolError, llvm_tool, log, phaedrus_tool, run, runtime_library
+
+# clang flags that keep the IR as the front end made it, so that the
+# instrumented program is optimised the same way as the plain one.
+FRONTEND_FLAGS = ["-O2", "-Xclang", "-disable-llvm-passes", "-emit-llvm", "-c"]
+
+
+def sources_to_mlir(sources, output: Path, cflags=(), jobs=None) -> Path:
+    """C sources -> one whole-program LLVM-dialect module (clang-22, llvm-link,
+    mlir-translate --import-llvm)."""
+    sources = [Path(s) for s in sources]
+    if not sources:
+        raise ToolError("no C sources given")
+    for s in sources:
+        if not s.exists():
+            raise ToolError(f"source file not found: {s}")
+    output = Path(output)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    clang = llvm_tool("clang")
+    with tempfile.TemporaryDirectory(prefix="phaedrus-ir-") as tmp:
+        tmp = Path(tmp)
+
+        def compile_one(i_source):
+            i, source = i_source
+            bc = tmp / f"{i:04d}-{source.stem}.bc"
+            run([clang, *FRONTEND_FLAGS, *cflags, source, "-o", bc],
+                what=f"clang on {source}")
+            return bc
+
+        with ThreadPoolExecutor(max_workers=jobs or os.cpu_count() or 2) as pool:
+            bitcode = list(pool.map(compile_one, enumerate(sources)))
+        linked = tmp / "linked.bc"
+        run([llvm_tool("llvm-link"), *bitcode, "-o", linked], what="llvm-link")
+        run([llvm_tool("mlir-translate"), "--import-llvm", linked, "-o", output],
+            what="mlir-translate --import-llvm")
+    return output
+
+
+def instrument_mlir(program: Path, output: Path) -> Path:
+    """Adds WPP recording (function granularity); the result keeps the
+    phaedrus.vocabulary of its tokens."""
+    run([phaedrus_tool("phaedrus-opt"), program, "--phaedrus-instrument", "-o", output],
+        what="phaedrus-opt --phaedrus-instrument")
+    return Path(output)
+
+
+def mlir_to_binary(program: Path, output: Path, ldflags=(), link_runtime=False,
+                   cflags=("-O2",)) -> Path:
+    """LLVM-dialect module -> executable: strip phaedrus IR, translate to LLVM
+    IR, compile and link with clang-22."""
+    output = Path(output)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    ll = output.with_suffix(output.suffix + ".ll")
+    stripped = subprocess.run(
+        [str(phaedrus_tool("phaedrus-opt")), str(program), "--phaedrus-strip"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if stripped.returncode != 0:
+        raise ToolError("phaedrus-opt --phaedrus-strip failed:\n" +
+                        stripped.stderr.decode(errors="replace"))
+    translate = subprocess.run(
+        [str(llvm_tool("mlir-translate")), "--mlir-to-llvmir", "-o", str(ll)],
+        input=stripped.stdout, stderr=subprocess.PIPE)
+    if translate.returncode != 0:
+        raise ToolError("mlir-translate --mlir-to-llvmir failed:\n" +
+                        translate.stderr.decode(errors="replace"))
+    libs = [runtime_library(), "-lpthread"] if link_runtime else []
+    run([llvm_tool("clang"), *cflags, ll, *libs, *ldflags, "-o", output],
+        what="clang (compile and link)")
+    ll.unlink()
+    return output
+
+
+def run_program(binary: Path, args, *, trace: Path = None, stdin_path=None,
+                cwd=None, timeout=None, extra_env=None, repeatable=False,
+                argv0=None):
+    """Runs a (possibly instrumented) program; returns (exit code, stdout,
+    stderr). With `trace`, the runtime writes the WPP there. `repeatable`
+    turns off address-space randomisation, so that programs which hash
+    pointers behave the same from run to run. `argv0` sets the program name
+    the program sees, so that builds at different paths see the same one."""
+    env = dict(os.environ)
+    if trace is not None:
+        env["PHAEDRUS_TRACE"] = str(trace)
+    else:
+        env.setdefault("PHAEDRUS_TRACE", "off")
+    if extra_env:
+        env.update(extra_env)
+    stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
+    try:
+        prefix = ["setarch", os.uname().machine, "-R"] if repeatable else []
+        if argv0:
+            prefix += ["bash", "-c", 'exec -a "$0" "$@"', argv0]
+        result = subprocess.run([*prefix, str(Path(binary).resolve()),
+                                 *map(str, args)],
+                                stdin=stdin,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                env=env, cwd=cwd, timeout=timeout)
+    finally:
+        if stdin_path:
+            stdin.close()
+    return result.returncode, result.stdout, result.stderr
+
+
+def import_trace(trace: Path, output: Path, name="run", fingerprint=None,
+                 keep_prefix=False):
+    """Trace file -> phaedrus IR. Returns the importer's warnings (empty for
+    a complete trace)."""
+    cmd = [phaedrus_tool("phaedrus-translate"), "--import-wpp", trace,
+           "--wpp-name", name, "-o", output]
+    if fingerprint is not None:
+        cmd += ["--wpp-fingerprint", str(fingerprint)]
+    if keep_prefix:
+        cmd.append("--wpp-keep-prefix")
+    result = run(cmd, what="phaedrus-translate --import-wpp")
+    return result.stderr.decode(errors="replace").strip()
+
+
+def trace_counts(trace_mlir: Path) -> dict:
+    """Per-trace event totals and function entry counts of imported IR."""
+    import json
+    result = run([phaedrus_tool("phaedrus-translate"), "--export-trace-counts",
+                  trace_mlir], what="phaedrus-translate --export-trace-counts")
+    return json.loads(result.stdout)
+
+
+def fingerprint_of(instrumented_mlir: Path) -> int:
+    """The module fingerprint the instrument pass recorded."""
+    with open(instrumented_mlir) as f:
+        for line in f:
+            if "phaedrus.vocabulary" in line and "fingerprint(" in line:
+                return int(line.split("fingerprint(")[1].split(")")[0])
+    raise ToolError(f"{instrumented_mlir} has no phaedrus.vocabulary: "
+                    f"it was not made by 'phaedrus instrument'")

@@ -1,0 +1,208 @@
+"""The real programs Phaedrus is developed on (Debian's bzip2 and lua5.4),
+how to build them through the pipeline, and a set of inputs with different
+behaviour. Shared by the end-to-end tests and the benchmarks.
+
+Sources come from scripts/fetch-programs.sh (apt-get source) into
+third_party/src/."""
+
+import random
+import re
+from abc import abstractmethod
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import pipeline
+from .tools import REPO_ROOT, ToolError, build_dir, llvm_tool, run
+
+SRC_ROOT = REPO_ROOT / "third_party" / "src"
+LUA_SCRIPTS = REPO_ROOT / "test" / "e2e" / "lua"
+
+
+@dataclass
+class Run:
+    """One input: the program's arguments, optional standard input, and the
+    files it needs (made by `prepare`)."""
+    name: str
+    args: list
+    stdin: str = None  # file name inside the work directory
+
+
+@dataclass
+class Program:
+    name: str
+    sources: list
+    cflags: list
+    ldflags: list
+    runs: list = field(default_factory=list)
+
+    @abstractmethod
+    def prepare(self, workdir: Path):
+        """Writes the input files of all runs into `workdir`."""
+
+
+def _source_dir(prefix: str) -> Path:
+    dirs = sorted(SRC_ROOT.glob(prefix + "-*/"))
+    if not dirs:
+        raise ToolError(f"{prefix} sources not found under {SRC_ROOT}: run "
+                        f"./scripts/fetch-programs.sh")
+    return dirs[-1]
+
+
+class Bzip2(Program):
+    def __init__(self):
+        src = _source_dir("bzip2")
+        files = ["blocksort.c", "huffman.c", "crctable.c", "randtable.c",
+                 "compress.c", "decompress.c", "bzlib.c", "bzip2.c"]
+        super().__init__(
+            name="bzip2",
+            sources=[src / f for f in files],
+            cflags=["-D_FILE_OFFSET_BITS=64", f"-I{src}"],
+            ldflags=[],
+            runs=[
+                # Text, the largest block size and the smallest.
+                Run("text-9", ["-9", "-c", "-k"], stdin="text.txt"),
+                Run("text-1", ["-1", "-c", "-k"], stdin="text.txt"),
+                # Highly repetitive data: bzip2 falls back to another sort.
+                Run("repetitive-9", ["-9", "-c"], stdin="repetitive.bin"),
+                # Incompressible random bytes.
+                Run("random-5", ["-5", "-c"], stdin="random.bin"),
+                # Decompression of the compressed text.
+                Run("decompress", ["-d", "-c"], stdin="text.txt.bz2"),
+            ])
+
+    def prepare(self, workdir: Path):
+        workdir.mkdir(parents=True, exist_ok=True)
+        text = workdir / "text.txt"
+        if not text.exists():
+            # Real text: the C sources of both programs, about 600 KB.
+            chunks = []
+            for path in sorted(SRC_ROOT.glob("*/**/*.c")):
+                chunks.append(path.read_bytes())
+            text.write_bytes(b"".join(chunks)[:600_000])
+        rep = workdir / "repetitive.bin"
+        if not rep.exists():
+            rep.write_bytes(b"phaedrus" * 100_000)
+        rnd = workdir / "random.bin"
+        if not rnd.exists():
+            rnd.write_bytes(random.Random(20261121).randbytes(300_000))
+        bz = workdir / "text.txt.bz2"
+        if not bz.exists():
+            import bz2
+            bz.write_bytes(bz2.compress(text.read_bytes(), 9))
+
+
+class Lua(Program):
+    def __init__(self):
+        src = _source_dir("lua5.4") / "src"
+        sources = sorted(p for p in src.glob("*.c") if p.name != "luac.c")
+        scripts = sorted(LUA_SCRIPTS.glob("*.lua"))
+        # Debian's luaconf.h includes a header that debian/rules generates.
+        generated = src.parent / "phaedrus-include"
+        generated.mkdir(exist_ok=True)
+        (generated / "lua5.4-deb-multiarch.h").write_text(
+            '#define DEB_HOST_MULTIARCH "x86_64-linux-gnu"\n')
+        super().__init__(
+            name="lua5.4",
+            sources=sources,
+            # Lua's behaviour depends on addresses in two places: it seeds its
+            # string hash from the time and from addresses, and its C-string
+            # cache is indexed by the string's address. Differently laid-out
+            # binaries (plain, instrumented, clang-instrumented) would then
+            # run differently on the same input. A fixed seed and a one-entry
+            # cache row make every build variant behave alike.
+            cflags=["-DLUA_USE_LINUX", "-DLUA_COMPAT_5_3", f"-I{src}",
+                    f"-I{generated}", "-Dluai_makeseed(L)=20261121u",
+                    "-DSTRCACHE_N=1", "-DSTRCACHE_M=2"],
+            ldflags=["-lm", "-ldl"],
+            runs=[Run(s.stem, [str(s)]) for s in scripts])
+
+    def prepare(self, workdir: Path):
+        workdir.mkdir(parents=True, exist_ok=True)
+
+
+def all_programs():
+    return [Bzip2(), Lua()]
+
+
+@dataclass
+class Builds:
+    """The binaries of one program, all from the same sources."""
+    mlir: Path          # whole-program LLVM-dialect module
+    instrumented: Path  # records its WPP
+    instrumented_mlir: Path
+    plain: Path         # the same module, no instrumentation
+    clang_instr: Path   # clang -fprofile-instr-generate, from the sources
+    workdir: Path       # inputs live here
+
+
+def build(program: Program, root: Path = None) -> Builds:
+    """Builds (or reuses, when newer than the tools) every variant."""
+    root = Path(root or build_dir() / "e2e") / program.name
+    root.mkdir(parents=True, exist_ok=True)
+    b = Builds(root / "prog.mlir", root / "prog.inst", root / "prog.inst.mlir",
+               root / "prog.plain", root / "prog.clang-instr", root / "inputs")
+    tools = [build_dir() / "bin" / "phaedrus-opt",
+             build_dir() / "lib" / "libphaedrus_rt.a"]
+    newest_tool = max(t.stat().st_mtime for t in tools if t.exists())
+
+    def stale(path):
+        return not path.exists() or path.stat().st_mtime < newest_tool
+
+    if not b.mlir.exists():
+        pipeline.sources_to_mlir(program.sources, b.mlir, program.cflags)
+    if stale(b.instrumented):
+        pipeline.instrument_mlir(b.mlir, b.instrumented_mlir)
+        pipeline.mlir_to_binary(b.instrumented_mlir, b.instrumented,
+                                program.ldflags, link_runtime=True)
+    if stale(b.plain):
+        pipeline.mlir_to_binary(b.mlir, b.plain, program.ldflags)
+    if not b.clang_instr.exists():
+        run([llvm_tool("clang"), "-O2", "-fprofile-instr-generate",
+             *program.cflags, *program.sources, *program.ldflags,
+             "-o", b.clang_instr], what=f"clang -fprofile-instr-generate ({program.name})")
+    program.prepare(b.workdir)
+    return b
+
+
+def clang_entry_counts(profraw: Path) -> dict:
+    """Function entry counts of a clang instrumentation profile, by name as
+    llvm-profdata prints it ("file.c:name" for internal functions)."""
+    profdata = profraw.with_suffix(".profdata")
+    run([llvm_tool("llvm-profdata"), "merge", profraw, "-o", profdata],
+        what="llvm-profdata merge")
+    shown = run([llvm_tool("llvm-profdata"), "show", "--all-functions", "--counts",
+                 profdata], what="llvm-profdata show").stdout.decode()
+    counts, name = {}, None
+    for line in shown.splitlines():
+        m = re.match(r"^  (\S.*):$", line)
+        if m:
+            name = m.group(1)
+            continue
+        m = re.match(r"^    Function count: (\d+)$", line)
+        if m and name is not None:
+            counts[name] = int(m.group(1))
+            name = None
+    return counts
+
+
+def match_entry_counts(clang: dict, ours: dict):
+    """Compares clang's and Phaedrus' entry counts. Internal functions are
+    "file.c:name" in clang's profile; llvm-link may rename clashing internal
+    functions to "name.N", so both sides are grouped by base name and
+    compared as sorted lists. Returns a list of mismatch descriptions."""
+    def base(name):
+        name = name.split(":")[-1]
+        return re.sub(r"\.\d+$", "", name)
+
+    def group(counts):
+        grouped = {}
+        for name, count in counts.items():
+            grouped.setdefault(base(name), []).append(count)
+        return {k: sorted(v) for k, v in grouped.items()}
+
+    a, b = group(clang), group(ours)
+    problems = []
+    for name in sorted(set(a) | set(b)):
+        if a.get(name) != b.get(name):
+            problems.append(f"{name}: clang {a.get(name)}, phaedrus {b.get(name)}")
+    return problems

@@ -1,0 +1,61 @@
+"""Locating and running the tools the driver chains: the phaedrus tools from
+the build tree and LLVM 22's tools from /usr/lib/llvm-22."""
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+LLVM_BIN = Path(os.environ.get("PHAEDRUS_LLVM_BIN", "/usr/lib/llvm-22/bin"))
+
+
+class ToolError(RuntimeError):
+    """A tool failed; the message says which, how, and what it printed."""
+
+
+def build_dir() -> Path:
+    return Path(os.environ.get("PHAEDRUS_BUILD_DIR", REPO_ROOT / "build"))
+
+
+def phaedrus_tool(name: str) -> Path:
+    path = build_dir() / "bin" / name
+    if not path.exists():
+        raise ToolError(f"{name} not found at {path}: build Phaedrus first "
+                        f"(./scripts/test.sh or ninja -C {build_dir()}), or set "
+                        f"PHAEDRUS_BUILD_DIR")
+    return path
+
+
+def runtime_library() -> Path:
+    path = build_dir() / "lib" / "libphaedrus_rt.a"
+    if not path.exists():
+        raise ToolError(f"libphaedrus_rt.a not found at {path}: build Phaedrus first")
+    return path
+
+
+def llvm_tool(name: str) -> Path:
+    path = LLVM_BIN / name
+    if path.exists():
+        return path
+    found = shutil.which(f"{name}-22")
+    if found:
+        return Path(found)
+    raise ToolError(f"{name} not found in {LLVM_BIN}: run ./scripts/setup.sh")
+
+
+def run(cmd, *, stdin=None, stdout=None, env=None, cwd=None, what=None):
+    """Runs a command; raises ToolError with its stderr on failure."""
+    cmd = [str(c) for c in cmd]
+    result = subprocess.run(cmd, stdin=stdin, stdout=stdout or subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=env, cwd=cwd)
+    if result.returncode != 0:
+        err = result.stderr.decode(errors="replace").strip()
+        raise ToolError(f"{what or Path(cmd[0]).name} failed (exit "
+                        f"{result.returncode}): {' '.join(cmd)}\n{err}")
+    return result
+
+
+def log(message: str):
+    print(f"phaedrus: {message}", file=sys.stderr, flush=True)
