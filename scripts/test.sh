@@ -9,6 +9,8 @@ cd "$PHAEDRUS_ROOT"
 
 "$PHAEDRUS_ROOT/scripts/setup.sh" || { echo "test: setup failed"; exit 1; }
 phaedrus_build || { echo "test: build failed"; echo "0 passed, 1 failed"; exit 1; }
+# The real programs of the end-to-end tests (Debian source packages).
+"$PHAEDRUS_ROOT/scripts/fetch-programs.sh" || { echo "test: fetching bzip2/lua5.4 failed"; exit 1; }
 
 passed=0 failed=0 status=0
 

@@ -100,8 +100,8 @@ static int write_record(uint32_t tag, uint32_t aux, const void *payload1,
                                           aux};
   /* The first part of a two-part payload is a whole number of words, so
    * continuing the checksum over the second equals the checksum of both. */
-  header.checksum = phaedrus_checksum_continue(
-      phaedrus_checksum(payload1, size1), payload2, size2);
+  header.checksum = phaedrus_record_checksum(tag, header.length, aux, payload1,
+                                             size1, payload2, size2);
   struct iovec iov[3] = {{&header, sizeof header},
                          {(void *)(uintptr_t)payload1, size1},
                          {(void *)(uintptr_t)payload2, size2}};

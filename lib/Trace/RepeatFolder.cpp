@@ -1,4 +1,4 @@
-//===- RepeatFolder.cpp - Folding immediate repeats in one pass -----------===//
+//===- RepeatFolder.cpp - Folding repeats in one pass ---------------------===//
 
 #include "phaedrus/Trace/RepeatFolder.h"
 
@@ -6,63 +6,63 @@
 
 using namespace mlir::phaedrus::trace;
 
-void RepeatFolder::flushLiteral() {
-  if (literal.empty())
-    return;
-  output.push_back({std::move(literal), 1});
-  literal.clear();
+uint32_t RepeatFolder::intern(std::vector<Item> body) {
+  auto [it, inserted] = bodyIds.try_emplace(body, bodies.size());
+  if (inserted)
+    bodies.push_back(std::move(body));
+  return it->second;
 }
 
-void RepeatFolder::pushLiteral(uint32_t token) {
-  literal.push_back(token);
-  size_t n = literal.size();
-  // Smallest period first, so a run of one token folds as period 1.
-  for (size_t p = 1; p <= maxPeriod && 2 * p <= n; ++p) {
-    if (literal[n - 1] != literal[n - 1 - p])
+/// One folding step at the end of the output; true if it changed anything.
+bool RepeatFolder::fold() {
+  size_t n = output.size();
+  // An open repeat right before the last p items absorbs them if they are
+  // one more occurrence of its body.
+  for (size_t p = 1; p <= maxPeriod && p + 1 <= n; ++p) {
+    Item &repeat = output[n - 1 - p];
+    if (repeat.isToken() || bodies[repeat.body].size() != p)
       continue;
-    if (!std::equal(literal.end() - p, literal.end(), literal.end() - 2 * p))
+    const std::vector<Item> &body = bodies[repeat.body];
+    if (!std::equal(body.begin(), body.end(), output.end() - p))
       continue;
-    block.assign(literal.end() - p, literal.end());
-    literal.resize(n - 2 * p);
-    flushLiteral();
-    inRepeat = true;
-    count = 2;
-    match = 0;
-    return;
+    ++repeat.count;
+    output.resize(n - p);
+    return true;
   }
+  // A square: the last p items equal the p before them.
+  for (size_t p = 1; p <= maxPeriod && 2 * p <= n; ++p) {
+    if (!(output[n - 1] == output[n - 1 - p]))
+      continue;
+    if (!std::equal(output.end() - p, output.end(), output.end() - 2 * p))
+      continue;
+    std::vector<Item> body(output.end() - p, output.end());
+    output.resize(n - 2 * p);
+    Item repeat;
+    repeat.body = intern(std::move(body));
+    repeat.count = 2;
+    output.push_back(repeat);
+    return true;
+  }
+  return false;
 }
 
 void RepeatFolder::push(uint32_t token) {
   ++pushed;
-  step(token);
+  Item item;
+  item.token = token;
+  output.push_back(item);
+  while (fold()) {
+  }
 }
 
-void RepeatFolder::step(uint32_t token) {
-  if (!inRepeat)
-    return pushLiteral(token);
-  if (token == block[match]) {
-    if (++match == block.size()) {
-      ++count;
-      match = 0;
+void RepeatFolder::expand(const std::vector<Item> &items,
+                          std::vector<uint32_t> &out) const {
+  for (const Item &item : items) {
+    if (item.isToken()) {
+      out.push_back(item.token);
+      continue;
     }
-    return;
+    for (uint64_t i = 0; i < item.count; ++i)
+      expand(bodies[item.body], out);
   }
-  // The repeat ends; the partial occurrence and this token start afresh.
-  output.push_back({block, count});
-  inRepeat = false;
-  std::vector<uint32_t> pending(block.begin(), block.begin() + match);
-  pending.push_back(token);
-  for (uint32_t t : pending)
-    step(t);
-}
-
-void RepeatFolder::finish() {
-  if (inRepeat) {
-    output.push_back({block, count});
-    inRepeat = false;
-    for (size_t i = 0; i < match; ++i)
-      literal.push_back(block[i]);
-    match = 0;
-  }
-  flushLiteral();
 }

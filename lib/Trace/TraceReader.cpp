@@ -35,7 +35,9 @@ ReadStatus mlir::phaedrus::trace::readTrace(const char *data, size_t size,
                                       const EventCallback &onEvents) {
   ReadStatus status;
   status.totalBytes = size;
+  std::map<uint32_t, uint32_t> nextSequence; // thread -> expected sequence
   auto fail = [&](bool corrupt, const std::string &message) {
+    status.threads = static_cast<uint32_t>(nextSequence.size());
     status.corrupt = corrupt;
     status.problem = message;
     return status;
@@ -45,7 +47,6 @@ ReadStatus mlir::phaedrus::trace::readTrace(const char *data, size_t size,
     return fail(true, "not a phaedrus trace: the file does not start with the "
                       "trace magic");
 
-  std::map<uint32_t, uint32_t> nextSequence; // thread -> expected sequence
   size_t offset = PHAEDRUS_TRACE_MAGIC_SIZE;
   status.validBytes = offset;
   bool sawHead = false;
@@ -78,7 +79,8 @@ ReadStatus mlir::phaedrus::trace::readTrace(const char *data, size_t size,
                              " payload bytes, the file has " +
                              std::to_string(size - payloadOffset));
     const char *payload = data + payloadOffset;
-    if (phaedrus_checksum(payload, record.length) != record.checksum)
+    if (phaedrus_record_checksum(record.tag, record.length, record.aux, payload,
+                                 record.length, nullptr, 0) != record.checksum)
       return fail(true, std::string("corrupt ") + name + " record " +
                             where.str() + ": checksum mismatch");
     if (!sawHead && record.tag != PHAEDRUS_TAG_HEAD)

@@ -7,7 +7,7 @@
  *
  *   u32 tag       what the record holds (PHAEDRUS_TAG_*)
  *   u32 length    payload bytes
- *   u32 checksum  phaedrus_checksum() of the payload
+ *   u32 checksum  phaedrus_record_checksum(): tag, length, aux, payload
  *   u32 aux       tag-specific (EVNT: thread index)
  *
  * All integers are little-endian. Records are written with one write each,
@@ -125,6 +125,21 @@ static inline uint32_t phaedrus_checksum_continue(uint32_t hash,
 
 static inline uint32_t phaedrus_checksum(const void *data, size_t size) {
   return phaedrus_checksum_continue(PHAEDRUS_FNV32_INIT, data, size);
+}
+
+/* A record's checksum covers its tag, length and aux as well as its
+ * payload, so no bit of a record can change unnoticed. The payload may be
+ * given in two parts (the first a whole number of words). */
+static inline uint32_t phaedrus_record_checksum(uint32_t tag, uint32_t length,
+                                                uint32_t aux,
+                                                const void *part1,
+                                                size_t size1,
+                                                const void *part2,
+                                                size_t size2) {
+  uint32_t fields[3] = {tag, length, aux};
+  uint32_t hash = phaedrus_checksum(fields, sizeof fields);
+  hash = phaedrus_checksum_continue(hash, part1, size1);
+  return phaedrus_checksum_continue(hash, part2, size2);
 }
 
 #endif /* PHAEDRUS_TRACE_FORMAT_H */

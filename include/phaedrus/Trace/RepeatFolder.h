@@ -1,10 +1,15 @@
-//===- RepeatFolder.h - Folding immediate repeats in one pass ---*- C++ -*-===//
+//===- RepeatFolder.h - Folding repeats in one pass -------------*- C++ -*-===//
 //
-// Folds immediate repeats of a token stream as it arrives: a block of up to
-// `maxPeriod` tokens that occurs twice in a row becomes a counted repeat,
-// which then absorbs every further occurrence. Memory is the size of the
-// folded output; each token costs O(maxPeriod) in the worst case and O(1)
-// inside a repeat. Expanding the items gives back the stream exactly.
+// Folds immediate repeats of a token stream as it arrives, into nested
+// counted repeats: whenever the last p items (p <= maxPeriod) equal the p
+// before them, they become one repeat item; a repeat absorbs every further
+// occurrence of its body. Items are tokens or repeats, so a loop whose body
+// itself holds a repeat (a call in an inner loop) folds as a repeat of a
+// sequence that contains a repeat.
+//
+// Repeat bodies are interned, so comparing two items is O(1); each token
+// costs O(maxPeriod) amortised. Memory is the size of the folded output.
+// Expanding the items gives back the stream exactly.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PHAEDRUS_TRACE_REPEATFOLDER_H
@@ -12,16 +17,32 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <vector>
 
 namespace mlir::phaedrus::trace {
 
 class RepeatFolder {
 public:
-  /// `tokens` once (count 1: a literal run) or `count` times in a row.
+  static constexpr uint32_t kToken = UINT32_MAX;
+
+  /// A token (`body == kToken`), or body number `body` repeated `count`
+  /// times in a row.
   struct Item {
-    std::vector<uint32_t> tokens;
+    uint32_t body = kToken;
+    uint32_t token = 0;
     uint64_t count = 1;
+    bool isToken() const { return body == kToken; }
+    bool operator==(const Item &o) const {
+      return body == o.body && token == o.token && count == o.count;
+    }
+    bool operator<(const Item &o) const {
+      if (body != o.body)
+        return body < o.body;
+      if (token != o.token)
+        return token < o.token;
+      return count < o.count;
+    }
   };
 
   explicit RepeatFolder(unsigned maxPeriod = 8) : maxPeriod(maxPeriod) {}
@@ -31,26 +52,28 @@ public:
     for (size_t i = 0; i < count; ++i)
       push(tokens[i]);
   }
-  /// Ends the stream; items() is complete afterwards.
-  void finish();
+  /// Ends the stream (nothing is buffered, so this only marks the end).
+  void finish() {}
+
+  /// The folded stream, in order.
   const std::vector<Item> &items() const { return output; }
+  /// The items of repeat body `id`.
+  const std::vector<Item> &body(uint32_t id) const { return bodies[id]; }
+  /// Tokens pushed so far.
   uint64_t size() const { return pushed; }
 
+  /// Appends the expansion of `items` to `out` (for tests and checks).
+  void expand(const std::vector<Item> &items, std::vector<uint32_t> &out) const;
+
 private:
-  void step(uint32_t token);
-  void pushLiteral(uint32_t token);
-  void flushLiteral();
+  bool fold();
+  uint32_t intern(std::vector<Item> body);
 
   unsigned maxPeriod;
   uint64_t pushed = 0;
-  std::vector<uint32_t> literal;
-  // The open repeat, if `inRepeat`: `block` seen `count` times, and the
-  // first `match` tokens of the next occurrence.
-  bool inRepeat = false;
-  std::vector<uint32_t> block;
-  uint64_t count = 0;
-  size_t match = 0;
   std::vector<Item> output;
+  std::vector<std::vector<Item>> bodies;
+  std::map<std::vector<Item>, uint32_t> bodyIds;
 };
 
 } // namespace mlir::phaedrus::trace

@@ -45,6 +45,42 @@ static ElementsAttr tokensAttr(OpBuilder &builder, ArrayRef<uint32_t> tokens,
       type, blobName, HeapAsmResourceBlob::allocateAndCopyInferAlign(values)));
 }
 
+namespace {
+/// Writes folded items as phaedrus.tokens / phaedrus.repeat ops; runs of
+/// consecutive tokens become one phaedrus.tokens.
+struct ItemEmitter {
+  const trace::RepeatFolder &folder;
+  const ImportWppOptions &options;
+  std::string blobPrefix;
+  Location loc;
+  unsigned blobs = 0;
+
+  void emit(OpBuilder &builder, const std::vector<trace::RepeatFolder::Item> &items) {
+    std::vector<uint32_t> run;
+    auto flush = [&] {
+      if (run.empty())
+        return;
+      std::string name = blobPrefix + "_" + std::to_string(blobs++);
+      TokensOp::create(builder, loc,
+                       tokensAttr(builder, run, name, options.inlineLimit));
+      run.clear();
+    };
+    for (const trace::RepeatFolder::Item &item : items) {
+      if (item.isToken()) {
+        run.push_back(item.token);
+        continue;
+      }
+      flush();
+      auto repeat = RepeatOp::create(builder, loc,
+                                     builder.getI64IntegerAttr(item.count));
+      OpBuilder inner = OpBuilder::atBlockEnd(&repeat.getBody().emplaceBlock());
+      emit(inner, folder.body(item.body));
+    }
+    flush();
+  }
+};
+} // namespace
+
 OwningOpRef<ModuleOp> mlir::phaedrus::importWpp(StringRef bytes,
                                                 MLIRContext *context,
                                                 Location loc,
@@ -136,19 +172,7 @@ OwningOpRef<ModuleOp> mlir::phaedrus::importWpp(StringRef bytes,
                                    FlatSymbolRefAttr::get(vocabulary),
                                    fingerprint, input, FlatSymbolRefAttr());
     OpBuilder body = OpBuilder::atBlockEnd(&traceOp.getBody().emplaceBlock());
-    unsigned blob = 0;
-    for (const trace::RepeatFolder::Item &item : folder.items()) {
-      std::string blobName = name + "_" + std::to_string(blob++);
-      ElementsAttr tokens =
-          tokensAttr(body, item.tokens, blobName, options.inlineLimit);
-      if (item.count == 1) {
-        TokensOp::create(body, loc, tokens);
-        continue;
-      }
-      auto repeat = RepeatOp::create(body, loc, body.getI64IntegerAttr(item.count));
-      OpBuilder inner = OpBuilder::atBlockEnd(&repeat.getBody().emplaceBlock());
-      TokensOp::create(inner, loc, tokens);
-    }
+    ItemEmitter{folder, options, name, loc}.emit(body, folder.items());
   }
   if (failed(verify(*module)))
     return {};

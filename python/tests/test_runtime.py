@@ -1,0 +1,177 @@
+"""libphaedrus_rt on purpose-built programs: no lost events across threads,
+a killed run keeps its flushed prefix, forked children write their own
+trace, crashes still end the trace, and an unwritable trace path never
+changes what the program does."""
+
+import os
+import re
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from phaedrus import pipeline
+from phaedrus.tools import REPO_ROOT, ToolError
+
+SOURCES = REPO_ROOT / "test" / "e2e" / "runtime"
+
+
+@pytest.fixture(scope="module")
+def builds(tmp_path_factory):
+    root = tmp_path_factory.mktemp("runtime")
+    out = {}
+    for name in ["threads", "forever", "forks", "crashes"]:
+        mlir = pipeline.sources_to_mlir([SOURCES / f"{name}.c"], root / f"{name}.mlir")
+        inst_mlir = pipeline.instrument_mlir(mlir, root / f"{name}.inst.mlir")
+        out[name] = (pipeline.mlir_to_binary(inst_mlir, root / f"{name}.inst",
+                                             link_runtime=True),
+                     pipeline.mlir_to_binary(mlir, root / f"{name}.plain"))
+    return out
+
+
+def entry_counts(trace, tmp_path, **kwargs):
+    imported = tmp_path / (Path(trace).name + ".mlir")
+    warnings = pipeline.import_trace(trace, imported, **kwargs)
+    return pipeline.trace_counts(imported), warnings
+
+
+def test_threads_lose_no_events(builds, tmp_path):
+    inst, plain = builds["threads"]
+    trace = tmp_path / "threads.wpp"
+    # Enough calls that every thread flushes several full chunks.
+    code, out, err = pipeline.run_program(inst, ["4", "150000"], trace=trace)
+    assert code == 0, err
+    assert out == pipeline.run_program(plain, ["4", "150000"])[1]
+    reference = dict(zip(out.split()[0::2], map(int, out.split()[1::2])))
+    counts, warnings = entry_counts(trace, tmp_path)
+    assert warnings == ""
+    traces = counts["traces"]
+    assert len(traces) == 5  # the main thread (main) and the 4 workers
+    total = {}
+    for t in traces:
+        for name, c in t["entry_counts"].items():
+            total[name] = total.get(name, 0) + c
+    assert total["work"] == reference[b"work"] == 4 * 150000 + 6
+    assert total["leaf"] == reference[b"leaf"] == 2 * reference[b"work"]
+    assert total["thread_main"] == 4
+
+
+def test_sigkill_keeps_flushed_prefix(builds, tmp_path):
+    inst, _ = builds["forever"]
+    trace = tmp_path / "forever.wpp"
+    env = dict(os.environ, PHAEDRUS_TRACE=str(trace))
+    proc = subprocess.Popen([str(inst)], stdout=subprocess.PIPE, env=env)
+    assert proc.stdout.readline() == b"running\n"
+    time.sleep(0.2)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    assert proc.returncode == -signal.SIGKILL
+    counts, warnings = entry_counts(trace, tmp_path)
+    assert "trace is incomplete: the trace has no end record" in warnings
+    assert "recovered" in warnings
+    events = counts["traces"][0]["events"]
+    # At least the 2 million steps before "running", in whole chunks.
+    assert events >= 2_000_000
+    assert events % 65536 == 0
+    assert f"recovered {events} events" in warnings
+
+
+def test_forked_child_writes_its_own_trace(builds, tmp_path):
+    inst, plain = builds["forks"]
+    pattern = tmp_path / "forks-%p.wpp"
+    code, out, err = pipeline.run_program(inst, [], trace=pattern)
+    assert code == 0, err
+    assert sorted(out.splitlines()) == sorted(pipeline.run_program(plain, [])[1].splitlines())
+    files = sorted(tmp_path.glob("forks-*.wpp"))
+    assert len(files) == 2
+    by_role = {}
+    for f in files:
+        counts, warnings = entry_counts(f, tmp_path)
+        assert warnings == ""
+        c = counts["traces"][0]["entry_counts"]
+        by_role["child" if c["in_child"] else "parent"] = c
+    assert by_role["child"] == {"main": 0, "in_child": 10, "in_parent": 0}
+    assert by_role["parent"] == {"main": 1, "in_child": 0, "in_parent": 20}
+
+
+@pytest.mark.parametrize("how,sig", [("abort", signal.SIGABRT), ("segv", signal.SIGSEGV)])
+def test_crash_still_ends_the_trace(builds, tmp_path, how, sig):
+    inst, plain = builds["crashes"]
+    trace = tmp_path / f"{how}.wpp"
+    code, out, err = pipeline.run_program(inst, [how], trace=trace)
+    plain_code, plain_out, plain_err = pipeline.run_program(plain, [how])
+    assert code == plain_code == -sig
+    assert (out, err) == (plain_out, plain_err)
+    counts, warnings = entry_counts(trace, tmp_path)
+    assert warnings == ""
+    assert counts["traces"][0]["entry_counts"]["tick"] == 1000
+
+
+def test_unwritable_trace_path_changes_nothing(builds, tmp_path):
+    inst, plain = builds["threads"]
+    bad = tmp_path / "no" / "such" / "dir" / "t.wpp"
+    code, out, err = pipeline.run_program(inst, ["2", "1000"], trace=bad)
+    assert code == 0
+    assert out == pipeline.run_program(plain, ["2", "1000"])[1]
+    lines = err.decode().splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith(f"phaedrus: cannot create trace '{bad}': No such file or directory")
+    assert "tracing disabled, the program continues" in lines[0]
+
+
+def test_tracing_off(builds, tmp_path):
+    inst, _ = builds["threads"]
+    code, out, err = pipeline.run_program(inst, ["2", "10"], cwd=tmp_path)
+    assert code == 0 and err == b""
+    assert list(tmp_path.iterdir()) == []  # PHAEDRUS_TRACE=off wrote nothing
+
+
+def test_import_refuses_damaged_traces(builds, tmp_path):
+    """Truncated, corrupt and mismatched traces get a clear diagnostic."""
+    inst, _ = builds["threads"]
+    trace = tmp_path / "good.wpp"
+    pipeline.run_program(inst, ["1", "100000"], trace=trace)
+    data = trace.read_bytes()
+
+    # Cut in the middle of an event chunk: imports its prefix with a warning.
+    cut = tmp_path / "cut.wpp"
+    cut.write_bytes(data[: len(data) // 2])
+    counts, warnings = entry_counts(cut, tmp_path)
+    assert "trace is incomplete: truncated EVNT record at byte" in warnings
+    recovered = re.search(r"recovered (\d+) events in (\d+) chunks from 1 "
+                          r"thread\(s\)", warnings)
+    assert recovered, warnings
+    events, chunks = map(int, recovered.groups())
+    assert chunks >= 1 and events == 65536 * chunks
+    assert counts["traces"][0]["events"] == events
+
+    # A flipped byte inside a chunk: an error that names the record and
+    # says how much is intact; --wpp-keep-prefix imports that much.
+    corrupt = tmp_path / "corrupt.wpp"
+    flipped = bytearray(data)
+    flipped[len(data) // 2] ^= 0xFF
+    corrupt.write_bytes(bytes(flipped))
+    with pytest.raises(ToolError) as error:
+        pipeline.import_trace(corrupt, tmp_path / "corrupt.mlir")
+    message = str(error.value)
+    assert "error: trace is corrupt: corrupt EVNT record at byte" in message
+    assert "checksum mismatch; the intact prefix has recovered" in message
+    assert "(import it with --wpp-keep-prefix)" in message
+    counts, warnings = entry_counts(corrupt, tmp_path, keep_prefix=True)
+    assert "checksum mismatch" in warnings
+
+    # A trace of another build.
+    with pytest.raises(ToolError) as error:
+        pipeline.import_trace(trace, tmp_path / "other.mlir", fingerprint=12345)
+    assert "does not match the expected fingerprint 12345: it was recorded " \
+           "from a different build of the program" in str(error.value)
+
+    # Not a trace at all, and an empty file.
+    for name, content in [("text.wpp", b"hello, world\n"), ("empty.wpp", b"")]:
+        (tmp_path / name).write_bytes(content)
+        with pytest.raises(ToolError) as error:
+            pipeline.import_trace(tmp_path / name, tmp_path / "x.mlir")
+        assert "cannot import trace: not a phaedrus trace: the file does not " \
+               "start with the trace magic; nothing was recovered" in str(error.value)

@@ -1,0 +1,87 @@
+// RUN: phaedrus-opt %s --split-input-file --phaedrus-instrument --verify-diagnostics | FileCheck %s
+// The instrumented module, stripped, is valid LLVM IR.
+// RUN: phaedrus-opt %s --split-input-file --phaedrus-instrument --phaedrus-strip --verify-diagnostics \
+// RUN:   | mlir-translate --split-input-file --mlir-to-llvmir | FileCheck %s --check-prefix=LLVM
+
+// Ids: instrumented functions by name, then direct call sites between them
+// by caller and index. @ext is a declaration and @inl is replaced at link
+// time (available_externally): neither is instrumented, calls to them are
+// not call sites.
+// CHECK-LABEL: phaedrus.vocabulary @phaedrus_vocabulary fingerprint(
+// CHECK-NEXT: phaedrus.entry 0 function @leaf
+// CHECK-NEXT: phaedrus.entry 1 function @main
+// CHECK-NEXT: phaedrus.entry 2 call_site @main[0] -> @leaf
+// CHECK-NEXT: phaedrus.entry 3 call_site @main[1] -> @leaf
+// CHECK-NEXT: }
+
+// CHECK-LABEL: llvm.func @leaf(
+// CHECK-NEXT: %[[T:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK-NEXT: llvm.call @__phaedrus_enter(%[[T]]) : (i32) -> ()
+llvm.func @leaf(%x: i32) -> i32 {
+  llvm.return %x : i32
+}
+llvm.func @ext(i32) -> i32
+// CHECK-LABEL: llvm.func available_externally @inl(
+// CHECK-NOT: __phaedrus
+// CHECK: llvm.return
+llvm.func available_externally @inl(%x: i32) -> i32 {
+  llvm.return %x : i32
+}
+// CHECK-LABEL: llvm.func @main(
+// CHECK: llvm.call @__phaedrus_enter
+// CHECK: %[[S0:.*]] = llvm.mlir.constant(3 : i32) : i32
+// CHECK-NEXT: llvm.store %[[S0]], %{{.*}} : i32, !llvm.ptr
+// CHECK-NEXT: llvm.call @leaf(
+// CHECK-NEXT: llvm.call @ext(
+// CHECK-NEXT: llvm.call @inl(
+// CHECK: %[[S1:.*]] = llvm.mlir.constant(4 : i32) : i32
+// CHECK-NEXT: llvm.store %[[S1]], %{{.*}} : i32, !llvm.ptr
+// CHECK-NEXT: llvm.call @leaf(
+// An indirect call sets no call site: the callee records its function token.
+// CHECK-NEXT: llvm.call %{{.*}}(
+llvm.func @main(%f: !llvm.ptr) -> i32 {
+  %c = llvm.mlir.constant(1 : i32) : i32
+  %a = llvm.call @leaf(%c) : (i32) -> i32
+  %b = llvm.call @ext(%a) : (i32) -> i32
+  %d = llvm.call @inl(%b) : (i32) -> i32
+  %e = llvm.call @leaf(%d) : (i32) -> i32
+  %g = llvm.call %f(%e) : !llvm.ptr, (i32) -> i32
+  llvm.return %g : i32
+}
+// CHECK: llvm.mlir.global external thread_local @__phaedrus_site() {{.*}} : i32
+// CHECK: llvm.mlir.global internal constant @__phaedrus_vocabulary_text("0\09function\09leaf\0A1\09function\09main\0A2\09call_site\09main\090\09leaf\0A3\09call_site\09main\091\09leaf\0A")
+// CHECK-LABEL: llvm.func internal @__phaedrus_module_init()
+// CHECK: llvm.call @__phaedrus_register(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, i64, i64, i32) -> ()
+// CHECK: llvm.mlir.global_ctors ctors = [@__phaedrus_module_init], priorities = [0 : i32]
+
+// LLVM: @__phaedrus_site = external thread_local global i32
+// LLVM: @llvm.global_ctors = appending global {{.*}} [{ i32, ptr, ptr } { i32 0, ptr @__phaedrus_module_init, ptr null }]
+// LLVM: define i32 @leaf(i32 %0) {
+// LLVM-NEXT: call void @__phaedrus_enter(i32 0)
+// LLVM: store i32 3, ptr @__phaedrus_site
+
+// -----
+
+// Existing constructors are kept.
+// CHECK: llvm.mlir.global_ctors ctors = [@setup, @__phaedrus_module_init], priorities = [101 : i32, 0 : i32]
+llvm.mlir.global_ctors ctors = [@setup], priorities = [101 : i32], data = [#llvm.zero]
+llvm.func @setup() {
+  llvm.return
+}
+
+// -----
+
+// expected-error @below {{phaedrus-instrument: the module is already instrumented (it declares __phaedrus_enter)}}
+module {
+  llvm.func @__phaedrus_enter(i32)
+  llvm.func @f() {
+    llvm.return
+  }
+}
+
+// -----
+
+// expected-error @below {{phaedrus-instrument: the module defines no function to instrument}}
+module {
+  llvm.func @only_a_declaration()
+}

@@ -1,0 +1,122 @@
+//===- RepeatFolderTest.cpp - Folding is lossless and finds repeats -------===//
+
+#include "phaedrus/Trace/RepeatFolder.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+using namespace mlir::phaedrus::trace;
+
+namespace {
+
+/// Folds `tokens`; checks that the folder's own expansion is exact.
+RepeatFolder fold(const std::vector<uint32_t> &tokens, unsigned maxPeriod = 8) {
+  RepeatFolder folder(maxPeriod);
+  folder.push(tokens.data(), tokens.size());
+  folder.finish();
+  EXPECT_EQ(folder.size(), tokens.size());
+  return folder;
+}
+
+std::vector<uint32_t> expand(const RepeatFolder &folder) {
+  std::vector<uint32_t> out;
+  folder.expand(folder.items(), out);
+  return out;
+}
+
+/// Independent expansion, not through RepeatFolder::expand.
+void expandInto(const RepeatFolder &folder,
+                const std::vector<RepeatFolder::Item> &items,
+                std::vector<uint32_t> &out) {
+  for (const RepeatFolder::Item &item : items) {
+    if (item.isToken()) {
+      out.push_back(item.token);
+      continue;
+    }
+    for (uint64_t i = 0; i < item.count; ++i)
+      expandInto(folder, folder.body(item.body), out);
+  }
+}
+
+TEST(RepeatFolderTest, RunOfOneToken) {
+  RepeatFolder folder = fold(std::vector<uint32_t>(1000, 7));
+  auto items = folder.items();
+  ASSERT_EQ(items.size(), 1u);
+  EXPECT_EQ(items[0].count, 1000u);
+  ASSERT_EQ(folder.body(items[0].body).size(), 1u);
+  EXPECT_EQ(folder.body(items[0].body)[0].token, 7u);
+}
+
+TEST(RepeatFolderTest, PeriodicBlockWithPrefixAndSuffix) {
+  std::vector<uint32_t> tokens = {1, 2};
+  for (int i = 0; i < 50; ++i)
+    tokens.insert(tokens.end(), {3, 4, 5});
+  tokens.insert(tokens.end(), {3, 4, 9});
+  RepeatFolder folder = fold(tokens);
+  auto items = folder.items();
+  ASSERT_EQ(items.size(), 6u); // 1 2 repeat(3 4 5)x50 3 4 9
+  EXPECT_EQ(items[2].count, 50u);
+  EXPECT_EQ(folder.body(items[2].body).size(), 3u);
+  EXPECT_EQ(expand(folder), tokens);
+}
+
+TEST(RepeatFolderTest, BlocksLongerThanMaxPeriodStayLiteral) {
+  std::vector<uint32_t> tokens;
+  for (int i = 0; i < 4; ++i)
+    for (uint32_t t = 0; t < 10; ++t)
+      tokens.push_back(t);
+  EXPECT_EQ(fold(tokens, /*maxPeriod=*/8).items().size(), 40u);
+  RepeatFolder longer = fold(tokens, /*maxPeriod=*/10);
+  ASSERT_EQ(longer.items().size(), 1u);
+  EXPECT_EQ(longer.items()[0].count, 4u);
+}
+
+TEST(RepeatFolderTest, EmptyStream) { EXPECT_TRUE(fold({}).items().empty()); }
+
+// Property: expanding the folded items gives back any stream exactly, for
+// streams with runs, nested periodicity, and noise.
+TEST(RepeatFolderTest, LosslessOnRandomStreams) {
+  std::mt19937_64 rng(42);
+  for (int trial = 0; trial < 500; ++trial) {
+    std::vector<uint32_t> tokens;
+    int pieces = rng() % 30;
+    for (int p = 0; p < pieces; ++p) {
+      std::vector<uint32_t> block(rng() % 6 + 1);
+      for (uint32_t &t : block)
+        t = rng() % 4;
+      int repeats = rng() % 3 == 0 ? rng() % 50 + 1 : 1;
+      for (int r = 0; r < repeats; ++r)
+        tokens.insert(tokens.end(), block.begin(), block.end());
+    }
+    unsigned maxPeriod = rng() % 10 + 1;
+    RepeatFolder folder = fold(tokens, maxPeriod);
+    std::vector<uint32_t> out;
+    expandInto(folder, folder.items(), out);
+    ASSERT_EQ(out, tokens) << "trial " << trial;
+    for (const RepeatFolder::Item &item : folder.items())
+      if (!item.isToken()) {
+        EXPECT_GE(item.count, 2u);
+        EXPECT_LE(folder.body(item.body).size(), maxPeriod);
+      }
+  }
+}
+
+// Folding shrinks what loops produce: a loop body that itself repeats a
+// call (1 2 2), run 10^5 times, becomes a repeat of a body holding a repeat.
+TEST(RepeatFolderTest, NestedLoopsFoldToNestedRepeats) {
+  std::vector<uint32_t> tokens = {0};
+  for (int i = 0; i < 100000; ++i)
+    tokens.insert(tokens.end(), {1, 2, 2});
+  tokens.push_back(3);
+  RepeatFolder folder = fold(tokens);
+  auto items = folder.items();
+  ASSERT_EQ(items.size(), 3u);
+  EXPECT_EQ(items[1].count, 100000u);
+  const auto &body = folder.body(items[1].body);
+  ASSERT_EQ(body.size(), 2u); // 1, repeat(2)x2
+  EXPECT_EQ(body[1].count, 2u);
+  EXPECT_EQ(expand(folder), tokens);
+}
+
+} // namespace
