@@ -208,6 +208,8 @@ static void write_input_descriptor(void) {
         total += (size_t)n;
       }
       close(in);
+    } else {
+      record.digest = 0; /* not readable */
     }
     write_record(PHAEDRUS_TAG_FILE, 0, &record, sizeof record, arg,
                  strlen(arg));
@@ -392,7 +394,10 @@ void __phaedrus_enter(uint32_t function_token) {
   record(site ? site - 1 : function_token);
 }
 
-void __phaedrus_path(uint32_t path_token) { record(path_token); }
+void __phaedrus_path(uint32_t function_token, uint32_t path_id) {
+  record(PHAEDRUS_PATH_MARK | function_token);
+  record(path_id);
+}
 
 const char *__phaedrus_trace_path(void) {
   return atomic_load(&rt.state) == UNINITIALIZED ? NULL : rt.path;

@@ -45,10 +45,17 @@ def sources_to_mlir(sources, output: Path, cflags=(), jobs=None) -> Path:
     return output
 
 
-def instrument_mlir(program: Path, output: Path) -> Path:
-    """Adds WPP recording (function granularity); the result keeps the
-    phaedrus.vocabulary of its tokens."""
-    run([phaedrus_tool("phaedrus-opt"), program, "--phaedrus-instrument", "-o", output],
+GRANULARITIES = ("function", "path")
+
+
+def instrument_mlir(program: Path, output: Path, granularity="function") -> Path:
+    """Adds WPP recording at `granularity` ("function" or "path"); the result
+    keeps the phaedrus.vocabulary of its tokens."""
+    if granularity not in GRANULARITIES:
+        raise ToolError(f"unknown granularity '{granularity}': use one of "
+                        f"{', '.join(GRANULARITIES)}")
+    run([phaedrus_tool("phaedrus-opt"), program,
+         f"--phaedrus-instrument=granularity={granularity}", "-o", output],
         what="phaedrus-opt --phaedrus-instrument")
     return Path(output)
 

@@ -130,6 +130,8 @@ class Builds:
     mlir: Path          # whole-program LLVM-dialect module
     instrumented: Path  # records its WPP
     instrumented_mlir: Path
+    instrumented_path: Path  # records entries and Ball-Larus paths
+    instrumented_path_mlir: Path
     plain: Path         # the same module, no instrumentation
     clang_instr: Path   # clang -fprofile-instr-generate, from the sources
     workdir: Path       # inputs live here
@@ -140,6 +142,7 @@ def build(program: Program, root: Path = None) -> Builds:
     root = Path(root or build_dir() / "e2e") / program.name
     root.mkdir(parents=True, exist_ok=True)
     b = Builds(root / "prog.mlir", root / "prog.inst", root / "prog.inst.mlir",
+               root / "prog.path.inst", root / "prog.path.inst.mlir",
                root / "prog.plain", root / "prog.clang-instr", root / "inputs")
     tools = [build_dir() / "bin" / "phaedrus-opt",
              build_dir() / "lib" / "libphaedrus_rt.a"]
@@ -153,6 +156,10 @@ def build(program: Program, root: Path = None) -> Builds:
     if stale(b.instrumented):
         pipeline.instrument_mlir(b.mlir, b.instrumented_mlir)
         pipeline.mlir_to_binary(b.instrumented_mlir, b.instrumented,
+                                program.ldflags, link_runtime=True)
+    if stale(b.instrumented_path):
+        pipeline.instrument_mlir(b.mlir, b.instrumented_path_mlir, granularity="path")
+        pipeline.mlir_to_binary(b.instrumented_path_mlir, b.instrumented_path,
                                 program.ldflags, link_runtime=True)
     if stale(b.plain):
         pipeline.mlir_to_binary(b.mlir, b.plain, program.ldflags)

@@ -19,6 +19,7 @@
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/Support/CommandLine.h"
+#include <map>
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -76,6 +77,25 @@ static LogicalResult exportTraceCounts(Operation *op, raw_ostream &os) {
     llvm::json::Object counts;
     for (auto &entry : entries)
       counts[entry.getKey().str()] = static_cast<int64_t>(entry.getValue());
+    // Ball-Larus path counts (path granularity): function -> path id -> n.
+    FailureOr<SmallVector<uint64_t>> tokenCounts =
+        walker.countTokens(trace, vocabulary.getNumEntries());
+    if (failed(tokenCounts)) {
+      failedAny = true;
+      return;
+    }
+    std::map<std::string, std::map<uint64_t, uint64_t>> paths;
+    for (EntryOp entry : vocabulary.getBody().getOps<EntryOp>())
+      if (entry.getKind() == EntryKind::Path && (*tokenCounts)[entry.getId()])
+        paths[entry.getSymbol().str()][*entry.getIndex()] +=
+            (*tokenCounts)[entry.getId()];
+    llvm::json::Object pathCounts;
+    for (auto &[function, byPath] : paths) {
+      llvm::json::Object perPath;
+      for (auto [path, count] : byPath)
+        perPath[std::to_string(path)] = static_cast<int64_t>(count);
+      pathCounts[function] = std::move(perPath);
+    }
     llvm::json::Array argv;
     for (Attribute arg : trace.getInput().getArgv())
       argv.push_back(cast<StringAttr>(arg).getValue());
@@ -83,7 +103,8 @@ static LogicalResult exportTraceCounts(Operation *op, raw_ostream &os) {
         {"name", trace.getSymName()},
         {"events", static_cast<int64_t>(*length)},
         {"argv", std::move(argv)},
-        {"entry_counts", std::move(counts)}});
+        {"entry_counts", std::move(counts)},
+        {"path_counts", std::move(pathCounts)}});
   });
   if (failedAny)
     return failure();

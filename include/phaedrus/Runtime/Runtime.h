@@ -26,8 +26,10 @@ void __phaedrus_register(const char *vocabulary, uint64_t vocabulary_size,
  * if the caller set one, otherwise `function_token`. */
 void __phaedrus_enter(uint32_t function_token);
 
-/* A completed Ball-Larus path (path granularity). */
-void __phaedrus_path(uint32_t path_token);
+/* A completed Ball-Larus path of the function with `function_token`
+ * (path granularity): recorded as PHAEDRUS_PATH_MARK | function_token, then
+ * `path_id`. */
+void __phaedrus_path(uint32_t function_token, uint32_t path_id);
 
 /* The trace file being written, or NULL before registration. */
 const char *__phaedrus_trace_path(void);

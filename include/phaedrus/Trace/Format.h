@@ -38,8 +38,12 @@
 #define PHAEDRUS_TAG_VOCB PHAEDRUS_FOURCC('V', 'O', 'C', 'B')
 /* EVNT: aux = thread index; payload = u32 sequence number, then u32 tokens. */
 #define PHAEDRUS_TAG_EVNT PHAEDRUS_FOURCC('E', 'V', 'N', 'T')
-/* ENDT: struct phaedrus_end. Written once at a normal exit. */
+/* ENDT: struct phaedrus_end. Written once, at exit or on a fatal signal. */
 #define PHAEDRUS_TAG_ENDT PHAEDRUS_FOURCC('E', 'N', 'D', 'T')
+
+/* At path granularity a completed Ball-Larus path is two words: the
+ * function's token with this bit set, then the path id. */
+#define PHAEDRUS_PATH_MARK 0x80000000u
 
 /* Tokens per EVNT record: what a run killed with SIGKILL can lose per thread. */
 #define PHAEDRUS_CHUNK_TOKENS 65536u

@@ -22,7 +22,7 @@ namespace mlir::phaedrus::trace {
 struct InputFile {
   std::string path;
   uint64_t size = 0;
-  uint64_t digest = 0; // FNV-1a 64 of the first 64 KiB; 0 if not computed
+  uint64_t digest = 0; // FNV-1a 64 of the first 64 KiB; 0 if not readable
 };
 
 struct VocabularyEntry {

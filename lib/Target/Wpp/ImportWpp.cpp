@@ -2,6 +2,7 @@
 
 #include "phaedrus/Target/Wpp/ImportWpp.h"
 #include "phaedrus/Dialect/Phaedrus/IR/PhaedrusOps.h"
+#include "phaedrus/Trace/Format.h"
 #include "phaedrus/Trace/RepeatFolder.h"
 #include "phaedrus/Trace/TraceReader.h"
 
@@ -53,7 +54,14 @@ struct ItemEmitter {
   const ImportWppOptions &options;
   std::string blobPrefix;
   Location loc;
+  uint32_t firstPathId;
   unsigned blobs = 0;
+
+  uint32_t renumber(uint32_t token) const {
+    return token & PHAEDRUS_PATH_MARK
+               ? firstPathId + (token & ~PHAEDRUS_PATH_MARK)
+               : token;
+  }
 
   void emit(OpBuilder &builder, const std::vector<trace::RepeatFolder::Item> &items) {
     std::vector<uint32_t> run;
@@ -67,7 +75,7 @@ struct ItemEmitter {
     };
     for (const trace::RepeatFolder::Item &item : items) {
       if (item.isToken()) {
-        run.push_back(item.token);
+        run.push_back(renumber(item.token));
         continue;
       }
       flush();
@@ -89,12 +97,38 @@ OwningOpRef<ModuleOp> mlir::phaedrus::importWpp(StringRef bytes,
   trace::Header header;
   trace::Ending ending;
   std::map<uint32_t, trace::RepeatFolder> folders;
+  // Path events are two words (PHAEDRUS_PATH_MARK | function, path id);
+  // each distinct (function, path) becomes a vocabulary entry, numbered
+  // after the static entries in order of first appearance.
+  std::map<uint32_t, std::optional<uint32_t>> pendingPath; // per thread
+  std::map<std::pair<uint32_t, uint32_t>, uint32_t> pathIds;
+  std::vector<std::pair<uint32_t, uint32_t>> pathOrder;
+  uint32_t firstPathId = 0; // set once the vocabulary is known
+  uint64_t danglingPathMarks = 0;
   trace::ReadStatus status = trace::readTrace(
       bytes.data(), bytes.size(), header, ending,
       [&](uint32_t thread, const uint32_t *tokens, size_t count) {
-        folders.try_emplace(thread, options.maxPeriod)
-            .first->second.push(tokens, count);
+        trace::RepeatFolder &folder =
+            folders.try_emplace(thread, options.maxPeriod).first->second;
+        std::optional<uint32_t> &pending = pendingPath[thread];
+        for (size_t i = 0; i < count; ++i) {
+          uint32_t word = tokens[i];
+          if (pending) {
+            auto key = std::make_pair(*pending, word);
+            auto [it, inserted] = pathIds.try_emplace(key, pathOrder.size());
+            if (inserted)
+              pathOrder.push_back(key);
+            folder.push(PHAEDRUS_PATH_MARK | it->second);
+            pending.reset();
+          } else if (word & PHAEDRUS_PATH_MARK) {
+            pending = word & ~PHAEDRUS_PATH_MARK;
+          } else {
+            folder.push(word);
+          }
+        }
       });
+  for (auto &[thread, pending] : pendingPath)
+    danglingPathMarks += pending.has_value();
 
   if (!status.headerValid) {
     emitError(loc) << "cannot import trace: " << status.problem
@@ -130,6 +164,25 @@ OwningOpRef<ModuleOp> mlir::phaedrus::importWpp(StringRef bytes,
   if (entries->empty()) {
     emitError(loc) << "cannot import trace: it has no vocabulary";
     return {};
+  }
+  if (danglingPathMarks)
+    emitWarning(loc) << "the trace ends inside a path event; "
+                     << danglingPathMarks << " incomplete path event(s) dropped";
+  // Path entries follow the static ones; path tokens were pushed as
+  // PHAEDRUS_PATH_MARK | (index in pathOrder) and are renumbered on output.
+  firstPathId = entries->size();
+  for (auto [function, pathId] : pathOrder) {
+    if (function >= entries->size() || (*entries)[function].kind != "function") {
+      emitError(loc) << "corrupt trace: a path event names token " << function
+                     << ", which is not a function of the vocabulary";
+      return {};
+    }
+    trace::VocabularyEntry path;
+    path.id = entries->size();
+    path.kind = "path";
+    path.symbol = (*entries)[function].symbol;
+    path.index = pathId;
+    entries->push_back(std::move(path));
   }
 
   OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
@@ -172,7 +225,8 @@ OwningOpRef<ModuleOp> mlir::phaedrus::importWpp(StringRef bytes,
                                    FlatSymbolRefAttr::get(vocabulary),
                                    fingerprint, input, FlatSymbolRefAttr());
     OpBuilder body = OpBuilder::atBlockEnd(&traceOp.getBody().emplaceBlock());
-    ItemEmitter{folder, options, name, loc}.emit(body, folder.items());
+    ItemEmitter{folder, options, name, loc, firstPathId}.emit(body,
+                                                              folder.items());
   }
   if (failed(verify(*module)))
     return {};

@@ -1,5 +1,6 @@
 //===- Instrument.cpp - Record whole program paths ------------------------===//
 
+#include "BallLarus.h"
 #include "phaedrus/Dialect/Phaedrus/IR/PhaedrusOps.h"
 #include "phaedrus/Dialect/Phaedrus/Transforms/Passes.h"
 #include "phaedrus/Trace/Format.h"
@@ -20,6 +21,7 @@ using namespace mlir::phaedrus;
 
 static constexpr StringLiteral kEnterName = "__phaedrus_enter";
 static constexpr StringLiteral kRegisterName = "__phaedrus_register";
+static constexpr StringLiteral kPathName = "__phaedrus_path";
 static constexpr StringLiteral kSiteName = "__phaedrus_site";
 static constexpr StringLiteral kVocabularyGlobal = "__phaedrus_vocabulary_text";
 static constexpr StringLiteral kInitName = "__phaedrus_module_init";
@@ -43,6 +45,8 @@ struct CallSite {
 
 struct PhaedrusInstrumentPass
     : public phaedrus::impl::PhaedrusInstrumentPassBase<PhaedrusInstrumentPass> {
+  using PhaedrusInstrumentPassBase::PhaedrusInstrumentPassBase;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
@@ -92,10 +96,9 @@ struct PhaedrusInstrumentPass
       entries.push_back({static_cast<uint32_t>(entries.size()), "function",
                          name, std::nullopt, ""});
     }
-    std::stable_sort(sites.begin(), sites.end(),
-                     [](const CallSite &a, const CallSite &b) {
-                       return a.caller < b.caller;
-                     });
+    llvm::sort(sites, [](const CallSite &a, const CallSite &b) {
+      return std::tie(a.caller, a.index) < std::tie(b.caller, b.index);
+    });
     std::vector<uint32_t> siteToken;
     for (const CallSite &site : sites) {
       siteToken.push_back(entries.size());
@@ -136,6 +139,22 @@ struct PhaedrusInstrumentPass
       LLVM::StoreOp::create(builder, callLoc, value, address);
       ++numCallSites;
     }
+    // Paths first: their code goes on edges, the entry hook then goes
+    // before everything at the top of the entry block.
+    if (granularity == Granularity::Path) {
+      builder.setInsertionPointToEnd(module.getBody());
+      auto recordPath = LLVM::LLVMFuncOp::create(
+          builder, loc, kPathName,
+          LLVM::LLVMFunctionType::get(voidType, {i32, i32}));
+      for (auto &[name, function] : functions) {
+        if (instrumentPaths(function, functionToken[name], recordPath))
+          ++numPathFunctions;
+        else
+          function.emitRemark()
+              << "phaedrus-instrument: recording only the entries of @" << name
+              << ": too many paths or an unsupported terminator";
+      }
+    }
     // Entries.
     for (auto &[name, function] : functions) {
       Block &entry = function.getBody().front();
@@ -168,11 +187,13 @@ struct PhaedrusInstrumentPass
       Value print = LLVM::ConstantOp::create(
           builder, loc, i64,
           builder.getI64IntegerAttr(static_cast<int64_t>(fingerprint)));
-      Value granularity = LLVM::ConstantOp::create(
+      Value granularityValue = LLVM::ConstantOp::create(
           builder, loc, i32,
-          builder.getI32IntegerAttr(PHAEDRUS_GRANULARITY_FUNCTION));
+          builder.getI32IntegerAttr(granularity == Granularity::Path
+                                        ? PHAEDRUS_GRANULARITY_PATH
+                                        : PHAEDRUS_GRANULARITY_FUNCTION));
       LLVM::CallOp::create(builder, loc, registerFn,
-                           ValueRange{textAddress, size, print, granularity});
+                           ValueRange{textAddress, size, print, granularityValue});
       LLVM::ReturnOp::create(builder, loc, ValueRange{});
     }
     addConstructor(module, builder, init);

@@ -130,7 +130,7 @@ def Phaedrus_InputFileAttr : Phaedrus_Attr<"InputFile", "file"> {
   let description = [{
     An input file as the featurizer and the trace header see it: its path as
     given on the command line, its size in bytes, and a 64-bit content digest
-    (FNV-1a of the whole file; 0 when it was not computed).
+    (FNV-1a of its first 64 KiB; 0 when it was not read).
 
     Example:
 

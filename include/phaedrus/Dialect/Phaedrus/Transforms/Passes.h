@@ -10,6 +10,14 @@
 
 namespace mlir::phaedrus {
 
+/// What --phaedrus-instrument records.
+enum class Granularity {
+  /// Function entries, with the call site they came from.
+  Function,
+  /// Function entries and Ball-Larus acyclic paths.
+  Path,
+};
+
 #define GEN_PASS_DECL
 #include "phaedrus/Dialect/Phaedrus/Transforms/Passes.h.inc"
 

@@ -8,9 +8,19 @@ def PhaedrusInstrumentPass : Pass<"phaedrus-instrument", "::mlir::ModuleOp"> {
   let summary = "Instrument an LLVM-dialect program to record its whole program path";
   let description = [{
     Makes the program record every function entry, with the call site it
-    came from, into a trace file through `libphaedrus_rt` (function
-    granularity). Works on LLVM-dialect modules as `mlir-translate
-    --import-llvm` makes them from clang-22 IR.
+    came from, into a trace file through `libphaedrus_rt`. Works on
+    LLVM-dialect modules as `mlir-translate --import-llvm` makes them from
+    clang-22 IR.
+
+    With `granularity=path` it also records Ball-Larus acyclic paths: each
+    function keeps its current path number in a local (edge increments, so
+    most edges cost nothing) and calls `__phaedrus_path(function, path)`
+    when a path ends: at back edges, on edges into targets of computed
+    gotos (`llvm.indirectbr`) and before returns. Branch frequencies and
+    per-call-site path spectra follow exactly from the recorded paths. A
+    function with more than 2^32 - 1 paths, or with terminators other than
+    br, cond_br, switch, indirectbr, return and unreachable, records only its
+    entries; the pass says so in a remark.
 
     Instrumented functions are those with a body that the final link keeps
     (not `available_externally`). The vocabulary has a `function` entry for
@@ -62,7 +72,19 @@ def PhaedrusInstrumentPass : Pass<"phaedrus-instrument", "::mlir::ModuleOp"> {
     }
     ```
   }];
+  let options = [
+    Option<"granularity", "granularity", "::mlir::phaedrus::Granularity",
+           "::mlir::phaedrus::Granularity::Function",
+           "What to record",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::phaedrus::Granularity::Function, "function",
+                        "function entries with their call sites"),
+             clEnumValN(::mlir::phaedrus::Granularity::Path, "path",
+                        "function entries and Ball-Larus acyclic paths"))}]>
+  ];
   let statistics = [
+    Statistic<"numPathFunctions", "path-functions",
+              "Number of functions whose paths are recorded">,
     Statistic<"numFunctions", "functions", "Number of functions instrumented">,
     Statistic<"numCallSites", "call-sites", "Number of call sites instrumented">
   ];

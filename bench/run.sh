@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Runs Phaedrus' benchmarks; results go to bench/results/ (see bench/README.md).
+#
+#   ./bench/run.sh overhead [--runs N] [--programs NAME...] [--output FILE]
+#
+# Benchmarks measure; they never build Phaedrus itself. Build first with
+# ./scripts/test.sh (or ninja -C build).
+set -euo pipefail
+source "$(dirname "$0")/../scripts/env.sh"
+cd "$PHAEDRUS_ROOT"
+
+usage() {
+  cat <<EOF
+usage: ./bench/run.sh BENCHMARK [OPTIONS]
+
+benchmarks:
+  overhead   wall time of instrumented and clang-instrumented builds of the
+             real programs against the plain build
+             -> bench/results/overhead.json
+             options: --runs N (default 7, at least 5), --programs NAME...,
+                      --output FILE; see: ./bench/run.sh overhead --help
+
+Build Phaedrus first: ./scripts/test.sh (or ninja -C build).
+EOF
+}
+
+# Every benchmark needs the built tools and the real programs' sources.
+require_build() {
+  if [ ! -x "$BUILD_DIR/bin/phaedrus-opt" ] || [ ! -f "$BUILD_DIR/lib/libphaedrus_rt.a" ]; then
+    echo "bench: $BUILD_DIR/bin/phaedrus-opt or $BUILD_DIR/lib/libphaedrus_rt.a not found;" >&2
+    echo "bench: build Phaedrus first: ./scripts/test.sh (or ninja -C $BUILD_DIR)" >&2
+    exit 1
+  fi
+}
+
+require_programs() {
+  "$PHAEDRUS_ROOT/scripts/fetch-programs.sh" >&2 || {
+    echo "bench: could not fetch the bzip2/lua5.4 sources (scripts/fetch-programs.sh)" >&2
+    exit 1
+  }
+}
+
+run_python() {
+  PYTHONPATH="$PHAEDRUS_ROOT/python${PYTHONPATH:+:$PYTHONPATH}" \
+    PHAEDRUS_BUILD_DIR="$BUILD_DIR" "$PYTHON" "$@"
+}
+
+if [ $# -eq 0 ]; then
+  usage >&2
+  exit 2
+fi
+benchmark=$1
+shift
+
+case "$benchmark" in
+  overhead)
+    require_build
+    require_programs
+    run_python bench/overhead.py "$@"
+    ;;
+  # Later benchmarks (compress, infer, pgo) go here as further arms.
+  -h|--help|help)
+    usage
+    ;;
+  *)
+    echo "bench: unknown benchmark '$benchmark'" >&2
+    usage >&2
+    exit 2
+    ;;
+esac

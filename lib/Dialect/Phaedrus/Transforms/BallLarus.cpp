@@ -1,0 +1,260 @@
+//===- BallLarus.cpp - Ball-Larus path numbering --------------------------===//
+//
+// Ball and Larus, "Efficient Path Profiling" (MICRO 1996). The CFG becomes a
+// DAG by turning every "break" edge u->v into two dummy edges ENTRY->v and
+// u->EXIT. Break edges are back edges (found by DFS from the entry) and all
+// edges into a target of llvm.indirectbr, since a computed goto jumps to its
+// target directly and cannot run code on the edge. Then, in reverse
+// topological order, numPaths(v) = sum over v's out-edges of numPaths(w),
+// and each out-edge gets the running sum of the edges before it as its
+// value. The sum of the values along a path from ENTRY to EXIT is unique in
+// [0, numPaths(ENTRY)).
+//
+// Code: r = 0 at entry; r += val(e) on real DAG edges with a non-zero value;
+// on a break edge u->v: record(r + val(u->EXIT)), then r = val(ENTRY->v);
+// before a return in u: record(r + val(u->EXIT)).
+//
+//===----------------------------------------------------------------------===//
+
+#include "BallLarus.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace mlir::phaedrus;
+
+namespace {
+
+struct Edge {
+  Block *from;
+  unsigned successor; // index in from's terminator
+  Block *to;
+};
+
+static uint64_t saturatingAdd(uint64_t a, uint64_t b) {
+  uint64_t r;
+  return __builtin_add_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
+} // namespace
+
+std::optional<uint64_t>
+mlir::phaedrus::instrumentPaths(LLVM::LLVMFuncOp function,
+                                uint32_t functionToken,
+                                LLVM::LLVMFuncOp recordPath) {
+  Region &body = function.getBody();
+  Block *entry = &body.front();
+
+  // Only terminators whose successors we understand.
+  for (Block &block : body) {
+    Operation *term = block.getTerminator();
+    if (!isa<LLVM::ReturnOp, LLVM::UnreachableOp, LLVM::BrOp, LLVM::CondBrOp,
+             LLVM::SwitchOp, LLVM::IndirectBrOp>(term))
+      return std::nullopt;
+  }
+
+  llvm::DenseSet<Block *> indirectTargets;
+  for (Block &block : body)
+    if (isa<LLVM::IndirectBrOp>(block.getTerminator()))
+      for (Block *succ : block.getSuccessors())
+        indirectTargets.insert(succ);
+
+  // DFS from the entry: back edges and reachable blocks.
+  llvm::DenseSet<std::pair<Block *, unsigned>> breakEdges;
+  llvm::DenseSet<Block *> reachable;
+  {
+    enum Colour { White, Grey, Black };
+    llvm::DenseMap<Block *, Colour> colour;
+    SmallVector<std::pair<Block *, unsigned>> stack;
+    stack.push_back({entry, 0});
+    colour[entry] = Grey;
+    reachable.insert(entry);
+    while (!stack.empty()) {
+      auto &[block, next] = stack.back();
+      if (next == block->getNumSuccessors()) {
+        colour[block] = Black;
+        stack.pop_back();
+        continue;
+      }
+      unsigned index = next++;
+      Block *succ = block->getSuccessor(index);
+      if (indirectTargets.contains(succ))
+        breakEdges.insert({block, index});
+      Colour c = colour.lookup(succ);
+      if (c == Grey) {
+        breakEdges.insert({block, index});
+      } else if (c == White) {
+        colour[succ] = Grey;
+        reachable.insert(succ);
+        stack.push_back({succ, 0});
+      }
+    }
+  }
+
+  // Break targets get a dummy ENTRY->v edge; break sources a dummy u->EXIT.
+  llvm::SetVector<Block *> breakTargets, breakSources;
+  for (Block &block : body) {
+    if (!reachable.contains(&block))
+      continue;
+    for (unsigned i = 0; i < block.getNumSuccessors(); ++i)
+      if (breakEdges.contains({&block, i})) {
+        breakTargets.insert(block.getSuccessor(i));
+        breakSources.insert(&block);
+      }
+  }
+
+  // Reverse topological order of the DAG (real non-break edges plus the
+  // dummy ENTRY->target edges) by DFS post-order from the entry.
+  SmallVector<Block *> postOrder;
+  {
+    llvm::DenseSet<Block *> visited;
+    SmallVector<std::pair<Block *, unsigned>> stack;
+    auto dagSuccessors = [&](Block *block) {
+      SmallVector<Block *> succs;
+      for (unsigned i = 0; i < block->getNumSuccessors(); ++i)
+        if (!breakEdges.contains({block, i}))
+          succs.push_back(block->getSuccessor(i));
+      if (block == entry)
+        succs.append(breakTargets.begin(), breakTargets.end());
+      return succs;
+    };
+    llvm::DenseMap<Block *, SmallVector<Block *>> succCache;
+    stack.push_back({entry, 0});
+    visited.insert(entry);
+    succCache[entry] = dagSuccessors(entry);
+    while (!stack.empty()) {
+      auto &[block, next] = stack.back();
+      SmallVector<Block *> &succs = succCache[block];
+      if (next == succs.size()) {
+        postOrder.push_back(block);
+        stack.pop_back();
+        continue;
+      }
+      Block *succ = succs[next++];
+      if (visited.insert(succ).second) {
+        succCache[succ] = dagSuccessors(succ);
+        stack.push_back({succ, 0});
+      }
+    }
+  }
+
+  // numPaths and edge values. Out-edges of a block, in order: its real
+  // non-break successors, then (entry only) the dummy edges to break
+  // targets, then its edge to EXIT (a return, or the dummy edge of a break
+  // source).
+  llvm::DenseMap<Block *, uint64_t> numPaths;
+  llvm::DenseMap<std::pair<Block *, unsigned>, uint64_t> edgeValue;
+  llvm::DenseMap<Block *, uint64_t> entryToTarget, toExit;
+  for (Block *block : postOrder) {
+    uint64_t sum = 0;
+    for (unsigned i = 0; i < block->getNumSuccessors(); ++i) {
+      if (breakEdges.contains({block, i}))
+        continue;
+      edgeValue[{block, i}] = sum;
+      sum = saturatingAdd(sum, numPaths.lookup(block->getSuccessor(i)));
+    }
+    if (block == entry)
+      for (Block *target : breakTargets) {
+        entryToTarget[target] = sum;
+        sum = saturatingAdd(sum, numPaths.lookup(target));
+      }
+    Operation *term = block->getTerminator();
+    if (isa<LLVM::ReturnOp, LLVM::UnreachableOp>(term) ||
+        breakSources.contains(block)) {
+      toExit[block] = sum;
+      sum = saturatingAdd(sum, 1);
+    }
+    numPaths[block] = sum;
+  }
+  uint64_t total = numPaths.lookup(entry);
+  if (total == 0 || total > UINT32_MAX)
+    return std::nullopt;
+
+  // The path register lives in an alloca at the entry; -O2 promotes it.
+  OpBuilder builder(function.getContext());
+  Location loc = function.getLoc();
+  Type i32 = builder.getI32Type();
+  auto ptrType = LLVM::LLVMPointerType::get(function.getContext());
+  builder.setInsertionPointToStart(entry);
+  Value one = LLVM::ConstantOp::create(builder, loc, builder.getI64Type(),
+                                       builder.getI64IntegerAttr(1));
+  Value reg = LLVM::AllocaOp::create(builder, loc, ptrType, i32, one, 4);
+  auto constant = [&](uint64_t value) -> Value {
+    return LLVM::ConstantOp::create(
+        builder, loc, i32,
+        builder.getI32IntegerAttr(static_cast<int32_t>(static_cast<uint32_t>(value))));
+  };
+  LLVM::StoreOp::create(builder, loc, constant(0), reg);
+  Value tokenValue = constant(functionToken);
+
+  auto emitRecord = [&](uint64_t add) {
+    Value r = LLVM::LoadOp::create(builder, loc, i32, reg);
+    if (add)
+      r = LLVM::AddOp::create(builder, loc, r, constant(add));
+    LLVM::CallOp::create(builder, loc, recordPath, ValueRange{tokenValue, r});
+  };
+  auto emitAdd = [&](uint64_t add) {
+    Value r = LLVM::LoadOp::create(builder, loc, i32, reg);
+    r = LLVM::AddOp::create(builder, loc, r, constant(add));
+    LLVM::StoreOp::create(builder, loc, r, reg);
+  };
+
+  // Collect the edges first: splitting adds blocks.
+  SmallVector<Edge> edges;
+  SmallVector<Block *> exits;
+  for (Block &block : body) {
+    if (!reachable.contains(&block))
+      continue;
+    for (unsigned i = 0; i < block.getNumSuccessors(); ++i)
+      edges.push_back({&block, i, block.getSuccessor(i)});
+    if (isa<LLVM::ReturnOp>(block.getTerminator()))
+      exits.push_back(&block);
+  }
+
+  // Targets of indirect branches: every incoming edge is a break, so the
+  // reset happens once at the top of the target.
+  for (Block *target : indirectTargets) {
+    if (!reachable.contains(target))
+      continue;
+    builder.setInsertionPointToStart(target);
+    LLVM::StoreOp::create(builder, loc, constant(entryToTarget.lookup(target)), reg);
+  }
+  // Sources that end in an indirect branch record before jumping.
+  for (Block &block : body)
+    if (reachable.contains(&block) && isa<LLVM::IndirectBrOp>(block.getTerminator())) {
+      builder.setInsertionPoint(block.getTerminator());
+      emitRecord(toExit.lookup(&block));
+    }
+
+  for (const Edge &edge : edges) {
+    Operation *term = edge.from->getTerminator();
+    if (isa<LLVM::IndirectBrOp>(term))
+      continue; // handled above
+    bool isBreak = breakEdges.contains({edge.from, edge.successor});
+    uint64_t add = isBreak ? 0 : edgeValue.lookup({edge.from, edge.successor});
+    if (!isBreak && add == 0)
+      continue;
+    // Split the edge with a block that forwards the successor's arguments.
+    SmallVector<Location> argLocs(edge.to->getNumArguments(), loc);
+    Block *split = builder.createBlock(edge.to, edge.to->getArgumentTypes(), argLocs);
+    if (isBreak) {
+      emitRecord(toExit.lookup(edge.from));
+      if (!indirectTargets.contains(edge.to))
+        LLVM::StoreOp::create(builder, loc, constant(entryToTarget.lookup(edge.to)),
+                              reg);
+    } else {
+      emitAdd(add);
+    }
+    LLVM::BrOp::create(builder, loc, split->getArguments(), edge.to);
+    term->setSuccessor(split, edge.successor);
+  }
+
+  for (Block *block : exits) {
+    builder.setInsertionPoint(block->getTerminator());
+    emitRecord(toExit.lookup(block));
+  }
+  return total;
+}
