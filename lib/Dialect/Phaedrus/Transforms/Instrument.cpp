@@ -3,6 +3,7 @@
 #include "BallLarus.h"
 #include "phaedrus/Dialect/Phaedrus/IR/PhaedrusOps.h"
 #include "phaedrus/Dialect/Phaedrus/Transforms/Passes.h"
+#include "phaedrus/Dialect/Phaedrus/Transforms/ProgramShape.h"
 #include "phaedrus/Trace/Format.h"
 #include "phaedrus/Trace/TraceReader.h"
 
@@ -27,22 +28,7 @@ static constexpr StringLiteral kVocabularyGlobal = "__phaedrus_vocabulary_text";
 static constexpr StringLiteral kInitName = "__phaedrus_module_init";
 static constexpr StringLiteral kVocabularyOpName = "phaedrus_vocabulary";
 
-/// Functions whose body is what runs: defined, and not replaced at link time
-/// by an external definition.
-static bool isInstrumentable(LLVM::LLVMFuncOp function) {
-  return !function.isExternal() &&
-         function.getLinkage() != LLVM::Linkage::AvailableExternally &&
-         !function.getName().starts_with("__phaedrus_");
-}
-
 namespace {
-struct CallSite {
-  LLVM::CallOp call;
-  StringRef caller;
-  uint64_t index;
-  StringRef callee;
-};
-
 struct PhaedrusInstrumentPass
     : public phaedrus::impl::PhaedrusInstrumentPassBase<PhaedrusInstrumentPass> {
   using PhaedrusInstrumentPassBase::PhaedrusInstrumentPassBase;
@@ -56,36 +42,14 @@ struct PhaedrusInstrumentPass
       return signalPassFailure();
     }
 
-    // Instrumented functions, sorted by name; call sites in program order.
-    std::map<std::string, LLVM::LLVMFuncOp> functions;
-    for (auto function : module.getOps<LLVM::LLVMFuncOp>())
-      if (isInstrumentable(function))
-        functions.emplace(function.getName().str(), function);
+    ProgramShape shape = analyzeProgram(module);
+    std::map<std::string, LLVM::LLVMFuncOp> &functions = shape.functions;
+    std::vector<ProgramShape::CallSite> &sites = shape.sites;
+    uint64_t fingerprint = shape.fingerprint;
     if (functions.empty()) {
       module.emitError("phaedrus-instrument: the module defines no function "
                        "to instrument");
       return signalPassFailure();
-    }
-    std::vector<CallSite> sites;
-    uint64_t fingerprint = PHAEDRUS_FNV64_INIT;
-    auto mix = [&](StringRef bytes) {
-      fingerprint = phaedrus_fnv1a64(bytes.data(), bytes.size(), fingerprint);
-      fingerprint = phaedrus_fnv1a64("\0", 1, fingerprint);
-    };
-    for (auto &[name, function] : functions) {
-      mix(name);
-      mix(std::to_string(function.getBlocks().size()));
-      for (Block &block : function.getBlocks())
-        mix(std::to_string(block.getNumSuccessors()));
-      uint64_t index = 0;
-      StringRef caller = function.getName();
-      function.walk([&](LLVM::CallOp call) {
-        std::optional<StringRef> callee = call.getCallee();
-        if (!callee || !functions.count(callee->str()))
-          return;
-        mix(*callee);
-        sites.push_back({call, caller, index++, *callee});
-      });
     }
 
     // Token ids: functions (sorted), then call sites (sorted by caller, index).
@@ -96,11 +60,8 @@ struct PhaedrusInstrumentPass
       entries.push_back({static_cast<uint32_t>(entries.size()), "function",
                          name, std::nullopt, ""});
     }
-    llvm::sort(sites, [](const CallSite &a, const CallSite &b) {
-      return std::tie(a.caller, a.index) < std::tie(b.caller, b.index);
-    });
     std::vector<uint32_t> siteToken;
-    for (const CallSite &site : sites) {
+    for (const ProgramShape::CallSite &site : sites) {
       siteToken.push_back(entries.size());
       entries.push_back({static_cast<uint32_t>(entries.size()), "call_site",
                          site.caller.str(), site.index, site.callee.str()});

@@ -2,6 +2,9 @@
 
 #include "phaedrus/Dialect/Phaedrus/IR/TraceWalk.h"
 #include "phaedrus/Dialect/Phaedrus/Transforms/Passes.h"
+#include "phaedrus/Dialect/Phaedrus/Transforms/ProgramShape.h"
+
+#include "mlir/Parser/Parser.h"
 
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/StringMap.h"
@@ -25,10 +28,39 @@ struct PhaedrusTraceProfilePass
     SymbolTableCollection symbolTable;
     TraceWalker walker(symbolTable);
 
+    // Traces of other files are checked against this program's fingerprint.
+    std::vector<OwningOpRef<ModuleOp>> files;
+    std::optional<uint64_t> programFingerprint;
     SmallVector<TraceOp> traces;
-    for (TraceOp trace : module.getOps<TraceOp>())
-      if (traceName.empty() || trace.getSymName() == traceName)
-        traces.push_back(trace);
+    auto select = [&](ModuleOp from) {
+      for (TraceOp trace : from.getOps<TraceOp>())
+        if (traceName.empty() || trace.getSymName() == traceName)
+          traces.push_back(trace);
+    };
+    select(module);
+    for (const std::string &path : traceFiles) {
+      ParserConfig config(&getContext());
+      OwningOpRef<ModuleOp> file = parseSourceFile<ModuleOp>(path, config);
+      if (!file) {
+        mlir::emitError(FileLineColLoc::get(&getContext(), path, 0, 0))
+            << "phaedrus-trace-profile: cannot read traces from '" << path
+            << "'";
+        return signalPassFailure();
+      }
+      if (!programFingerprint)
+        programFingerprint = analyzeProgram(module).fingerprint;
+      for (TraceOp trace : file->getOps<TraceOp>())
+        if (trace.getFingerprint() != *programFingerprint) {
+          trace.emitError()
+              << "phaedrus-trace-profile: trace @" << trace.getSymName()
+              << " in '" << path << "' was recorded from a different build "
+              << "of the program (its fingerprint is " << trace.getFingerprint()
+              << ", this module's is " << *programFingerprint << ")";
+          return signalPassFailure();
+        }
+      select(*file);
+      files.push_back(std::move(file));
+    }
     if (traces.empty()) {
       if (traceName.empty())
         module.emitError("phaedrus-trace-profile: the module has no trace");

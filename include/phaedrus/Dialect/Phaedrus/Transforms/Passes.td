@@ -150,8 +150,12 @@ def PhaedrusTraceProfilePass : Pass<"phaedrus-trace-profile", "::mlir::ModuleOp"
     (a repeat multiplies its body's counts, a rule's counts are computed once
     per rule), so it costs time in the size of the IR, not of the trace.
 
-    With several traces the counts are summed (like merging raw profiles);
-    `trace` selects a single one. Functions the vocabulary names but the
+    Traces come from the module itself and from `trace-files`, files that
+    `phaedrus-translate --import-wpp` wrote; a trace in such a file must
+    carry the fingerprint of this program (the one `--phaedrus-instrument`
+    computes), or the pass fails: a trace of another build would attach
+    wrong counts. With several traces the counts are summed (like merging
+    raw profiles); `trace` selects a single one. Functions the vocabulary names but the
     traces never enter get a count of 0: measured as cold. Functions outside
     the vocabulary are left alone.
 
@@ -180,7 +184,11 @@ def PhaedrusTraceProfilePass : Pass<"phaedrus-trace-profile", "::mlir::ModuleOp"
   }];
   let options = [
     Option<"traceName", "trace", "std::string", "\"\"",
-           "Use only the trace with this symbol name (default: sum all traces)">
+           "Use only the trace with this symbol name (default: sum all traces)">,
+    ListOption<"traceFiles", "trace-files", "std::string",
+               "Also read the traces of these files (phaedrus IR from "
+               "phaedrus-translate --import-wpp); each must have been recorded "
+               "from this build of the program">
   ];
   let statistics = [
     Statistic<"numFunctionsAnnotated", "functions-annotated",

@@ -1,0 +1,45 @@
+//===- ProgramShape.h - What instrumentation sees of a program --*- C++ -*-===//
+//
+// The functions of an LLVM-dialect program that --phaedrus-instrument
+// records, its direct call sites between them, and the module fingerprint
+// that ties traces and models to this build of the program.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PHAEDRUS_DIALECT_PHAEDRUS_TRANSFORMS_PROGRAMSHAPE_H
+#define PHAEDRUS_DIALECT_PHAEDRUS_TRANSFORMS_PROGRAMSHAPE_H
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace mlir::phaedrus {
+
+struct ProgramShape {
+  struct CallSite {
+    LLVM::CallOp call;
+    StringRef caller;
+    uint64_t index; // among the caller's recorded call sites, program order
+    StringRef callee;
+  };
+  /// Functions with a body that the final link keeps, by name.
+  std::map<std::string, LLVM::LLVMFuncOp> functions;
+  /// Direct calls from one recorded function to another, sorted by caller
+  /// and index.
+  std::vector<CallSite> sites;
+  /// FNV-1a 64 over, in name order, each function's name, its number of
+  /// blocks, each block's successor count and the callees of its call sites.
+  uint64_t fingerprint = 0;
+};
+
+/// True for the functions instrumentation records.
+bool isRecordedFunction(LLVM::LLVMFuncOp function);
+
+/// Analyzes an un-instrumented module.
+ProgramShape analyzeProgram(ModuleOp module);
+
+} // namespace mlir::phaedrus
+
+#endif // PHAEDRUS_DIALECT_PHAEDRUS_TRANSFORMS_PROGRAMSHAPE_H

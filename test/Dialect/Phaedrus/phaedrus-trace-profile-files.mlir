@@ -1,0 +1,28 @@
+// Traces in separate files (as --import-wpp writes them) annotate the program.
+// RUN: phaedrus-opt %s --phaedrus-trace-profile=trace-files=%S/Inputs/work-trace.mlir | FileCheck %s
+// Two files are summed.
+// RUN: phaedrus-opt %s --phaedrus-trace-profile=trace-files=%S/Inputs/work-trace.mlir,%S/Inputs/work-trace.mlir \
+// RUN:   | FileCheck %s --check-prefix=TWICE
+// A trace recorded from another build is refused.
+// RUN: not phaedrus-opt %s --phaedrus-trace-profile=trace-files=%S/Inputs/stale-trace.mlir 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=STALE
+// RUN: not phaedrus-opt %s --phaedrus-trace-profile=trace-files=%t.missing.mlir 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=MISSING
+
+// CHECK-LABEL: llvm.func @work()
+// CHECK-SAME: phaedrus.entry_count = #phaedrus.entry_count<10, measured, confidence = 1.0>
+// CHECK-LABEL: llvm.func @main()
+// CHECK-SAME: phaedrus.entry_count = #phaedrus.entry_count<5, measured, confidence = 1.0>
+// TWICE: phaedrus.entry_count<20, measured
+// TWICE: phaedrus.entry_count<10, measured
+// STALE: stale-trace.mlir:6:1: error: phaedrus-trace-profile: trace @old in '{{.*}}stale-trace.mlir' was recorded from a different build of the program (its fingerprint is 42, this module's is 683426144336799571)
+// MISSING: error: could not open input file {{.*}}.missing.mlir
+// MISSING: missing.mlir:0:0: error: phaedrus-trace-profile: cannot read traces from
+llvm.func @work() {
+  llvm.return
+}
+llvm.func @main() {
+  llvm.call @work() : () -> ()
+  llvm.call @work() : () -> ()
+  llvm.return
+}
