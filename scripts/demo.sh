@@ -1,47 +1,89 @@
 #!/usr/bin/env bash
-# The main job on a bundled example: set up, build, then run the phaedrus
-# pipeline on examples/sample.mlir and show what LLVM receives.
+# The main job on a bundled example (examples/demo/wordfreq.c), as far as it
+# is built: set up, build, compile the program to MLIR, instrument it, record
+# whole program paths on an input, import and check them, lower the measured
+# profile into LLVM and build the profiled binary; compare the counts with
+# clang's own instrumentation on the same run.
 set -euo pipefail
 source "$(dirname "$0")/env.sh"
 cd "$PHAEDRUS_ROOT"
 
 "$PHAEDRUS_ROOT/scripts/setup.sh"
+echo "demo: building Phaedrus (log: $BUILD_DIR.demo-build.log)"
 phaedrus_build > "$BUILD_DIR.demo-build.log" 2>&1 || {
-  cat "$BUILD_DIR.demo-build.log"; exit 1; }
-OPT="$BUILD_DIR/bin/phaedrus-opt"
-TRANSLATE="$BUILD_DIR/bin/phaedrus-translate"
-OUT=$(mktemp -d)
+  tail -n 40 "$BUILD_DIR.demo-build.log"; exit 1; }
+
+OUT=$(mktemp -d /tmp/phaedrus-demo.XXXXXX)
 trap 'rm -rf "$OUT"' EXIT
+export PYTHONPATH="$PHAEDRUS_ROOT/python"
+phaedrus() { "$PYTHON" -m phaedrus "$@"; }
+OPT="$BUILD_DIR/bin/phaedrus-opt"
+SRC=examples/demo/wordfreq.c
+INPUT=README.md                                   # the run we record
+cat docs/*.md > "$OUT/other-input.txt"            # a run we did not record
 
-echo "== 1. The bundled example: a program, its vocabulary and a compressed trace"
-grep -E "phaedrus\.(vocabulary|entry|trace|repeat|tokens)" examples/sample.mlir | sed 's/^/   /'
+step() { printf '\n== %s\n' "$*"; }
 
-echo
-echo "== 2. phaedrus-opt --phaedrus-expand: the exact event sequence behind it"
-"$OPT" examples/sample.mlir --phaedrus-expand > "$OUT/expanded.mlir"
-tokens=$(grep -oE "tensor<[0-9]+xi32>" "$OUT/expanded.mlir" | head -n1)
-echo "   one phaedrus.tokens of $tokens"
+step "1. C to whole-program MLIR (clang-22, llvm-link, mlir-translate --import-llvm)"
+phaedrus ir "$SRC" -o "$OUT/wordfreq.mlir"
+echo "   $(grep -c 'llvm.func' "$OUT/wordfreq.mlir") functions in $(wc -l < "$OUT/wordfreq.mlir") lines of LLVM-dialect MLIR"
 
-echo
-echo "== 3. phaedrus-opt --phaedrus-trace-profile: measured entry counts"
-"$OPT" examples/sample.mlir --phaedrus-trace-profile > "$OUT/profiled.mlir"
-"$TRANSLATE" --export-profile-json "$OUT/profiled.mlir" > "$OUT/profile.json"
-"$PYTHON" - "$OUT/profile.json" <<'PY'
-import json, sys
-profile = json.load(open(sys.argv[1]))
-print("   %-10s %12s  %-10s" % ("function", "entry count", "provenance"))
-for f in sorted(profile["functions"], key=lambda f: -f["entry_count"]):
-    print("   %-10s %12d  %-10s" % (f["name"], f["entry_count"], f["provenance"]))
+step "2. Instrument (--phaedrus-instrument) and build with libphaedrus_rt"
+phaedrus instrument "$OUT/wordfreq.mlir" -o "$OUT/wordfreq.inst"
+phaedrus compile "$OUT/wordfreq.mlir" -o "$OUT/wordfreq.plain"
+grep -E "phaedrus\.(vocabulary|entry)" "$OUT/wordfreq.inst.mlir" | sed 's/^ */   /'
+
+step "3. Run it on $INPUT: the output is the plain program's, plus a trace"
+phaedrus run "$OUT/wordfreq.inst" -o "$OUT/run.wpp" --import "$OUT/run.mlir" -- "$INPUT" > "$OUT/inst.out"
+"$OUT/wordfreq.plain" "$INPUT" > "$OUT/plain.out"
+cmp -s "$OUT/inst.out" "$OUT/plain.out" && echo "   instrumented output == plain output"
+head -n 3 "$OUT/inst.out" | sed 's/^/   /'
+
+step "4. The imported trace: repeats folded on import, expansion is exact"
+events=$("$PYTHON" -c "import json,sys; print(sum(t['events'] for t in json.load(sys.stdin)['traces']))" \
+  < <("$BUILD_DIR/bin/phaedrus-translate" --export-trace-counts "$OUT/run.mlir"))
+ops=$(grep -cE "phaedrus\.(tokens|repeat)" "$OUT/run.mlir")
+expanded=$("$OPT" "$OUT/run.mlir" --phaedrus-expand --mlir-elide-resource-strings-if-larger=1 \
+  | grep -oE "tensor<[0-9]+xi32>" | head -n1)
+echo "   $events events in $(stat -c %s "$OUT/run.wpp") bytes of trace; $ops tokens/repeat ops of IR"
+echo "   --phaedrus-expand gives back one sequence of $expanded"
+sed -n '/phaedrus.trace/,/^  }/p' "$OUT/run.mlir" | head -n 12 | sed 's/^/   /'
+
+step "5. Entry counts from the trace vs clang -fprofile-instr-generate on the same run"
+"$LLVM_BIN/clang" -O2 -fprofile-instr-generate "$SRC" -o "$OUT/wordfreq.clang"
+LLVM_PROFILE_FILE="$OUT/run.profraw" "$OUT/wordfreq.clang" "$INPUT" > /dev/null
+"$PYTHON" - "$OUT/run.mlir" "$OUT/run.profraw" <<'PY'
+import sys
+from pathlib import Path
+from phaedrus import pipeline, programs
+ours = pipeline.trace_counts(Path(sys.argv[1]))["traces"][0]["entry_counts"]
+clang = {k.split(":")[-1]: v for k, v in programs.clang_entry_counts(Path(sys.argv[2])).items()}
+print("   %-14s %10s %10s" % ("function", "phaedrus", "clang"))
+for name in sorted(ours, key=lambda n: -ours[n]):
+    print("   %-14s %10d %10d%s" % (name, ours[name], clang.get(name, -1),
+                                  "" if ours[name] == clang.get(name) else "  MISMATCH"))
+print("   all equal" if programs.match_entry_counts(clang, ours) == [] else "   DIFFERENT")
 PY
 
-echo
-echo "== 4. --phaedrus-lower-profile --phaedrus-strip, then mlir-translate: LLVM IR with a profile"
-"$OPT" "$OUT/profiled.mlir" --phaedrus-lower-profile --phaedrus-strip \
-  | "$LLVM_BIN/mlir-translate" --mlir-to-llvmir > "$OUT/program.ll"
-grep -E "^define|function_entry_count|ProfileSummary|TotalCount|MaxFunctionCount" "$OUT/program.ll" | sed 's/^/   /'
+step "6. Lower the measured profile into LLVM (--phaedrus-trace-profile, --phaedrus-lower-profile)"
+"$OPT" "$OUT/wordfreq.mlir" --phaedrus-trace-profile=trace-files="$OUT/run.mlir" \
+  --phaedrus-lower-profile --phaedrus-strip -o "$OUT/wordfreq.profiled.mlir"
+"$LLVM_BIN/mlir-translate" --mlir-to-llvmir "$OUT/wordfreq.profiled.mlir" -o "$OUT/wordfreq.profiled.ll"
+grep -E "^define|function_entry_count|TotalCount" "$OUT/wordfreq.profiled.ll" | sed 's/^/   /'
+"$LLVM_BIN/opt" -passes=print-profile-summary -disable-output "$OUT/wordfreq.profiled.ll" 2>&1 \
+  | grep -E ":(hot|cold) entry" | sed 's/^/   LLVM sees /'
+"$LLVM_BIN/clang" -O2 "$OUT/wordfreq.profiled.ll" -o "$OUT/wordfreq.profiled"
+
+step "7. The profiled binary on an input it was not trained on"
+"$OUT/wordfreq.profiled" "$OUT/other-input.txt" > "$OUT/profiled.out"
+"$OUT/wordfreq.plain" "$OUT/other-input.txt" > "$OUT/plain2.out"
+cmp -s "$OUT/profiled.out" "$OUT/plain2.out" && echo "   same output as the plain binary"
+head -n 3 "$OUT/profiled.out" | sed 's/^/   /'
+
+step "8. A trace from another build is refused"
+"$OPT" "$OUT/wordfreq.mlir" --phaedrus-instrument=granularity=path -o "$OUT/path.mlir"
+"$OPT" "$OUT/path.mlir" --phaedrus-strip --phaedrus-trace-profile=trace-files="$OUT/run.mlir" \
+  -o /dev/null 2>&1 | grep -o "error: .*" | sed 's/^/   /' || true
 
 echo
-echo "== 5. LLVM's ProfileSummaryInfo reads it (opt -passes=print-profile-summary)"
-"$LLVM_BIN/opt" -passes=print-profile-summary -disable-output "$OUT/program.ll" 2>&1 | sed 's/^/   /'
-echo
-echo "demo: done"
+echo "demo: done. Prediction for unseen inputs (compression, the model, --phaedrus-predict) comes next."
