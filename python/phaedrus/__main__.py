@@ -27,7 +27,7 @@ def cmd_ir(args):
 def cmd_instrument(args):
     output = Path(args.output)
     inst_mlir = output.with_name(output.name + ".mlir")
-    pipeline.instrument_mlir(args.program, inst_mlir)
+    pipeline.instrument_mlir(args.program, inst_mlir, granularity=args.granularity)
     pipeline.mlir_to_binary(inst_mlir, output, shlex.split(args.ldflags),
                             link_runtime=True)
     log(f"wrote {output} (instrumented) and {inst_mlir} (its IR and vocabulary, "
@@ -89,6 +89,9 @@ def main(argv=None):
     p.add_argument("-o", "--output", required=True,
                    help="instrumented binary; its IR goes to OUTPUT.mlir")
     p.add_argument("--ldflags", default="", help="extra link flags, e.g. '-lm'")
+    p.add_argument("--granularity", choices=pipeline.GRANULARITIES, default="function",
+                   help="record function entries (with call sites), or also "
+                        "Ball-Larus acyclic paths")
     p.set_defaults(func=cmd_instrument)
 
     p = sub.add_parser("compile", help="build the plain (uninstrumented) binary")
