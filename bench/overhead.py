@@ -316,7 +316,7 @@ def print_summary(summary):
     print(f"  function granularity / clang : {r(summary['function_vs_clang_median'])}"
           f"   goal <= 1x: {ok(met['function_no_worse_than_clang'])}")
     path_note = "" if summary["path_measured"] else \
-        " (the builds have no path-granularity binary yet)"
+        " (these builds have no path-granularity binary)"
     print(f"  path granularity / plain     : {r(summary['path_ratio_median'])}"
           f"   goal <= {GOALS['path_ratio_max']}x: {ok(met['path_within_2x'])}"
           f"{path_note}")
