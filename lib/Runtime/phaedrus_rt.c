@@ -34,19 +34,35 @@
 #include <unistd.h>
 
 /* Set by an instrumented call site just before a direct call: the call-site
- * token plus one. The callee's entry hook consumes it. */
+ * token plus one. The callee's entry code consumes it. */
 __thread uint32_t __phaedrus_site;
 
+/* The hot path is inlined into instrumented code: while the cursor is below
+ * the limit, store the token(s) there and advance the cursor; otherwise call
+ * __phaedrus_record_slow. The limit stays one slot short of the buffer's end
+ * so that a two-word path event fits whenever the test passes. Both start
+ * NULL, so a thread's first event takes the slow path. */
+__thread uint32_t *__phaedrus_cursor;
+__thread uint32_t *__phaedrus_limit;
+
 struct buffer {
-  uint32_t count;
+  uint32_t **cursor;   /* the owning thread's __phaedrus_cursor; NULL after it exited */
   uint32_t thread_index;
   uint32_t sequence;
-  uint64_t flushed; /* events of this thread written so far */
+  uint64_t flushed;    /* events of this thread written so far */
   struct buffer *next; /* all buffers, for flushing at exit and on signals */
   uint32_t tokens[PHAEDRUS_CHUNK_TOKENS];
 };
 
 static __thread struct buffer *thread_buffer;
+
+/* Where events go while tracing is off: overwritten, never written out. */
+#define SCRATCH_TOKENS 1024u
+static __thread uint32_t scratch[SCRATCH_TOKENS];
+
+static uint32_t buffer_count(const struct buffer *b) {
+  return b->cursor ? (uint32_t)(*b->cursor - b->tokens) : 0;
+}
 
 static struct {
   atomic_int state; /* enum state */
@@ -132,19 +148,20 @@ static int write_record(uint32_t tag, uint32_t aux, const void *payload1,
 /* Writes the buffer's events; caller holds rt.lock (or is a signal handler
  * that could not take it). */
 static void flush_locked(struct buffer *b) {
-  if (!b->count)
+  uint32_t count = buffer_count(b);
+  if (!count)
     return;
   int error = write_record(PHAEDRUS_TAG_EVNT, b->thread_index, &b->sequence,
                            sizeof b->sequence, b->tokens,
-                           (size_t)b->count * sizeof(uint32_t));
+                           (size_t)count * sizeof(uint32_t));
   if (error) {
     rt.dropped = 1;
     disable("cannot write trace", error);
   } else {
-    b->flushed += b->count;
+    b->flushed += count;
   }
   ++b->sequence;
-  b->count = 0;
+  *b->cursor = b->tokens;
 }
 
 static void expand_path(char *out, size_t size, const char *pattern,
@@ -297,10 +314,15 @@ static void on_fatal_signal(int signal_number) {
 }
 
 static void on_thread_exit(void *buffer) {
+  struct buffer *b = (struct buffer *)buffer;
   pthread_mutex_lock(&rt.lock);
   if (atomic_load(&rt.state) == TRACING)
-    flush_locked((struct buffer *)buffer);
+    flush_locked(b);
+  b->cursor = NULL; /* the thread's cursor goes away with it */
   pthread_mutex_unlock(&rt.lock);
+  /* Events after this point (other destructors) go to the scratch area. */
+  __phaedrus_cursor = scratch;
+  __phaedrus_limit = scratch + SCRATCH_TOKENS - 1;
 }
 
 static void in_forked_child(void) {
@@ -308,8 +330,12 @@ static void in_forked_child(void) {
   pthread_mutex_init(&rt.lock, NULL);
   if (atomic_load(&rt.state) != TRACING)
     return;
+  /* Only the forking thread lives on in the child. */
   for (struct buffer *b = rt.buffers; b; b = b->next) {
-    b->count = 0;
+    if (b == thread_buffer)
+      *b->cursor = b->tokens;
+    else
+      b->cursor = NULL;
     b->sequence = 0;
     b->flushed = 0;
   }
@@ -351,15 +377,24 @@ void __phaedrus_register(const char *vocabulary, uint64_t vocabulary_size,
   atomic_store(&rt.state, TRACING);
 }
 
+/* Points the thread's cursor at the scratch area (tracing is off). */
+static void use_scratch(void) {
+  __phaedrus_cursor = scratch;
+  __phaedrus_limit = scratch + SCRATCH_TOKENS - 1;
+}
+
 /* First event of a thread: give it a buffer. */
-static struct buffer *attach_thread(void) {
+static void attach_thread(void) {
   if (atomic_load(&rt.state) != TRACING)
-    return NULL;
+    return use_scratch();
   struct buffer *b = calloc(1, sizeof *b);
   if (!b) {
     disable("out of memory for the trace buffer of", ENOMEM);
-    return NULL;
+    return use_scratch();
   }
+  b->cursor = &__phaedrus_cursor;
+  __phaedrus_cursor = b->tokens;
+  __phaedrus_limit = b->tokens + PHAEDRUS_CHUNK_TOKENS - 1;
   pthread_mutex_lock(&rt.lock);
   b->thread_index = rt.next_thread++;
   b->next = rt.buffers;
@@ -367,36 +402,36 @@ static struct buffer *attach_thread(void) {
   pthread_mutex_unlock(&rt.lock);
   pthread_setspecific(rt.key, b);
   thread_buffer = b;
-  return b;
 }
 
-static void record(uint32_t token) {
+/* The cursor reached the limit: attach the thread, or write the full
+ * buffer, or (tracing off) recycle the scratch area. */
+static void make_room(void) {
   struct buffer *b = thread_buffer;
-  if (__builtin_expect(!b, 0)) {
-    b = attach_thread();
-    if (!b)
-      return;
-  }
-  b->tokens[b->count++] = token;
-  if (__builtin_expect(b->count == PHAEDRUS_CHUNK_TOKENS, 0)) {
+  if (!b) {
+    attach_thread();
+  } else if (atomic_load(&rt.state) == TRACING && b->cursor) {
     pthread_mutex_lock(&rt.lock);
     if (atomic_load(&rt.state) == TRACING)
       flush_locked(b);
-    else
-      b->count = 0;
     pthread_mutex_unlock(&rt.lock);
+    if (atomic_load(&rt.state) != TRACING)
+      use_scratch();
+  } else {
+    use_scratch();
   }
 }
 
-void __phaedrus_enter(uint32_t function_token) {
-  uint32_t site = __phaedrus_site;
-  __phaedrus_site = 0;
-  record(site ? site - 1 : function_token);
+void __phaedrus_record_slow(uint32_t token) {
+  make_room();
+  *__phaedrus_cursor++ = token;
 }
 
-void __phaedrus_path(uint32_t function_token, uint32_t path_id) {
-  record(PHAEDRUS_PATH_MARK | function_token);
-  record(path_id);
+void __phaedrus_record2_slow(uint32_t first, uint32_t second) {
+  make_room();
+  __phaedrus_cursor[0] = first;
+  __phaedrus_cursor[1] = second;
+  __phaedrus_cursor += 2;
 }
 
 const char *__phaedrus_trace_path(void) {

@@ -22,14 +22,21 @@ extern __thread uint32_t __phaedrus_site;
 void __phaedrus_register(const char *vocabulary, uint64_t vocabulary_size,
                          uint64_t fingerprint, uint32_t granularity);
 
-/* Entry into an instrumented function: records the pending call-site token
- * if the caller set one, otherwise `function_token`. */
-void __phaedrus_enter(uint32_t function_token);
+/* The thread's event buffer. Instrumented code records an event inline:
+ *   if (__phaedrus_cursor < __phaedrus_limit) { store the word(s) at the
+ *   cursor; advance it } else __phaedrus_record_slow / _record2_slow(...)
+ * The limit is one slot short of the end, so two words always fit.
+ * Function entry: the word is the pending call-site token minus one if the
+ * caller set __phaedrus_site (which the entry clears), else the function's
+ * token. A completed Ball-Larus path (path granularity) is two words:
+ * PHAEDRUS_PATH_MARK | function token, then the path id. */
+extern __thread uint32_t *__phaedrus_cursor;
+extern __thread uint32_t *__phaedrus_limit;
 
-/* A completed Ball-Larus path of the function with `function_token`
- * (path granularity): recorded as PHAEDRUS_PATH_MARK | function_token, then
- * `path_id`. */
-void __phaedrus_path(uint32_t function_token, uint32_t path_id);
+/* Out-of-line path: attaches the thread, writes a full buffer, or discards
+ * events while tracing is off; then records the word(s). */
+void __phaedrus_record_slow(uint32_t token);
+void __phaedrus_record2_slow(uint32_t first, uint32_t second);
 
 /* The trace file being written, or NULL before registration. */
 const char *__phaedrus_trace_path(void);

@@ -14,9 +14,27 @@
 // CHECK-NEXT: phaedrus.entry 3 call_site @main[1] -> @leaf
 // CHECK-NEXT: }
 
+// At entry: take the pending call-site token (and clear it) or else the
+// function's own token, and record it inline: store at the cursor if it is
+// below the limit, else call the runtime.
 // CHECK-LABEL: llvm.func @leaf(
-// CHECK-NEXT: %[[T:.*]] = llvm.mlir.constant(0 : i32) : i32
-// CHECK-NEXT: llvm.call @__phaedrus_enter(%[[T]]) : (i32) -> ()
+// CHECK-NEXT: %[[SITEP:.*]] = llvm.mlir.addressof @__phaedrus_site
+// CHECK-NEXT: %[[SITE:.*]] = llvm.load %[[SITEP]]
+// CHECK-NEXT: %[[ZERO:.*]] = llvm.mlir.constant(0 : i32)
+// CHECK-NEXT: llvm.store %[[ZERO]], %[[SITEP]]
+// CHECK: %[[FROMSITE:.*]] = llvm.sub %[[SITE]]
+// CHECK-NEXT: %[[HAS:.*]] = llvm.icmp "ne" %[[SITE]], %[[ZERO]]
+// CHECK-NEXT: %[[OWN:.*]] = llvm.mlir.constant(0 : i32)
+// CHECK-NEXT: %[[TOK:.*]] = llvm.select %[[HAS]], %[[FROMSITE]], %[[OWN]]
+// CHECK: %[[CUR:.*]] = llvm.load %{{.*}} : !llvm.ptr -> !llvm.ptr
+// CHECK-NEXT: %[[LIM:.*]] = llvm.load %{{.*}} : !llvm.ptr -> !llvm.ptr
+// CHECK-NEXT: %[[ROOM:.*]] = llvm.icmp "ult" %[[CUR]], %[[LIM]]
+// CHECK-NEXT: llvm.cond_br %[[ROOM]] weights([65535, 1]), ^[[FAST:.*]], ^[[SLOW:.*]]
+// CHECK: ^[[FAST]]:
+// CHECK-NEXT: llvm.store %[[TOK]], %[[CUR]]
+// CHECK: ^[[SLOW]]:
+// CHECK-NEXT: llvm.call @__phaedrus_record_slow(%[[TOK]]) : (i32) -> ()
+// CHECK: llvm.return %arg0
 llvm.func @leaf(%x: i32) -> i32 {
   llvm.return %x : i32
 }
@@ -27,10 +45,12 @@ llvm.func @ext(i32) -> i32
 llvm.func available_externally @inl(%x: i32) -> i32 {
   llvm.return %x : i32
 }
+// Before a direct call to a recorded function, the caller stores the
+// call-site token + 1 (token 2 -> 3, token 3 -> 4).
 // CHECK-LABEL: llvm.func @main(
-// CHECK: llvm.call @__phaedrus_enter
 // CHECK: %[[S0:.*]] = llvm.mlir.constant(3 : i32) : i32
-// CHECK-NEXT: llvm.store %[[S0]], %{{.*}} : i32, !llvm.ptr
+// CHECK: llvm.call @__phaedrus_record_slow
+// CHECK: llvm.store %[[S0]], %{{.*}} : i32, !llvm.ptr
 // CHECK-NEXT: llvm.call @leaf(
 // CHECK-NEXT: llvm.call @ext(
 // CHECK-NEXT: llvm.call @inl(
@@ -49,15 +69,20 @@ llvm.func @main(%f: !llvm.ptr) -> i32 {
   llvm.return %g : i32
 }
 // CHECK: llvm.mlir.global external thread_local @__phaedrus_site() {{.*}} : i32
+// CHECK: llvm.mlir.global external thread_local @__phaedrus_cursor() {{.*}} : !llvm.ptr
+// CHECK: llvm.mlir.global external thread_local @__phaedrus_limit() {{.*}} : !llvm.ptr
+// CHECK: llvm.func @__phaedrus_record_slow(i32)
+// CHECK: llvm.func @__phaedrus_record2_slow(i32, i32)
 // CHECK: llvm.mlir.global internal constant @__phaedrus_vocabulary_text("0\09function\09leaf\0A1\09function\09main\0A2\09call_site\09main\090\09leaf\0A3\09call_site\09main\091\09leaf\0A")
 // CHECK-LABEL: llvm.func internal @__phaedrus_module_init()
 // CHECK: llvm.call @__phaedrus_register(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, i64, i64, i32) -> ()
 // CHECK: llvm.mlir.global_ctors ctors = [@__phaedrus_module_init], priorities = [0 : i32]
 
 // LLVM: @__phaedrus_site = external thread_local global i32
+// LLVM: @__phaedrus_cursor = external thread_local global ptr
 // LLVM: @llvm.global_ctors = appending global {{.*}} [{ i32, ptr, ptr } { i32 0, ptr @__phaedrus_module_init, ptr null }]
 // LLVM: define i32 @leaf(i32 %0) {
-// LLVM-NEXT: call void @__phaedrus_enter(i32 0)
+// LLVM-NEXT: load i32, ptr @__phaedrus_site
 // LLVM: store i32 3, ptr @__phaedrus_site
 
 // -----
@@ -71,9 +96,9 @@ llvm.func @setup() {
 
 // -----
 
-// expected-error @below {{phaedrus-instrument: the module is already instrumented (it declares __phaedrus_enter)}}
+// expected-error @below {{phaedrus-instrument: the module is already instrumented (it declares __phaedrus_site)}}
 module {
-  llvm.func @__phaedrus_enter(i32)
+  llvm.mlir.global external thread_local @__phaedrus_site() : i32
   llvm.func @f() {
     llvm.return
   }

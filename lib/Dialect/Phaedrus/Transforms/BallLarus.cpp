@@ -12,11 +12,14 @@
 //
 // Code: r = 0 at entry; r += val(e) on real DAG edges with a non-zero value;
 // on a break edge u->v: record(r + val(u->EXIT)), then r = val(ENTRY->v);
-// before a return in u: record(r + val(u->EXIT)).
+// before a return in u: record(r + val(u->EXIT)). Recording is the inline
+// fast path of Recorder, which splits the block where it records; so all
+// blocks and edges are collected before any code is inserted.
 //
 //===----------------------------------------------------------------------===//
 
 #include "BallLarus.h"
+#include "phaedrus/Trace/Format.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
@@ -29,8 +32,9 @@ using namespace mlir::phaedrus;
 namespace {
 
 struct Edge {
+  Operation *terminator; // of the source block, before any splitting
+  unsigned successor;    // index in the terminator's successors
   Block *from;
-  unsigned successor; // index in from's terminator
   Block *to;
 };
 
@@ -44,7 +48,7 @@ static uint64_t saturatingAdd(uint64_t a, uint64_t b) {
 std::optional<uint64_t>
 mlir::phaedrus::instrumentPaths(LLVM::LLVMFuncOp function,
                                 uint32_t functionToken,
-                                LLVM::LLVMFuncOp recordPath) {
+                                Recorder &recorder) {
   Region &body = function.getBody();
   Block *entry = &body.front();
 
@@ -188,13 +192,13 @@ mlir::phaedrus::instrumentPaths(LLVM::LLVMFuncOp function,
         builder.getI32IntegerAttr(static_cast<int32_t>(static_cast<uint32_t>(value))));
   };
   LLVM::StoreOp::create(builder, loc, constant(0), reg);
-  Value tokenValue = constant(functionToken);
+  Value markValue = constant(PHAEDRUS_PATH_MARK | functionToken);
 
   auto emitRecord = [&](uint64_t add) {
     Value r = LLVM::LoadOp::create(builder, loc, i32, reg);
     if (add)
       r = LLVM::AddOp::create(builder, loc, r, constant(add));
-    LLVM::CallOp::create(builder, loc, recordPath, ValueRange{tokenValue, r});
+    recorder.emit(builder, loc, {markValue, r});
   };
   auto emitAdd = [&](uint64_t add) {
     Value r = LLVM::LoadOp::create(builder, loc, i32, reg);
@@ -209,7 +213,7 @@ mlir::phaedrus::instrumentPaths(LLVM::LLVMFuncOp function,
     if (!reachable.contains(&block))
       continue;
     for (unsigned i = 0; i < block.getNumSuccessors(); ++i)
-      edges.push_back({&block, i, block.getSuccessor(i)});
+      edges.push_back({block.getTerminator(), i, &block, block.getSuccessor(i)});
     if (isa<LLVM::ReturnOp>(block.getTerminator()))
       exits.push_back(&block);
   }
@@ -222,17 +226,10 @@ mlir::phaedrus::instrumentPaths(LLVM::LLVMFuncOp function,
     builder.setInsertionPointToStart(target);
     LLVM::StoreOp::create(builder, loc, constant(entryToTarget.lookup(target)), reg);
   }
-  // Sources that end in an indirect branch record before jumping.
-  for (Block &block : body)
-    if (reachable.contains(&block) && isa<LLVM::IndirectBrOp>(block.getTerminator())) {
-      builder.setInsertionPoint(block.getTerminator());
-      emitRecord(toExit.lookup(&block));
-    }
-
   for (const Edge &edge : edges) {
-    Operation *term = edge.from->getTerminator();
+    Operation *term = edge.terminator;
     if (isa<LLVM::IndirectBrOp>(term))
-      continue; // handled above
+      continue; // recorded before the branch, below
     bool isBreak = breakEdges.contains({edge.from, edge.successor});
     uint64_t add = isBreak ? 0 : edgeValue.lookup({edge.from, edge.successor});
     if (!isBreak && add == 0)
@@ -250,6 +247,16 @@ mlir::phaedrus::instrumentPaths(LLVM::LLVMFuncOp function,
     }
     LLVM::BrOp::create(builder, loc, split->getArguments(), edge.to);
     term->setSuccessor(split, edge.successor);
+  }
+
+  // Sources that end in an indirect branch record before jumping.
+  SmallVector<Block *> indirectSources;
+  for (Block &block : body)
+    if (reachable.contains(&block) && isa<LLVM::IndirectBrOp>(block.getTerminator()))
+      indirectSources.push_back(&block);
+  for (Block *block : indirectSources) {
+    builder.setInsertionPoint(block->getTerminator());
+    emitRecord(toExit.lookup(block));
   }
 
   for (Block *block : exits) {

@@ -8,6 +8,8 @@
 #ifndef PHAEDRUS_LIB_TRANSFORMS_BALLLARUS_H
 #define PHAEDRUS_LIB_TRANSFORMS_BALLLARUS_H
 
+#include "Recorder.h"
+
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
 #include <optional>
@@ -15,15 +17,15 @@
 namespace mlir::phaedrus {
 
 /// Numbers the acyclic paths of `function` and inserts code that keeps the
-/// path number in a local and calls `recordPath(functionToken, pathId)` when
-/// a path ends: on back edges, on edges into targets of indirect branches
+/// path number in a local and records (PHAEDRUS_PATH_MARK | functionToken,
+/// path id) through `recorder` when a path ends: on back edges, on edges into targets of indirect branches
 /// (which cannot carry code) and before returns. Returns the number of
 /// distinct path ids, or std::nullopt (leaving the function unchanged) when
 /// the function has more than 2^32 - 1 paths or a terminator the numbering
 /// does not handle.
 std::optional<uint64_t> instrumentPaths(LLVM::LLVMFuncOp function,
                                         uint32_t functionToken,
-                                        LLVM::LLVMFuncOp recordPath);
+                                        Recorder &recorder);
 
 } // namespace mlir::phaedrus
 

@@ -1,6 +1,7 @@
 //===- Instrument.cpp - Record whole program paths ------------------------===//
 
 #include "BallLarus.h"
+#include "Recorder.h"
 #include "phaedrus/Dialect/Phaedrus/IR/PhaedrusOps.h"
 #include "phaedrus/Dialect/Phaedrus/Transforms/Passes.h"
 #include "phaedrus/Dialect/Phaedrus/Transforms/ProgramShape.h"
@@ -20,9 +21,7 @@ namespace mlir::phaedrus {
 using namespace mlir;
 using namespace mlir::phaedrus;
 
-static constexpr StringLiteral kEnterName = "__phaedrus_enter";
 static constexpr StringLiteral kRegisterName = "__phaedrus_register";
-static constexpr StringLiteral kPathName = "__phaedrus_path";
 static constexpr StringLiteral kSiteName = "__phaedrus_site";
 static constexpr StringLiteral kVocabularyGlobal = "__phaedrus_vocabulary_text";
 static constexpr StringLiteral kInitName = "__phaedrus_module_init";
@@ -36,9 +35,9 @@ struct PhaedrusInstrumentPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
-    if (module.lookupSymbol(kEnterName) || module.lookupSymbol(kVocabularyOpName)) {
+    if (module.lookupSymbol(kSiteName) || module.lookupSymbol(kVocabularyOpName)) {
       module.emitError("phaedrus-instrument: the module is already "
-                       "instrumented (it declares __phaedrus_enter)");
+                       "instrumented (it declares __phaedrus_site)");
       return signalPassFailure();
     }
 
@@ -80,15 +79,11 @@ struct PhaedrusInstrumentPass
     auto voidType = LLVM::LLVMVoidType::get(context);
 
     // Runtime declarations.
-    auto enter = LLVM::LLVMFuncOp::create(
-        builder, loc, kEnterName, LLVM::LLVMFunctionType::get(voidType, {i32}));
+    Recorder recorder(module);
+    LLVM::GlobalOp siteGlobal = recorder.getSiteGlobal();
     auto registerFn = LLVM::LLVMFuncOp::create(
         builder, loc, kRegisterName,
         LLVM::LLVMFunctionType::get(voidType, {ptr, i64, i64, i32}));
-    auto siteGlobal = LLVM::GlobalOp::create(
-        builder, loc, i32, /*isConstant=*/false, LLVM::Linkage::External,
-        kSiteName, Attribute(), /*alignment=*/4, /*addrSpace=*/0,
-        /*dsoLocal=*/false, /*thread_local_=*/true);
 
     // Call sites: store the pending token right before the call.
     for (auto [site, token] : llvm::zip(sites, siteToken)) {
@@ -103,12 +98,8 @@ struct PhaedrusInstrumentPass
     // Paths first: their code goes on edges, the entry hook then goes
     // before everything at the top of the entry block.
     if (granularity == Granularity::Path) {
-      builder.setInsertionPointToEnd(module.getBody());
-      auto recordPath = LLVM::LLVMFuncOp::create(
-          builder, loc, kPathName,
-          LLVM::LLVMFunctionType::get(voidType, {i32, i32}));
       for (auto &[name, function] : functions) {
-        if (instrumentPaths(function, functionToken[name], recordPath))
+        if (instrumentPaths(function, functionToken[name], recorder))
           ++numPathFunctions;
         else
           function.emitRemark()
@@ -116,14 +107,32 @@ struct PhaedrusInstrumentPass
               << ": too many paths or an unsupported terminator";
       }
     }
-    // Entries.
+    // Entries: after the entry block's leading constants and allocas (so
+    // that the allocas stay in the entry block, where LLVM promotes them),
+    // take the pending call-site token or else the function's own, and
+    // record it.
     for (auto &[name, function] : functions) {
       Block &entry = function.getBody().front();
-      builder.setInsertionPointToStart(&entry);
+      auto point = entry.begin();
+      while (isa<LLVM::ConstantOp, LLVM::AllocaOp, LLVM::ZeroOp, LLVM::UndefOp,
+                 LLVM::PoisonOp, LLVM::AddressOfOp>(&*point))
+        ++point;
+      builder.setInsertionPoint(&entry, point);
       Location entryLoc = function.getLoc();
-      Value token = LLVM::ConstantOp::create(
+      Value siteAddress = LLVM::AddressOfOp::create(builder, entryLoc, siteGlobal);
+      Value site = LLVM::LoadOp::create(builder, entryLoc, i32, siteAddress, 4);
+      Value zero = LLVM::ConstantOp::create(builder, entryLoc, i32,
+                                            builder.getI32IntegerAttr(0));
+      LLVM::StoreOp::create(builder, entryLoc, zero, siteAddress, 4);
+      Value one = LLVM::ConstantOp::create(builder, entryLoc, i32,
+                                           builder.getI32IntegerAttr(1));
+      Value fromSite = LLVM::SubOp::create(builder, entryLoc, site, one);
+      Value hasSite = LLVM::ICmpOp::create(builder, entryLoc,
+                                           LLVM::ICmpPredicate::ne, site, zero);
+      Value own = LLVM::ConstantOp::create(
           builder, entryLoc, i32, builder.getI32IntegerAttr(functionToken[name]));
-      LLVM::CallOp::create(builder, entryLoc, enter, ValueRange{token});
+      Value token = LLVM::SelectOp::create(builder, entryLoc, hasSite, fromSite, own);
+      recorder.emit(builder, entryLoc, {token});
       ++numFunctions;
     }
 

@@ -14,8 +14,8 @@ def PhaedrusInstrumentPass : Pass<"phaedrus-instrument", "::mlir::ModuleOp"> {
 
     With `granularity=path` it also records Ball-Larus acyclic paths: each
     function keeps its current path number in a local (edge increments, so
-    most edges cost nothing) and calls `__phaedrus_path(function, path)`
-    when a path ends: at back edges, on edges into targets of computed
+    most edges cost nothing) and records the two words
+    (`0x80000000 | function`, path id) when a path ends: at back edges, on edges into targets of computed
     gotos (`llvm.indirectbr`) and before returns. Branch frequencies and
     per-call-site path spectra follow exactly from the recorded paths. A
     function with more than 2^32 - 1 paths, or with terminators other than
@@ -31,10 +31,13 @@ def PhaedrusInstrumentPass : Pass<"phaedrus-instrument", "::mlir::ModuleOp"> {
 
     * Before each such direct call, the caller stores the call-site token
       (plus one) into the thread-local `__phaedrus_site`.
-    * At entry, each instrumented function calls `__phaedrus_enter` with its
-      own `function` token; the runtime records the pending call-site token
-      if there is one, else the function token (indirect calls, calls from
-      uninstrumented code such as `qsort` callbacks, the program entry).
+    * At entry, each instrumented function takes the pending call-site token
+      (clearing it) or else its own `function` token (indirect calls, calls
+      from uninstrumented code such as `qsort` callbacks, the program entry)
+      and records it inline: a store at the thread's buffer cursor while it
+      is below its limit, else a call into the runtime, which writes the
+      full buffer. One event is one 32-bit word and costs about a dozen
+      instructions.
     * A module constructor (priority 0) registers the vocabulary text and the
       module fingerprint with the runtime, which opens the trace file.
 
@@ -60,8 +63,11 @@ def PhaedrusInstrumentPass : Pass<"phaedrus-instrument", "::mlir::ModuleOp"> {
 
     ```mlir
     llvm.func @f() {
-      %t = llvm.mlir.constant(0 : i32) : i32
-      llvm.call @__phaedrus_enter(%t) : (i32) -> ()
+      %site = llvm.load %site_address : !llvm.ptr -> i32   // then cleared
+      %token = llvm.select %has_site, %site_minus_one, %own_token : i1, i32
+      %room = llvm.icmp "ult" %cursor, %limit : !llvm.ptr
+      llvm.cond_br %room weights([65535, 1]), ^store, ^call_runtime
+      ...
       llvm.return
     }
     llvm.func @main() -> i32 {

@@ -1,0 +1,37 @@
+//===- Recorder.h - Inline event recording ----------------------*- C++ -*-===//
+//
+// Emits the inline fast path of event recording that libphaedrus_rt expects
+// (see include/phaedrus/Runtime/Runtime.h): compare the thread's cursor with
+// its limit, store the words and advance the cursor, or call the runtime's
+// out-of-line path. Private to the instrument pass.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PHAEDRUS_LIB_TRANSFORMS_RECORDER_H
+#define PHAEDRUS_LIB_TRANSFORMS_RECORDER_H
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir::phaedrus {
+
+class Recorder {
+public:
+  /// Declares the runtime's thread-locals and slow paths at the end of
+  /// `module`.
+  explicit Recorder(ModuleOp module);
+
+  /// Records one or two 32-bit `words` at the builder's insertion point. The
+  /// block is split there; afterwards the builder is at the start of the
+  /// continuation, before the operations that followed the insertion point.
+  void emit(OpBuilder &builder, Location loc, ArrayRef<Value> words);
+
+  LLVM::GlobalOp getSiteGlobal() { return site; }
+
+private:
+  LLVM::GlobalOp site, cursor, limit;
+  LLVM::LLVMFuncOp slow1, slow2;
+};
+
+} // namespace mlir::phaedrus
+
+#endif // PHAEDRUS_LIB_TRANSFORMS_RECORDER_H
