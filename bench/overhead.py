@@ -83,9 +83,17 @@ def parse_args(argv=None):
     parser.add_argument("--programs", nargs="+", metavar="NAME", default=None,
                         help=f"programs to measure (default all: {' '.join(names)}); "
                              f"names may also be comma-separated")
+    parser.add_argument("--scale", type=int, default=8,
+                        help="input scale: bzip2 inputs are this many times the "
+                             "test inputs' size, Lua runs each script this many "
+                             "times (default 8, so that runs take 0.1-1 s and "
+                             "process start-up does not dominate; 1 = the test "
+                             "inputs)")
     parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT,
                         help="JSON result file (default bench/results/overhead.json)")
     args = parser.parse_args(argv)
+    if args.scale < 1:
+        parser.error(f"--scale must be at least 1 (got {args.scale})")
     if args.runs < MIN_RUNS:
         parser.error(f"--runs must be at least {MIN_RUNS} (got {args.runs}): "
                      f"fewer runs give medians too noisy to compare")
@@ -332,7 +340,8 @@ def main(argv=None):
     if not aslr_off:
         print("overhead: could not turn address-space randomisation off; "
               "measuring with it on", file=sys.stderr)
-    selected = [p for p in programs.all_programs() if p.name in args.programs]
+    selected = [p for p in programs.all_programs(args.scale)
+                if p.name in args.programs]
     base_env = dict(os.environ)
     scratch = Path(tempfile.mkdtemp(prefix="phaedrus-bench-"))
     rows = []
@@ -401,6 +410,7 @@ def main(argv=None):
     summary["machine"] = info
     summary["method"] = METHOD
     summary["runs"] = args.runs
+    summary["scale"] = args.scale
     summary["programs"] = [p.name for p in selected]
     summary["elapsed_s"] = round(time.perf_counter() - started, 1)
     print_summary(summary)

@@ -4,9 +4,11 @@
  * file (docs/TraceFormat.md). Linked into the user's program, so it:
  *   - never aborts or changes what the program does: on any failure it says
  *     so once on stderr and stops tracing;
- *   - keeps one buffer per thread and writes full buffers as checksummed
- *     records, each with a single write, so a killed run keeps every record
- *     written before the kill;
+ *   - records into per-thread buffers (the fast path is inlined into the
+ *     program); a writer thread compresses full buffers (zstd) and writes
+ *     them as checksummed records, each with a single write, so a killed run
+ *     keeps every record written before the kill and the program's own
+ *     thread rarely waits for the disk;
  *   - flushes at exit, at thread exit and on fatal signals;
  *   - gives a forked child its own trace file.
  *
@@ -32,6 +34,7 @@
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
+#include <zstd.h>
 
 /* Set by an instrumented call site just before a direct call: the call-site
  * token plus one. The callee's entry code consumes it. */
@@ -45,39 +48,65 @@ __thread uint32_t __phaedrus_site;
 __thread uint32_t *__phaedrus_cursor;
 __thread uint32_t *__phaedrus_limit;
 
+
+/* A full (or final) chunk of one thread's events, queued for the writer. */
 struct buffer {
-  uint32_t **cursor;   /* the owning thread's __phaedrus_cursor; NULL after it exited */
-  uint32_t thread_index;
+  struct buffer *next;         /* in the queue or in a free list */
+  struct thread_state *owner;
+  uint32_t count;
   uint32_t sequence;
-  uint64_t flushed;    /* events of this thread written so far */
-  struct buffer *next; /* all buffers, for flushing at exit and on signals */
   uint32_t tokens[PHAEDRUS_CHUNK_TOKENS];
 };
 
-static __thread struct buffer *thread_buffer;
+/* Per recording thread. Lives until the process ends (the writer may still
+ * hold its buffers after the thread exited). */
+struct thread_state {
+  uint32_t **cursor;           /* &__phaedrus_cursor of the thread; NULL once it exited */
+  struct buffer *active;       /* the buffer the cursor points into */
+  struct buffer *free_list;    /* buffers the writer gave back */
+  unsigned buffers;            /* allocated for this thread */
+  uint32_t index;
+  uint32_t next_sequence;
+  uint64_t queued;             /* events handed to the writer */
+  struct thread_state *next;   /* all threads */
+};
+
+static __thread struct thread_state *thread_state;
 
 /* Where events go while tracing is off: overwritten, never written out. */
 #define SCRATCH_TOKENS 1024u
 static __thread uint32_t scratch[SCRATCH_TOKENS];
 
-static uint32_t buffer_count(const struct buffer *b) {
-  return b->cursor ? (uint32_t)(*b->cursor - b->tokens) : 0;
-}
+/* At most this many buffers per thread: the program waits for the writer
+ * (bounded memory) rather than letting a fast producer outrun the disk. */
+#define MAX_BUFFERS_PER_THREAD 8u
 
 static struct {
   atomic_int state; /* enum state */
   int fd;
-  pthread_mutex_t lock; /* guards fd writes and the buffer list */
-  pthread_key_t key;    /* flushes a thread's buffer when it exits */
-  struct buffer *buffers;
+  pthread_mutex_t queue_lock; /* queue, free lists, thread list */
+  pthread_cond_t work;        /* the queue is not empty, or stop */
+  pthread_cond_t returned;    /* a buffer was given back */
+  pthread_mutex_t write_lock; /* the file: one record at a time */
+  struct buffer *queue_head, *queue_tail;
+  struct thread_state *threads;
   uint32_t next_thread;
+  pthread_t writer;
+  pid_t writer_pid;           /* the process whose writer is running, or 0 */
+  int stop_writer;
+  atomic_int signalled;       /* a fatal signal is being handled */
+  pthread_key_t key;          /* flushes a thread's buffer when it exits */
   int dropped;
   int granularity;
   uint64_t fingerprint;
   const char *vocabulary;
   uint64_t vocabulary_size;
   char path[4096];
-} rt = {.fd = -1, .lock = PTHREAD_MUTEX_INITIALIZER};
+} rt = {.fd = -1,
+        .queue_lock = PTHREAD_MUTEX_INITIALIZER,
+        .work = PTHREAD_COND_INITIALIZER,
+        .returned = PTHREAD_COND_INITIALIZER,
+        .write_lock = PTHREAD_MUTEX_INITIALIZER};
 
 enum state { UNINITIALIZED = 0, TRACING = 1, DISABLED = 2, FINISHED = 3 };
 
@@ -143,25 +172,6 @@ static int write_record(uint32_t tag, uint32_t aux, const void *payload1,
     }
   }
   return 0;
-}
-
-/* Writes the buffer's events; caller holds rt.lock (or is a signal handler
- * that could not take it). */
-static void flush_locked(struct buffer *b) {
-  uint32_t count = buffer_count(b);
-  if (!count)
-    return;
-  int error = write_record(PHAEDRUS_TAG_EVNT, b->thread_index, &b->sequence,
-                           sizeof b->sequence, b->tokens,
-                           (size_t)count * sizeof(uint32_t));
-  if (error) {
-    rt.dropped = 1;
-    disable("cannot write trace", error);
-  } else {
-    b->flushed += count;
-  }
-  ++b->sequence;
-  *b->cursor = b->tokens;
 }
 
 static void expand_path(char *out, size_t size, const char *pattern,
@@ -275,74 +285,354 @@ static int open_trace(int forked_child) {
   return 0;
 }
 
-/* Flushes everything and writes the end record. */
-static void finish(uint32_t exit_kind, uint32_t signal_number, int locked) {
-  if (atomic_load(&rt.state) != TRACING)
+
+static uint32_t active_count(const struct thread_state *t) {
+  return t->cursor && t->active ? (uint32_t)(*t->cursor - t->active->tokens) : 0;
+}
+
+/* Writes one buffer; compressed unless `raw` (signal handlers must not
+ * allocate). Caller holds write_lock. */
+static void write_buffer(struct buffer *b, ZSTD_CCtx *cctx, void *out,
+                         size_t out_size, int raw) {
+  int error;
+  if (!raw && cctx) {
+    size_t n = ZSTD_compressCCtx(cctx, out, out_size, b->tokens,
+                                 (size_t)b->count * sizeof(uint32_t), 1);
+    if (!ZSTD_isError(n)) {
+      uint32_t head[2] = {b->sequence, b->count};
+      error = write_record(PHAEDRUS_TAG_EVNZ, b->owner->index, head,
+                           sizeof head, out, n);
+      goto done;
+    }
+  }
+  error = write_record(PHAEDRUS_TAG_EVNT, b->owner->index, &b->sequence,
+                       sizeof b->sequence, b->tokens,
+                       (size_t)b->count * sizeof(uint32_t));
+done:
+  if (error) {
+    rt.dropped = 1;
+    disable("cannot write trace", error);
+  }
+}
+
+static void give_back(struct buffer *b) {
+  b->next = b->owner->free_list;
+  b->owner->free_list = b;
+  pthread_cond_broadcast(&rt.returned);
+}
+
+/* The writer: takes buffers off the queue in order, compresses and writes
+ * them, gives them back. Holding write_lock from taking a buffer to having
+ * written it keeps each thread's chunks in sequence even when a signal
+ * handler takes over. */
+static void *writer_main(void *unused) {
+  (void)unused;
+  sigset_t all;
+  sigfillset(&all);
+  pthread_sigmask(SIG_BLOCK, &all, NULL); /* signals go to program threads */
+  ZSTD_CCtx *cctx = ZSTD_createCCtx();
+  size_t out_size = ZSTD_compressBound(PHAEDRUS_CHUNK_TOKENS * sizeof(uint32_t));
+  void *out = malloc(out_size);
+  for (;;) {
+    pthread_mutex_lock(&rt.write_lock);
+    pthread_mutex_lock(&rt.queue_lock);
+    while (!rt.queue_head && !rt.stop_writer) {
+      pthread_mutex_unlock(&rt.write_lock);
+      pthread_cond_wait(&rt.work, &rt.queue_lock);
+      pthread_mutex_unlock(&rt.queue_lock);
+      pthread_mutex_lock(&rt.write_lock);
+      pthread_mutex_lock(&rt.queue_lock);
+    }
+    struct buffer *b = rt.queue_head;
+    if (!b || atomic_load(&rt.signalled)) {
+      pthread_mutex_unlock(&rt.queue_lock);
+      pthread_mutex_unlock(&rt.write_lock);
+      break;
+    }
+    rt.queue_head = b->next;
+    if (!rt.queue_head)
+      rt.queue_tail = NULL;
+    pthread_mutex_unlock(&rt.queue_lock);
+    if (atomic_load(&rt.state) == TRACING)
+      write_buffer(b, out ? cctx : NULL, out, out_size, 0);
+    pthread_mutex_unlock(&rt.write_lock);
+    pthread_mutex_lock(&rt.queue_lock);
+    give_back(b);
+    pthread_mutex_unlock(&rt.queue_lock);
+  }
+  ZSTD_freeCCtx(cctx);
+  free(out);
+  return NULL;
+}
+
+/* Caller holds queue_lock. */
+static void start_writer_locked(void) {
+  if (rt.writer_pid == getpid())
     return;
+  rt.stop_writer = 0;
+  if (pthread_create(&rt.writer, NULL, writer_main, NULL) == 0)
+    rt.writer_pid = getpid();
+}
+
+/* Caller holds queue_lock. */
+static void enqueue_locked(struct thread_state *t, struct buffer *b,
+                           uint32_t count) {
+  b->count = count;
+  b->sequence = t->next_sequence++;
+  b->next = NULL;
+  t->queued += count;
+  if (rt.queue_tail)
+    rt.queue_tail->next = b;
+  else
+    rt.queue_head = b;
+  rt.queue_tail = b;
+  pthread_cond_signal(&rt.work);
+}
+
+/* Caller holds queue_lock. A fresh or given-back buffer for `t`; waits for
+ * the writer when the thread has all its buffers in flight. */
+static struct buffer *take_buffer_locked(struct thread_state *t) {
+  for (;;) {
+    if (t->free_list) {
+      struct buffer *b = t->free_list;
+      t->free_list = b->next;
+      return b;
+    }
+    if (t->buffers < MAX_BUFFERS_PER_THREAD) {
+      struct buffer *b = malloc(sizeof *b);
+      if (b) {
+        b->owner = t;
+        ++t->buffers;
+        return b;
+      }
+      if (t->buffers == 0)
+        return NULL;
+    }
+    if (rt.writer_pid != getpid())
+      start_writer_locked();
+    if (rt.writer_pid != getpid())
+      return NULL;
+    pthread_cond_wait(&rt.returned, &rt.queue_lock);
+  }
+}
+
+/* Points the thread's cursor at the scratch area (tracing is off). */
+static void use_scratch(void) {
+  __phaedrus_cursor = scratch;
+  __phaedrus_limit = scratch + SCRATCH_TOKENS - 1;
+}
+
+static void point_cursor(struct buffer *b) {
+  __phaedrus_cursor = b->tokens;
+  __phaedrus_limit = b->tokens + PHAEDRUS_CHUNK_TOKENS - 1;
+}
+
+/* First event of a thread: give it a state and a buffer. */
+static void attach_thread(void) {
+  if (atomic_load(&rt.state) != TRACING)
+    return use_scratch();
+  struct thread_state *t = calloc(1, sizeof *t);
+  if (!t) {
+    disable("out of memory for the trace buffer of", ENOMEM);
+    return use_scratch();
+  }
+  pthread_mutex_lock(&rt.queue_lock);
+  struct buffer *b = take_buffer_locked(t);
+  if (!b) {
+    pthread_mutex_unlock(&rt.queue_lock);
+    free(t);
+    disable("out of memory for the trace buffer of", ENOMEM);
+    return use_scratch();
+  }
+  t->index = rt.next_thread++;
+  t->next = rt.threads;
+  rt.threads = t;
+  t->active = b;
+  t->cursor = &__phaedrus_cursor;
+  pthread_mutex_unlock(&rt.queue_lock);
+  pthread_setspecific(rt.key, t);
+  thread_state = t;
+  point_cursor(b);
+}
+
+/* The cursor reached the limit: attach the thread, or hand the full buffer
+ * to the writer and continue in another, or (tracing off) recycle the
+ * scratch area. */
+static void make_room(void) {
+  struct thread_state *t = thread_state;
+  if (!t)
+    return attach_thread();
+  if (atomic_load(&rt.state) != TRACING || !t->cursor || !t->active)
+    return use_scratch();
+  pthread_mutex_lock(&rt.queue_lock);
+  start_writer_locked();
+  enqueue_locked(t, t->active, active_count(t));
+  t->active = take_buffer_locked(t);
+  pthread_mutex_unlock(&rt.queue_lock);
+  if (!t->active) {
+    disable("cannot start the trace writer for", EAGAIN);
+    return use_scratch();
+  }
+  point_cursor(t->active);
+}
+
+void __phaedrus_record_slow(uint32_t token) {
+  make_room();
+  *__phaedrus_cursor++ = token;
+}
+
+void __phaedrus_record2_slow(uint32_t first, uint32_t second) {
+  make_room();
+  __phaedrus_cursor[0] = first;
+  __phaedrus_cursor[1] = second;
+  __phaedrus_cursor += 2;
+}
+
+static void write_end(uint32_t exit_kind, uint32_t signal_number) {
   uint32_t threads = 0;
   uint64_t events = 0;
-  for (struct buffer *b = rt.buffers; b; b = b->next) {
-    flush_locked(b);
-    events += b->flushed;
-    threads += b->flushed != 0;
+  for (struct thread_state *t = rt.threads; t; t = t->next) {
+    events += t->queued;
+    threads += t->queued != 0;
   }
-  struct phaedrus_end end = {events, exit_kind,
-                             signal_number, threads, (uint32_t)rt.dropped};
+  struct phaedrus_end end = {events, exit_kind, signal_number, threads,
+                             (uint32_t)rt.dropped};
   if (atomic_load(&rt.state) == TRACING)
     write_record(PHAEDRUS_TAG_ENDT, 0, &end, sizeof end, NULL, 0);
   atomic_store(&rt.state, FINISHED);
-  (void)locked;
 }
 
+/* Normal exit: queue every thread's partial buffer, let the writer drain
+ * the queue, then end the file. */
 static void at_exit(void) {
-  pthread_mutex_lock(&rt.lock);
-  finish(PHAEDRUS_EXIT_NORMAL, 0, 1);
-  pthread_mutex_unlock(&rt.lock);
+  if (atomic_load(&rt.state) != TRACING)
+    return;
+  pthread_mutex_lock(&rt.queue_lock);
+  for (struct thread_state *t = rt.threads; t; t = t->next) {
+    uint32_t count = active_count(t);
+    if (!count)
+      continue;
+    struct buffer *b = t->active;
+    enqueue_locked(t, b, count);
+    t->active = NULL; /* events after this point go to the scratch area */
+    if (t == thread_state)
+      use_scratch();
+  }
+  int writing = rt.writer_pid == getpid();
+  rt.stop_writer = 1;
+  pthread_cond_broadcast(&rt.work);
+  pthread_mutex_unlock(&rt.queue_lock);
+  if (writing) {
+    pthread_join(rt.writer, NULL);
+    rt.writer_pid = 0;
+  } else {
+    /* No writer ever ran (a short run): write the queue here. */
+    pthread_mutex_lock(&rt.write_lock);
+    for (struct buffer *b = rt.queue_head; b; b = b->next)
+      write_buffer(b, NULL, NULL, 0, 1);
+    rt.queue_head = rt.queue_tail = NULL;
+    pthread_mutex_unlock(&rt.write_lock);
+  }
+  write_end(PHAEDRUS_EXIT_NORMAL, 0);
 }
 
+/* Fatal signal: stop the writer between two records, then write what is
+ * queued and every thread's partial buffer uncompressed (no allocation in
+ * a signal handler), and end the file. Best effort: other threads keep
+ * running until the signal kills the process. */
 static void on_fatal_signal(int signal_number) {
-  /* Best effort: take the lock if nobody holds it; a thread interrupted
-   * inside a write may leave a partial record, which the reader drops. */
-  int locked = pthread_mutex_trylock(&rt.lock) == 0;
-  finish(PHAEDRUS_EXIT_SIGNAL, (uint32_t)signal_number, locked);
-  if (locked)
-    pthread_mutex_unlock(&rt.lock);
+  int expected = 0;
+  if (atomic_load(&rt.state) == TRACING &&
+      atomic_compare_exchange_strong(&rt.signalled, &expected, 1)) {
+    int locked = 0;
+    for (int tries = 0; tries < 1000 && !locked; ++tries) {
+      locked = pthread_mutex_trylock(&rt.write_lock) == 0;
+      if (!locked) {
+        struct timespec ms = {0, 1000000};
+        nanosleep(&ms, NULL);
+      }
+    }
+    if (locked) {
+      for (struct buffer *b = rt.queue_head; b; b = b->next)
+        write_buffer(b, NULL, NULL, 0, 1);
+      rt.queue_head = rt.queue_tail = NULL;
+      for (struct thread_state *t = rt.threads; t; t = t->next) {
+        uint32_t count = active_count(t);
+        if (!count)
+          continue;
+        struct buffer *b = t->active;
+        b->count = count;
+        b->sequence = t->next_sequence++;
+        t->queued += count;
+        write_buffer(b, NULL, NULL, 0, 1);
+        *t->cursor = b->tokens;
+      }
+      write_end(PHAEDRUS_EXIT_SIGNAL, (uint32_t)signal_number);
+    }
+  }
   for (size_t i = 0; i < NUM_FATAL_SIGNALS; ++i)
     if (fatal_signals[i] == signal_number)
       sigaction(signal_number, &previous_actions[i], NULL);
   raise(signal_number);
 }
 
-static void on_thread_exit(void *buffer) {
-  struct buffer *b = (struct buffer *)buffer;
-  pthread_mutex_lock(&rt.lock);
-  if (atomic_load(&rt.state) == TRACING)
-    flush_locked(b);
-  b->cursor = NULL; /* the thread's cursor goes away with it */
-  pthread_mutex_unlock(&rt.lock);
+static void on_thread_exit(void *state) {
+  struct thread_state *t = (struct thread_state *)state;
+  pthread_mutex_lock(&rt.queue_lock);
+  uint32_t count = active_count(t);
+  if (count && atomic_load(&rt.state) == TRACING) {
+    start_writer_locked();
+    enqueue_locked(t, t->active, count);
+    t->active = NULL;
+  }
+  t->cursor = NULL; /* the thread's cursor goes away with it */
+  pthread_mutex_unlock(&rt.queue_lock);
   /* Events after this point (other destructors) go to the scratch area. */
-  __phaedrus_cursor = scratch;
-  __phaedrus_limit = scratch + SCRATCH_TOKENS - 1;
+  use_scratch();
 }
 
-static void in_forked_child(void) {
-  /* The parent flushes its own unflushed events; the child starts afresh. */
-  pthread_mutex_init(&rt.lock, NULL);
+/* fork(): no thread may be inside the queue or the file while the address
+ * space is copied. */
+static void before_fork(void) {
+  pthread_mutex_lock(&rt.write_lock);
+  pthread_mutex_lock(&rt.queue_lock);
+}
+
+static void after_fork_in_parent(void) {
+  pthread_mutex_unlock(&rt.queue_lock);
+  pthread_mutex_unlock(&rt.write_lock);
+}
+
+static void after_fork_in_child(void) {
+  /* The parent writes its own queued and partial events; the child keeps
+   * only the forking thread, starts a new file and, lazily, its own writer. */
+  pthread_mutex_init(&rt.queue_lock, NULL);
+  pthread_mutex_init(&rt.write_lock, NULL);
+  pthread_cond_init(&rt.work, NULL);
+  pthread_cond_init(&rt.returned, NULL);
+  rt.queue_head = rt.queue_tail = NULL;
+  rt.writer_pid = 0;
+  rt.stop_writer = 0;
   if (atomic_load(&rt.state) != TRACING)
     return;
-  /* Only the forking thread lives on in the child. */
-  for (struct buffer *b = rt.buffers; b; b = b->next) {
-    if (b == thread_buffer)
-      *b->cursor = b->tokens;
-    else
-      b->cursor = NULL;
-    b->sequence = 0;
-    b->flushed = 0;
+  struct thread_state *self = thread_state;
+  rt.threads = self;
+  rt.next_thread = 1;
+  if (self) {
+    self->next = NULL;
+    self->index = 0;
+    self->next_sequence = 0;
+    self->queued = 0;
+    /* Buffers that were queued in the parent are gone from the child's
+     * point of view; allow fresh ones. */
+    self->free_list = NULL;
+    self->buffers = 1;
+    if (self->active)
+      point_cursor(self->active);
   }
   close(rt.fd);
   rt.fd = -1;
-  if (open_trace(1) != 0)
-    return;
+  open_trace(1);
 }
 
 void __phaedrus_register(const char *vocabulary, uint64_t vocabulary_size,
@@ -362,7 +652,7 @@ void __phaedrus_register(const char *vocabulary, uint64_t vocabulary_size,
     disable("cannot set up thread-exit flushing for", EAGAIN);
     return;
   }
-  pthread_atfork(NULL, NULL, in_forked_child);
+  pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child);
   atexit(at_exit);
   for (size_t i = 0; i < NUM_FATAL_SIGNALS; ++i) {
     struct sigaction action;
@@ -375,63 +665,6 @@ void __phaedrus_register(const char *vocabulary, uint64_t vocabulary_size,
       sigaction(fatal_signals[i], &action, NULL);
   }
   atomic_store(&rt.state, TRACING);
-}
-
-/* Points the thread's cursor at the scratch area (tracing is off). */
-static void use_scratch(void) {
-  __phaedrus_cursor = scratch;
-  __phaedrus_limit = scratch + SCRATCH_TOKENS - 1;
-}
-
-/* First event of a thread: give it a buffer. */
-static void attach_thread(void) {
-  if (atomic_load(&rt.state) != TRACING)
-    return use_scratch();
-  struct buffer *b = calloc(1, sizeof *b);
-  if (!b) {
-    disable("out of memory for the trace buffer of", ENOMEM);
-    return use_scratch();
-  }
-  b->cursor = &__phaedrus_cursor;
-  __phaedrus_cursor = b->tokens;
-  __phaedrus_limit = b->tokens + PHAEDRUS_CHUNK_TOKENS - 1;
-  pthread_mutex_lock(&rt.lock);
-  b->thread_index = rt.next_thread++;
-  b->next = rt.buffers;
-  rt.buffers = b;
-  pthread_mutex_unlock(&rt.lock);
-  pthread_setspecific(rt.key, b);
-  thread_buffer = b;
-}
-
-/* The cursor reached the limit: attach the thread, or write the full
- * buffer, or (tracing off) recycle the scratch area. */
-static void make_room(void) {
-  struct buffer *b = thread_buffer;
-  if (!b) {
-    attach_thread();
-  } else if (atomic_load(&rt.state) == TRACING && b->cursor) {
-    pthread_mutex_lock(&rt.lock);
-    if (atomic_load(&rt.state) == TRACING)
-      flush_locked(b);
-    pthread_mutex_unlock(&rt.lock);
-    if (atomic_load(&rt.state) != TRACING)
-      use_scratch();
-  } else {
-    use_scratch();
-  }
-}
-
-void __phaedrus_record_slow(uint32_t token) {
-  make_room();
-  *__phaedrus_cursor++ = token;
-}
-
-void __phaedrus_record2_slow(uint32_t first, uint32_t second) {
-  make_room();
-  __phaedrus_cursor[0] = first;
-  __phaedrus_cursor[1] = second;
-  __phaedrus_cursor += 2;
 }
 
 const char *__phaedrus_trace_path(void) {

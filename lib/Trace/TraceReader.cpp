@@ -2,6 +2,8 @@
 
 #include "phaedrus/Trace/TraceReader.h"
 
+#include <zstd.h>
+
 #include <cstring>
 #include <map>
 #include <sstream>
@@ -17,6 +19,7 @@ const char *tagName(uint32_t tag) {
   case PHAEDRUS_TAG_FILE: return "FILE";
   case PHAEDRUS_TAG_VOCB: return "VOCB";
   case PHAEDRUS_TAG_EVNT: return "EVNT";
+  case PHAEDRUS_TAG_EVNZ: return "EVNZ";
   case PHAEDRUS_TAG_ENDT: return "ENDT";
   default: return nullptr;
   }
@@ -134,10 +137,14 @@ ReadStatus mlir::phaedrus::trace::readTrace(const char *data, size_t size,
     case PHAEDRUS_TAG_VOCB:
       header.vocabulary.assign(payload, record.length);
       break;
-    case PHAEDRUS_TAG_EVNT: {
-      if (record.length < 4 || record.length % 4 != 0)
+    case PHAEDRUS_TAG_EVNT:
+    case PHAEDRUS_TAG_EVNZ: {
+      bool compressed = record.tag == PHAEDRUS_TAG_EVNZ;
+      if (!compressed && (record.length < 4 || record.length % 4 != 0))
         return fail(true, "corrupt EVNT record " + where.str() +
                               ": length is not a whole number of tokens");
+      if (compressed && record.length < 8)
+        return fail(true, "corrupt EVNZ record " + where.str() + ": too short");
       uint32_t thread = record.aux;
       uint32_t sequence = load<uint32_t>(payload);
       auto [it, inserted] = nextSequence.try_emplace(thread, 0);
@@ -148,13 +155,28 @@ ReadStatus mlir::phaedrus::trace::readTrace(const char *data, size_t size,
                               where.str() + ", found chunk " +
                               std::to_string(sequence));
       ++it->second;
-      size_t count = (record.length - 4) / 4;
-      if (count) {
+      size_t count;
+      std::vector<uint32_t> tokens;
+      if (compressed) {
+        count = load<uint32_t>(payload + 4);
+        if (count > PHAEDRUS_MAX_PAYLOAD / 4)
+          return fail(true, "corrupt EVNZ record " + where.str() +
+                                ": implausible token count");
+        tokens.resize(count);
+        size_t n = ZSTD_decompress(tokens.data(), count * 4, payload + 8,
+                                   record.length - 8);
+        if (ZSTD_isError(n) || n != count * 4)
+          return fail(true, "corrupt EVNZ record " + where.str() +
+                                ": its events do not decompress to " +
+                                std::to_string(count) + " tokens");
+      } else {
         // Payloads are not necessarily 4-byte aligned in the file.
-        std::vector<uint32_t> tokens(count);
+        count = (record.length - 4) / 4;
+        tokens.resize(count);
         std::memcpy(tokens.data(), payload + 4, count * 4);
-        onEvents(thread, tokens.data(), count);
       }
+      if (count)
+        onEvents(thread, tokens.data(), count);
       status.events += count;
       ++status.eventRecords;
       break;

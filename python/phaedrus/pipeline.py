@@ -79,7 +79,7 @@ def mlir_to_binary(program: Path, output: Path, ldflags=(), link_runtime=False,
     if translate.returncode != 0:
         raise ToolError("mlir-translate --mlir-to-llvmir failed:\n" +
                         translate.stderr.decode(errors="replace"))
-    libs = [runtime_library(), "-lpthread"] if link_runtime else []
+    libs = [runtime_library(), "-lpthread", "-lzstd"] if link_runtime else []
     run([llvm_tool("clang"), *cflags, ll, *libs, *ldflags, "-o", output],
         what="clang (compile and link)")
     ll.unlink()

@@ -49,10 +49,17 @@ def _source_dir(prefix: str) -> Path:
 
 
 class Bzip2(Program):
-    def __init__(self):
+    """`scale` multiplies the input sizes (1 for tests; larger for benchmarks,
+    so that a run is long enough to time)."""
+
+    def __init__(self, scale: int = 1):
         src = _source_dir("bzip2")
         files = ["blocksort.c", "huffman.c", "crctable.c", "randtable.c",
                  "compress.c", "decompress.c", "bzlib.c", "bzip2.c"]
+        self.scale = scale
+        sfx = "" if scale == 1 else f".x{scale}"
+        self.files = {"text": f"text{sfx}.txt", "repetitive": f"repetitive{sfx}.bin",
+                      "random": f"random{sfx}.bin", "compressed": f"text{sfx}.txt.bz2"}
         super().__init__(
             name="bzip2",
             sources=[src / f for f in files],
@@ -60,39 +67,42 @@ class Bzip2(Program):
             ldflags=[],
             runs=[
                 # Text, the largest block size and the smallest.
-                Run("text-9", ["-9", "-c", "-k"], stdin="text.txt"),
-                Run("text-1", ["-1", "-c", "-k"], stdin="text.txt"),
+                Run("text-9", ["-9", "-c", "-k"], stdin=self.files["text"]),
+                Run("text-1", ["-1", "-c", "-k"], stdin=self.files["text"]),
                 # Highly repetitive data: bzip2 falls back to another sort.
-                Run("repetitive-9", ["-9", "-c"], stdin="repetitive.bin"),
+                Run("repetitive-9", ["-9", "-c"], stdin=self.files["repetitive"]),
                 # Incompressible random bytes.
-                Run("random-5", ["-5", "-c"], stdin="random.bin"),
+                Run("random-5", ["-5", "-c"], stdin=self.files["random"]),
                 # Decompression of the compressed text.
-                Run("decompress", ["-d", "-c"], stdin="text.txt.bz2"),
+                Run("decompress", ["-d", "-c"], stdin=self.files["compressed"]),
             ])
 
     def prepare(self, workdir: Path):
         workdir.mkdir(parents=True, exist_ok=True)
-        text = workdir / "text.txt"
+        text = workdir / self.files["text"]
         if not text.exists():
-            # Real text: the C sources of both programs, about 600 KB.
-            chunks = []
-            for path in sorted(SRC_ROOT.glob("*/**/*.c")):
-                chunks.append(path.read_bytes())
-            text.write_bytes(b"".join(chunks)[:600_000])
-        rep = workdir / "repetitive.bin"
+            # Real text: the C sources of both programs, 600 KB per unit of
+            # scale (repeated when scaled beyond what they hold).
+            chunks = [p.read_bytes() for p in sorted(SRC_ROOT.glob("*/**/*.c"))]
+            corpus = b"".join(chunks)
+            size = 600_000 * self.scale
+            text.write_bytes((corpus * (size // len(corpus) + 1))[:size])
+        rep = workdir / self.files["repetitive"]
         if not rep.exists():
-            rep.write_bytes(b"phaedrus" * 100_000)
-        rnd = workdir / "random.bin"
+            rep.write_bytes(b"phaedrus" * (100_000 * self.scale))
+        rnd = workdir / self.files["random"]
         if not rnd.exists():
-            rnd.write_bytes(random.Random(20261121).randbytes(300_000))
-        bz = workdir / "text.txt.bz2"
+            rnd.write_bytes(random.Random(20261121).randbytes(300_000 * self.scale))
+        bz = workdir / self.files["compressed"]
         if not bz.exists():
             import bz2
             bz.write_bytes(bz2.compress(text.read_bytes(), 9))
 
 
 class Lua(Program):
-    def __init__(self):
+    """`scale` runs each script that many times in one process."""
+
+    def __init__(self, scale: int = 1):
         src = _source_dir("lua5.4") / "src"
         sources = sorted(p for p in src.glob("*.c") if p.name != "luac.c")
         scripts = sorted(LUA_SCRIPTS.glob("*.lua"))
@@ -114,14 +124,16 @@ class Lua(Program):
                     f"-I{generated}", "-Dluai_makeseed(L)=20261121u",
                     "-DSTRCACHE_N=1", "-DSTRCACHE_M=2"],
             ldflags=["-lm", "-ldl"],
-            runs=[Run(s.stem, [str(s)]) for s in scripts])
+            runs=[Run(s.stem, [str(s)] if scale == 1 else
+                      ["-e", f'for _ = 1, {scale} do dofile("{s}") end'])
+                  for s in scripts])
 
     def prepare(self, workdir: Path):
         workdir.mkdir(parents=True, exist_ok=True)
 
 
-def all_programs():
-    return [Bzip2(), Lua()]
+def all_programs(scale: int = 1):
+    return [Bzip2(scale), Lua(scale)]
 
 
 @dataclass

@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include <zstd.h>
+
 #include <cstring>
 #include <random>
 
@@ -41,6 +43,15 @@ public:
     std::string payload = raw(sequence);
     payload.append(reinterpret_cast<const char *>(t.data()), t.size() * 4);
     record(PHAEDRUS_TAG_EVNT, thread, payload);
+    total += t.size();
+  }
+  void compressedEvents(uint32_t thread, uint32_t sequence,
+                        const std::vector<uint32_t> &t) {
+    std::string frame(ZSTD_compressBound(t.size() * 4), '\0');
+    size_t n = ZSTD_compress(frame.data(), frame.size(), t.data(), t.size() * 4, 1);
+    frame.resize(n);
+    record(PHAEDRUS_TAG_EVNZ, thread,
+           raw(sequence) + raw(static_cast<uint32_t>(t.size())) + frame);
     total += t.size();
   }
   void end() {
@@ -181,4 +192,38 @@ TEST(TraceReaderTest, VocabularyRoundTripsAndRejectsBadLines) {
   EXPECT_NE(error.find("bad id"), std::string::npos);
 }
 
+} // namespace
+
+namespace {
+TEST(TraceReaderTest, CompressedChunksShareTheSequence) {
+  TraceBuilder b;
+  b.head(5);
+  std::vector<uint32_t> many(50000);
+  for (size_t i = 0; i < many.size(); ++i)
+    many[i] = i % 7;
+  b.compressedEvents(0, 0, many);
+  b.events(0, 1, {3, 4});
+  b.compressedEvents(0, 2, {9});
+  b.end();
+  Result r = read(b.bytes);
+  ASSERT_TRUE(r.status.complete) << r.status.problem;
+  std::vector<uint32_t> expected = many;
+  expected.insert(expected.end(), {3, 4, 9});
+  EXPECT_EQ(r.events[0], expected);
+  EXPECT_LT(b.bytes.size(), 2000u); // 200 KB of tokens compress away
+}
+
+TEST(TraceReaderTest, UndecompressableChunkIsCorrupt) {
+  TraceBuilder b;
+  b.head(5);
+  // A well-checksummed record whose frame is not zstd.
+  b.record(PHAEDRUS_TAG_EVNZ, 0,
+           TraceBuilder::raw(uint32_t(0)) + TraceBuilder::raw(uint32_t(10)) +
+               "not a zstd frame");
+  Result r = read(b.bytes);
+  EXPECT_TRUE(r.status.corrupt);
+  EXPECT_NE(r.status.problem.find("its events do not decompress to 10 tokens"),
+            std::string::npos)
+      << r.status.problem;
+}
 } // namespace

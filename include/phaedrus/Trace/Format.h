@@ -38,6 +38,10 @@
 #define PHAEDRUS_TAG_VOCB PHAEDRUS_FOURCC('V', 'O', 'C', 'B')
 /* EVNT: aux = thread index; payload = u32 sequence number, then u32 tokens. */
 #define PHAEDRUS_TAG_EVNT PHAEDRUS_FOURCC('E', 'V', 'N', 'T')
+/* EVNZ: aux = thread index; payload = u32 sequence number, u32 token count,
+ * then the tokens compressed as one zstd frame. EVNT and EVNZ records of a
+ * thread share one sequence. */
+#define PHAEDRUS_TAG_EVNZ PHAEDRUS_FOURCC('E', 'V', 'N', 'Z')
 /* ENDT: struct phaedrus_end. Written once, at exit or on a fatal signal. */
 #define PHAEDRUS_TAG_ENDT PHAEDRUS_FOURCC('E', 'N', 'D', 'T')
 
