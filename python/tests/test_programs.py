@@ -58,12 +58,13 @@ def test_instrumented_run_matches_plain_and_clang(program_name, run_name,
     path_events = sum(sum(p.values()) for p in paths.values())
     assert counts["traces"][0]["events"] == sum(ours.values()) + path_events
     if granularity == "path":
-        # Entered functions complete paths, except those only ever left
-        # through longjmp or exit (Lua's error and yield machinery), which
-        # end no path: a documented limit of path recording.
-        entered = [f for f, c in ours.items() if c]
-        pathless = [f for f in entered if not paths.get(f)]
-        assert len(pathless) <= max(3, len(entered) // 20), pathless
+        assert path_events > 0
+        if program_name == "bzip2":
+            # Every entry ends at least one path (bzip2 never leaves a
+            # function through longjmp, unlike Lua's error and yield
+            # machinery); functions with a single path record none.
+            for f, n in paths.items():
+                assert sum(n.values()) >= ours[f], f
 
     profraw = tmp_path / "run.profraw"
     clang = pipeline.run_program(b.clang_instr, run.args, stdin_path=stdin,

@@ -176,6 +176,10 @@ mlir::phaedrus::instrumentPaths(LLVM::LLVMFuncOp function,
   uint64_t total = numPaths.lookup(entry);
   if (total == 0 || total > UINT32_MAX)
     return std::nullopt;
+  // A function with a single path (no branch, no loop) says nothing a path
+  // event would add to its entry event: record nothing.
+  if (total == 1)
+    return total;
 
   // The path register lives in an alloca at the entry; -O2 promotes it.
   OpBuilder builder(function.getContext());

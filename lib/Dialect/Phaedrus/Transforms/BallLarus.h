@@ -20,7 +20,8 @@ namespace mlir::phaedrus {
 /// path number in a local and records (PHAEDRUS_PATH_MARK | functionToken,
 /// path id) through `recorder` when a path ends: on back edges, on edges into targets of indirect branches
 /// (which cannot carry code) and before returns. Returns the number of
-/// distinct path ids, or std::nullopt (leaving the function unchanged) when
+/// distinct path ids (a function with a single path gets no code: its
+/// entry event already says which path ran), or std::nullopt (leaving the function unchanged) when
 /// the function has more than 2^32 - 1 paths or a terminator the numbering
 /// does not handle.
 std::optional<uint64_t> instrumentPaths(LLVM::LLVMFuncOp function,

@@ -17,7 +17,9 @@ def PhaedrusInstrumentPass : Pass<"phaedrus-instrument", "::mlir::ModuleOp"> {
     most edges cost nothing) and records the two words
     (`0x80000000 | function`, path id) when a path ends: at back edges, on edges into targets of computed
     gotos (`llvm.indirectbr`) and before returns. Branch frequencies and
-    per-call-site path spectra follow exactly from the recorded paths. A
+    per-call-site path spectra follow exactly from the recorded paths.
+    Functions with a single path (no branches) record no path events: their
+    entry event already determines the path. A
     function with more than 2^32 - 1 paths, or with terminators other than
     br, cond_br, switch, indirectbr, return and unreachable, records only its
     entries; the pass says so in a remark.
