@@ -42,8 +42,8 @@ __thread uint32_t __phaedrus_site;
 
 /* The hot path is inlined into instrumented code: while the cursor is below
  * the limit, store the token(s) there and advance the cursor; otherwise call
- * __phaedrus_record_slow. The limit stays one slot short of the buffer's end
- * so that a two-word path event fits whenever the test passes. Both start
+ * __phaedrus_record_slow. The limit stays two slots short of the buffer's end
+ * so that a three-word path run fits whenever the test passes. Both start
  * NULL, so a thread's first event takes the slow path. */
 __thread uint32_t *__phaedrus_cursor;
 __thread uint32_t *__phaedrus_limit;
@@ -419,12 +419,12 @@ static struct buffer *take_buffer_locked(struct thread_state *t) {
 /* Points the thread's cursor at the scratch area (tracing is off). */
 static void use_scratch(void) {
   __phaedrus_cursor = scratch;
-  __phaedrus_limit = scratch + SCRATCH_TOKENS - 1;
+  __phaedrus_limit = scratch + SCRATCH_TOKENS - (PHAEDRUS_PATH_RUN_WORDS - 1);
 }
 
 static void point_cursor(struct buffer *b) {
   __phaedrus_cursor = b->tokens;
-  __phaedrus_limit = b->tokens + PHAEDRUS_CHUNK_TOKENS - 1;
+  __phaedrus_limit = b->tokens + PHAEDRUS_CHUNK_TOKENS - (PHAEDRUS_PATH_RUN_WORDS - 1);
 }
 
 /* First event of a thread: give it a state and a buffer. */
@@ -481,11 +481,12 @@ void __phaedrus_record_slow(uint32_t token) {
   *__phaedrus_cursor++ = token;
 }
 
-void __phaedrus_record2_slow(uint32_t first, uint32_t second) {
+void __phaedrus_record3_slow(uint32_t first, uint32_t second, uint32_t third) {
   make_room();
   __phaedrus_cursor[0] = first;
   __phaedrus_cursor[1] = second;
-  __phaedrus_cursor += 2;
+  __phaedrus_cursor[2] = third;
+  __phaedrus_cursor += 3;
 }
 
 static void write_end(uint32_t exit_kind, uint32_t signal_number) {

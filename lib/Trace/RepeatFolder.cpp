@@ -55,6 +55,39 @@ void RepeatFolder::push(uint32_t token) {
   }
 }
 
+void RepeatFolder::pushRun(uint32_t token, uint64_t count) {
+  if (count == 0)
+    return;
+  if (count == 1)
+    return push(token);
+  pushed += count;
+  Item tokenItem;
+  tokenItem.token = token;
+  uint32_t body = intern({tokenItem});
+  // A run right after a run (or a single occurrence) of the same token joins it.
+  if (!output.empty()) {
+    Item &last = output.back();
+    if (last.body == body) {
+      last.count += count;
+      return;
+    }
+    if (last == tokenItem) {
+      last.body = body;
+      last.token = 0;
+      last.count = count + 1;
+      while (fold()) {
+      }
+      return;
+    }
+  }
+  Item run;
+  run.body = body;
+  run.count = count;
+  output.push_back(run);
+  while (fold()) {
+  }
+}
+
 void RepeatFolder::expand(const std::vector<Item> &items,
                           std::vector<uint32_t> &out) const {
   for (const Item &item : items) {

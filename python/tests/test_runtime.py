@@ -81,10 +81,10 @@ def test_sigkill_keeps_flushed_prefix(builds, tmp_path):
     recovered = re.search(r"recovered (\d+) events in (\d+) chunks", warnings)
     assert recovered and int(recovered.group(1)) == events, warnings
     # At least the 2 million steps before "running", in whole chunks (a
-    # chunk holds 65535 single-word events).
+    # chunk holds 65534 single-word events).
     chunks = int(recovered.group(2))
     assert events >= 2_000_000
-    assert events == 65535 * chunks
+    assert events == 65534 * chunks
 
 
 def test_forked_child_writes_its_own_trace(builds, tmp_path):
@@ -154,7 +154,7 @@ def test_import_refuses_damaged_traces(builds, tmp_path):
                           r"thread\(s\)", warnings)
     assert recovered, warnings
     events, chunks = map(int, recovered.groups())
-    assert chunks >= 1 and events == 65535 * chunks
+    assert chunks >= 1 and events == 65534 * chunks
     assert counts["traces"][0]["events"] == events
 
     # A flipped byte inside a chunk: an error that names the record and

@@ -120,3 +120,36 @@ TEST(RepeatFolderTest, NestedLoopsFoldToNestedRepeats) {
 }
 
 } // namespace
+
+namespace {
+// Runs pushed whole (path runs) expand like the same tokens pushed one by
+// one, and join neighbouring runs of the same token.
+TEST(RepeatFolderTest, PushRunEqualsRepeatedPush) {
+  std::mt19937_64 rng(7);
+  for (int trial = 0; trial < 300; ++trial) {
+    RepeatFolder folder;
+    std::vector<uint32_t> expected;
+    int pieces = rng() % 20;
+    for (int p = 0; p < pieces; ++p) {
+      uint32_t token = rng() % 3;
+      uint64_t count = rng() % 4 == 0 ? rng() % 1000 + 1 : rng() % 3 + 1;
+      if (rng() % 2)
+        folder.pushRun(token, count);
+      else
+        for (uint64_t i = 0; i < count; ++i)
+          folder.push(token);
+      expected.insert(expected.end(), count, token);
+    }
+    folder.finish();
+    EXPECT_EQ(folder.size(), expected.size());
+    std::vector<uint32_t> out;
+    folder.expand(folder.items(), out);
+    ASSERT_EQ(out, expected) << "trial " << trial;
+  }
+  RepeatFolder folder;
+  folder.pushRun(5, 1000000000);
+  folder.pushRun(5, 3);
+  ASSERT_EQ(folder.items().size(), 1u);
+  EXPECT_EQ(folder.items()[0].count, 1000000003u);
+}
+} // namespace

@@ -25,18 +25,18 @@ void __phaedrus_register(const char *vocabulary, uint64_t vocabulary_size,
 /* The thread's event buffer. Instrumented code records an event inline:
  *   if (__phaedrus_cursor < __phaedrus_limit) { store the word(s) at the
  *   cursor; advance it } else __phaedrus_record_slow / _record2_slow(...)
- * The limit is one slot short of the end, so two words always fit.
+ * The limit is two slots short of the end, so three words always fit.
  * Function entry: the word is the pending call-site token minus one if the
  * caller set __phaedrus_site (which the entry clears), else the function's
- * token. A completed Ball-Larus path (path granularity) is two words:
- * PHAEDRUS_PATH_MARK | function token, then the path id. */
+ * token. A run of completed Ball-Larus paths (path granularity) is three
+ * words: PHAEDRUS_PATH_MARK | function token, the path id, the run length. */
 extern __thread uint32_t *__phaedrus_cursor;
 extern __thread uint32_t *__phaedrus_limit;
 
 /* Out-of-line path: attaches the thread, writes a full buffer, or discards
  * events while tracing is off; then records the word(s). */
 void __phaedrus_record_slow(uint32_t token);
-void __phaedrus_record2_slow(uint32_t first, uint32_t second);
+void __phaedrus_record3_slow(uint32_t first, uint32_t second, uint32_t third);
 
 /* The trace file being written, or NULL before registration. */
 const char *__phaedrus_trace_path(void);

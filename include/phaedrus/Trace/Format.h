@@ -45,9 +45,15 @@
 /* ENDT: struct phaedrus_end. Written once, at exit or on a fatal signal. */
 #define PHAEDRUS_TAG_ENDT PHAEDRUS_FOURCC('E', 'N', 'D', 'T')
 
-/* At path granularity a completed Ball-Larus path is two words: the
- * function's token with this bit set, then the path id. */
+/* At path granularity, completed Ball-Larus paths are recorded as runs of
+ * three words: the function's token with this bit set, the path id, and how
+ * many times in a row the function completed that path (at least 1). A
+ * function keeps its current run in locals and records it when the path
+ * changes, before it calls anything and when it returns, so runs keep their
+ * place among the other events. */
 #define PHAEDRUS_PATH_MARK 0x80000000u
+/* Words of one path run. */
+#define PHAEDRUS_PATH_RUN_WORDS 3u
 
 /* Tokens per EVNT record: what a run killed with SIGKILL can lose per thread. */
 #define PHAEDRUS_CHUNK_TOKENS 65536u

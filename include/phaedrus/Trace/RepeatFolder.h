@@ -52,6 +52,8 @@ public:
     for (size_t i = 0; i < count; ++i)
       push(tokens[i]);
   }
+  /// `token`, `count` times in a row, in time independent of `count`.
+  void pushRun(uint32_t token, uint64_t count);
   /// Ends the stream (nothing is buffered, so this only marks the end).
   void finish() {}
 

@@ -97,10 +97,14 @@ OwningOpRef<ModuleOp> mlir::phaedrus::importWpp(StringRef bytes,
   trace::Header header;
   trace::Ending ending;
   std::map<uint32_t, trace::RepeatFolder> folders;
-  // Path events are two words (PHAEDRUS_PATH_MARK | function, path id);
-  // each distinct (function, path) becomes a vocabulary entry, numbered
-  // after the static entries in order of first appearance.
-  std::map<uint32_t, std::optional<uint32_t>> pendingPath; // per thread
+  // Path runs are three words (PHAEDRUS_PATH_MARK | function, path id,
+  // length); each distinct (function, path) becomes a vocabulary entry,
+  // numbered after the static entries in order of first appearance.
+  struct PendingRun {
+    unsigned words = 0; // of the current run read so far
+    uint32_t function = 0, path = 0;
+  };
+  std::map<uint32_t, PendingRun> pendingPath; // per thread
   std::map<std::pair<uint32_t, uint32_t>, uint32_t> pathIds;
   std::vector<std::pair<uint32_t, uint32_t>> pathOrder;
   uint32_t firstPathId = 0; // set once the vocabulary is known
@@ -110,25 +114,29 @@ OwningOpRef<ModuleOp> mlir::phaedrus::importWpp(StringRef bytes,
       [&](uint32_t thread, const uint32_t *tokens, size_t count) {
         trace::RepeatFolder &folder =
             folders.try_emplace(thread, options.maxPeriod).first->second;
-        std::optional<uint32_t> &pending = pendingPath[thread];
+        PendingRun &pending = pendingPath[thread];
         for (size_t i = 0; i < count; ++i) {
           uint32_t word = tokens[i];
-          if (pending) {
-            auto key = std::make_pair(*pending, word);
+          if (pending.words == 1) {
+            pending.path = word;
+            pending.words = 2;
+          } else if (pending.words == 2) {
+            auto key = std::make_pair(pending.function, pending.path);
             auto [it, inserted] = pathIds.try_emplace(key, pathOrder.size());
             if (inserted)
               pathOrder.push_back(key);
-            folder.push(PHAEDRUS_PATH_MARK | it->second);
-            pending.reset();
+            folder.pushRun(PHAEDRUS_PATH_MARK | it->second, word);
+            pending.words = 0;
           } else if (word & PHAEDRUS_PATH_MARK) {
-            pending = word & ~PHAEDRUS_PATH_MARK;
+            pending.function = word & ~PHAEDRUS_PATH_MARK;
+            pending.words = 1;
           } else {
             folder.push(word);
           }
         }
       });
   for (auto &[thread, pending] : pendingPath)
-    danglingPathMarks += pending.has_value();
+    danglingPathMarks += pending.words != 0;
 
   if (!status.headerValid) {
     emitError(loc) << "cannot import trace: " << status.problem

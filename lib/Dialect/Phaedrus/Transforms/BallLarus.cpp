@@ -12,7 +12,10 @@
 //
 // Code: r = 0 at entry; r += val(e) on real DAG edges with a non-zero value;
 // on a break edge u->v: record(r + val(u->EXIT)), then r = val(ENTRY->v);
-// before a return in u: record(r + val(u->EXIT)). Recording is the inline
+// before a return in u: record(r + val(u->EXIT)). "Record" extends a run
+// of identical consecutive paths kept in locals, or records the previous run
+// and starts a new one; runs are also recorded before every call and at the
+// return, so they keep their place among other events. Recording is the inline
 // fast path of Recorder, which splits the block where it records; so all
 // blocks and edges are collected before any code is inserted.
 //
@@ -189,20 +192,80 @@ mlir::phaedrus::instrumentPaths(LLVM::LLVMFuncOp function,
   builder.setInsertionPointToStart(entry);
   Value one = LLVM::ConstantOp::create(builder, loc, builder.getI64Type(),
                                        builder.getI64IntegerAttr(1));
+  // Locals: the path register, and the open run of completed paths (its
+  // path and length; length 0 means none).
   Value reg = LLVM::AllocaOp::create(builder, loc, ptrType, i32, one, 4);
+  Value runPath = LLVM::AllocaOp::create(builder, loc, ptrType, i32, one, 4);
+  Value runLength = LLVM::AllocaOp::create(builder, loc, ptrType, i32, one, 4);
   auto constant = [&](uint64_t value) -> Value {
     return LLVM::ConstantOp::create(
         builder, loc, i32,
         builder.getI32IntegerAttr(static_cast<int32_t>(static_cast<uint32_t>(value))));
   };
   LLVM::StoreOp::create(builder, loc, constant(0), reg);
+  LLVM::StoreOp::create(builder, loc, constant(0), runLength);
   Value markValue = constant(PHAEDRUS_PATH_MARK | functionToken);
 
+  // Splits the block at the insertion point into cond ? then : else; both
+  // continue at the split point, where the builder is left.
+  auto emitIfElse = [&](Value cond, function_ref<void()> thenBody,
+                        function_ref<void()> elseBody) {
+    Block *before = builder.getInsertionBlock();
+    Block *cont = before->splitBlock(builder.getInsertionPoint());
+    Block *thenBlock = builder.createBlock(cont);
+    Block *elseBlock = builder.createBlock(cont);
+    builder.setInsertionPointToEnd(before);
+    LLVM::CondBrOp::create(builder, loc, cond, thenBlock, elseBlock);
+    builder.setInsertionPointToEnd(thenBlock);
+    thenBody();
+    LLVM::BrOp::create(builder, loc, ValueRange{}, cont);
+    builder.setInsertionPointToEnd(elseBlock);
+    elseBody();
+    LLVM::BrOp::create(builder, loc, ValueRange{}, cont);
+    builder.setInsertionPointToStart(cont);
+  };
+  // Records the open run, if any, and closes it.
+  auto emitFlush = [&]() {
+    Value length = LLVM::LoadOp::create(builder, loc, i32, runLength);
+    Value open = LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::ne,
+                                      length, constant(0));
+    emitIfElse(
+        open,
+        [&] {
+          Value path = LLVM::LoadOp::create(builder, loc, i32, runPath);
+          recorder.emit(builder, loc, {markValue, path, length});
+          LLVM::StoreOp::create(builder, loc, constant(0), runLength);
+        },
+        [] {});
+  };
+  // A path ends with number r + add: extend the open run if it is the same
+  // path (and the length cannot overflow), else record the run and open a
+  // new one.
   auto emitRecord = [&](uint64_t add) {
     Value r = LLVM::LoadOp::create(builder, loc, i32, reg);
     if (add)
       r = LLVM::AddOp::create(builder, loc, r, constant(add));
-    recorder.emit(builder, loc, {markValue, r});
+    Value length = LLVM::LoadOp::create(builder, loc, i32, runLength);
+    Value path = LLVM::LoadOp::create(builder, loc, i32, runPath);
+    Value samePath = LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::eq,
+                                          r, path);
+    Value open = LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::ne,
+                                      length, constant(0));
+    Value room = LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::ne,
+                                      length, constant(UINT32_MAX));
+    Value extend = LLVM::AndOp::create(
+        builder, loc, LLVM::AndOp::create(builder, loc, samePath, open), room);
+    emitIfElse(
+        extend,
+        [&] {
+          Value next = LLVM::AddOp::create(builder, loc, length, constant(1));
+          LLVM::StoreOp::create(builder, loc, next, runLength);
+        },
+        [&] {
+          emitFlush();
+          LLVM::StoreOp::create(builder, loc, r, runPath);
+          LLVM::StoreOp::create(builder, loc, constant(1), runLength);
+        });
   };
   auto emitAdd = [&](uint64_t add) {
     Value r = LLVM::LoadOp::create(builder, loc, i32, reg);
@@ -210,9 +273,11 @@ mlir::phaedrus::instrumentPaths(LLVM::LLVMFuncOp function,
     LLVM::StoreOp::create(builder, loc, r, reg);
   };
 
-  // Collect the edges first: splitting adds blocks.
+  // Collect the edges and calls first: splitting adds blocks and calls.
   SmallVector<Edge> edges;
   SmallVector<Block *> exits;
+  SmallVector<LLVM::CallOp> calls;
+  function.walk([&](LLVM::CallOp call) { calls.push_back(call); });
   for (Block &block : body) {
     if (!reachable.contains(&block))
       continue;
@@ -266,6 +331,13 @@ mlir::phaedrus::instrumentPaths(LLVM::LLVMFuncOp function,
   for (Block *block : exits) {
     builder.setInsertionPoint(block->getTerminator());
     emitRecord(toExit.lookup(block));
+    emitFlush();
+  }
+  // A call may record events (the callee's, or callbacks'): the open run is
+  // recorded first so that events stay in order.
+  for (LLVM::CallOp call : calls) {
+    builder.setInsertionPoint(call);
+    emitFlush();
   }
   return total;
 }

@@ -23,13 +23,13 @@ Recorder::Recorder(ModuleOp module) {
   limit = threadLocal("__phaedrus_limit", ptr, 8);
   slow1 = LLVM::LLVMFuncOp::create(builder, loc, "__phaedrus_record_slow",
                                    LLVM::LLVMFunctionType::get(voidType, {i32}));
-  slow2 = LLVM::LLVMFuncOp::create(
-      builder, loc, "__phaedrus_record2_slow",
-      LLVM::LLVMFunctionType::get(voidType, {i32, i32}));
+  slow3 = LLVM::LLVMFuncOp::create(
+      builder, loc, "__phaedrus_record3_slow",
+      LLVM::LLVMFunctionType::get(voidType, {i32, i32, i32}));
 }
 
 void Recorder::emit(OpBuilder &builder, Location loc, ArrayRef<Value> words) {
-  assert((words.size() == 1 || words.size() == 2) && "one or two words");
+  assert((words.size() == 1 || words.size() == 3) && "one or three words");
   MLIRContext *context = builder.getContext();
   Type i32 = builder.getI32Type();
   auto ptr = LLVM::LLVMPointerType::get(context);
@@ -67,7 +67,7 @@ void Recorder::emit(OpBuilder &builder, Location loc, ArrayRef<Value> words) {
   LLVM::BrOp::create(builder, loc, ValueRange{}, cont);
 
   builder.setInsertionPointToEnd(slow);
-  LLVM::CallOp::create(builder, loc, words.size() == 1 ? slow1 : slow2, words);
+  LLVM::CallOp::create(builder, loc, words.size() == 1 ? slow1 : slow3, words);
   LLVM::BrOp::create(builder, loc, ValueRange{}, cont);
 
   builder.setInsertionPointToStart(cont);

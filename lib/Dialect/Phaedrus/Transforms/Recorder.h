@@ -20,7 +20,7 @@ public:
   /// `module`.
   explicit Recorder(ModuleOp module);
 
-  /// Records one or two 32-bit `words` at the builder's insertion point. The
+  /// Records one or three 32-bit `words` at the builder's insertion point. The
   /// block is split there; afterwards the builder is at the start of the
   /// continuation, before the operations that followed the insertion point.
   void emit(OpBuilder &builder, Location loc, ArrayRef<Value> words);
@@ -29,7 +29,7 @@ public:
 
 private:
   LLVM::GlobalOp site, cursor, limit;
-  LLVM::LLVMFuncOp slow1, slow2;
+  LLVM::LLVMFuncOp slow1, slow3;
 };
 
 } // namespace mlir::phaedrus
