@@ -24,7 +24,7 @@ void __phaedrus_register(const char *vocabulary, uint64_t vocabulary_size,
 
 /* The thread's event buffer. Instrumented code records an event inline:
  *   if (__phaedrus_cursor < __phaedrus_limit) { store the word(s) at the
- *   cursor; advance it } else __phaedrus_record_slow / _record2_slow(...)
+ *   cursor; advance it } else __phaedrus_record_slow / _record3_slow(...)
  * The limit is two slots short of the end, so three words always fit.
  * Function entry: the word is the pending call-site token minus one if the
  * caller set __phaedrus_site (which the entry clears), else the function's
@@ -35,8 +35,12 @@ extern __thread uint32_t *__phaedrus_limit;
 
 /* Out-of-line path: attaches the thread, writes a full buffer, or discards
  * events while tracing is off; then records the word(s). */
-void __phaedrus_record_slow(uint32_t token);
-void __phaedrus_record3_slow(uint32_t first, uint32_t second, uint32_t third);
+/* Both use the preserve_most calling convention (clang's
+ * __attribute__((preserve_most))): they save the registers they use, so
+ * the instrumented code around the call keeps its registers. */
+__attribute__((preserve_most)) void __phaedrus_record_slow(uint32_t token);
+__attribute__((preserve_most)) void
+__phaedrus_record3_slow(uint32_t first, uint32_t second, uint32_t third);
 
 /* The trace file being written, or NULL before registration. */
 const char *__phaedrus_trace_path(void);

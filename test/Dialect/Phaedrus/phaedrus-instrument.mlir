@@ -33,7 +33,7 @@
 // CHECK: ^[[FAST]]:
 // CHECK-NEXT: llvm.store %[[TOK]], %[[CUR]]
 // CHECK: ^[[SLOW]]:
-// CHECK-NEXT: llvm.call @__phaedrus_record_slow(%[[TOK]]) : (i32) -> ()
+// CHECK-NEXT: llvm.call preserve_mostcc @__phaedrus_record_slow(%[[TOK]]) : (i32) -> ()
 // CHECK: llvm.return %arg0
 llvm.func @leaf(%x: i32) -> i32 {
   llvm.return %x : i32
@@ -49,7 +49,7 @@ llvm.func available_externally @inl(%x: i32) -> i32 {
 // call-site token + 1 (token 2 -> 3, token 3 -> 4).
 // CHECK-LABEL: llvm.func @main(
 // CHECK: %[[S0:.*]] = llvm.mlir.constant(3 : i32) : i32
-// CHECK: llvm.call @__phaedrus_record_slow
+// CHECK: llvm.call preserve_mostcc @__phaedrus_record_slow
 // CHECK: llvm.store %[[S0]], %{{.*}} : i32, !llvm.ptr
 // CHECK-NEXT: llvm.call @leaf(
 // CHECK-NEXT: llvm.call @ext(
@@ -71,8 +71,8 @@ llvm.func @main(%f: !llvm.ptr) -> i32 {
 // CHECK: llvm.mlir.global external thread_local @__phaedrus_site() {{.*}} : i32
 // CHECK: llvm.mlir.global external thread_local @__phaedrus_cursor() {{.*}} : !llvm.ptr
 // CHECK: llvm.mlir.global external thread_local @__phaedrus_limit() {{.*}} : !llvm.ptr
-// CHECK: llvm.func @__phaedrus_record_slow(i32)
-// CHECK: llvm.func @__phaedrus_record3_slow(i32, i32, i32)
+// CHECK: llvm.func preserve_mostcc @__phaedrus_record_slow(i32)
+// CHECK: llvm.func preserve_mostcc @__phaedrus_record3_slow(i32, i32, i32)
 // CHECK: llvm.mlir.global internal constant @__phaedrus_vocabulary_text("0\09function\09leaf\0A1\09function\09main\0A2\09call_site\09main\090\09leaf\0A3\09call_site\09main\091\09leaf\0A")
 // CHECK-LABEL: llvm.func internal @__phaedrus_module_init()
 // CHECK: llvm.call @__phaedrus_register(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, i64, i64, i32) -> ()

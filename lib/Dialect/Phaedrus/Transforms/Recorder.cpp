@@ -26,6 +26,11 @@ Recorder::Recorder(ModuleOp module) {
   slow3 = LLVM::LLVMFuncOp::create(
       builder, loc, "__phaedrus_record3_slow",
       LLVM::LLVMFunctionType::get(voidType, {i32, i32, i32}));
+  // The slow paths save every register they use, so that a small function's
+  // fast path needs no stack frame of its own for them.
+  auto preserveMost = LLVM::CConvAttr::get(context, LLVM::cconv::CConv::PreserveMost);
+  slow1.setCConvAttr(preserveMost);
+  slow3.setCConvAttr(preserveMost);
 }
 
 void Recorder::emit(OpBuilder &builder, Location loc, ArrayRef<Value> words) {
@@ -67,7 +72,9 @@ void Recorder::emit(OpBuilder &builder, Location loc, ArrayRef<Value> words) {
   LLVM::BrOp::create(builder, loc, ValueRange{}, cont);
 
   builder.setInsertionPointToEnd(slow);
-  LLVM::CallOp::create(builder, loc, words.size() == 1 ? slow1 : slow3, words);
+  auto call = LLVM::CallOp::create(builder, loc, words.size() == 1 ? slow1 : slow3,
+                                   words);
+  call.setCConv(LLVM::cconv::CConv::PreserveMost);
   LLVM::BrOp::create(builder, loc, ValueRange{}, cont);
 
   builder.setInsertionPointToStart(cont);

@@ -14,9 +14,13 @@ def PhaedrusInstrumentPass : Pass<"phaedrus-instrument", "::mlir::ModuleOp"> {
 
     With `granularity=path` it also records Ball-Larus acyclic paths: each
     function keeps its current path number in a local (edge increments, so
-    most edges cost nothing) and records the two words
-    (`0x80000000 | function`, path id) when a path ends: at back edges, on edges into targets of computed
-    gotos (`llvm.indirectbr`) and before returns. Branch frequencies and
+    most edges cost nothing). A path ends at a back edge, on an edge into a
+    target of a computed goto (`llvm.indirectbr`) or at a return. Runs of
+    the same path completed consecutively are counted in locals and
+    recorded as three words (`0x80000000 | function`, path id, run length)
+    when the path changes, before every call and at returns, so that events
+    stay in order and tight loops cost a compare and an add per iteration.
+    Branch frequencies and
     per-call-site path spectra follow exactly from the recorded paths.
     Functions with a single path (no branches) record no path events: their
     entry event already determines the path. A
