@@ -1,0 +1,29 @@
+// RUN: phaedrus-opt %s --split-input-file --phaedrus-lower-profile --verify-diagnostics
+
+// Only llvm.func carries an LLVM entry count.
+// expected-error @below {{'func.func' op has 'phaedrus.entry_count', but only llvm.func can carry an LLVM entry count; convert to the LLVM dialect first}}
+func.func @f() attributes {phaedrus.entry_count = #phaedrus.entry_count<3, measured, confidence = 1.0>} {
+  return
+}
+
+// -----
+
+// expected-error @below {{entry count 18446744073709551615 does not fit in LLVM's signed 64-bit field}}
+llvm.func @g() attributes {phaedrus.entry_count = #phaedrus.entry_count<18446744073709551615, measured, confidence = 1.0>} {
+  llvm.return
+}
+
+// -----
+
+llvm.func @h(%p: !llvm.ptr) {
+  // An indirect branch has successors but takes no branch weights.
+  // expected-error @below {{'llvm.indirectbr' op has 'phaedrus.branch_weights', but does not take branch weights}}
+  llvm.indirectbr %p : !llvm.ptr, [
+    ^bb1,
+    ^bb2
+  ] {phaedrus.branch_weights = #phaedrus.branch_weights<[1, 2], measured, confidence = 1.0>}
+^bb1:
+  llvm.return
+^bb2:
+  llvm.return
+}
