@@ -75,3 +75,32 @@ def test_instrumented_run_matches_plain_and_clang(program_name, run_name,
     assert programs.match_entry_counts(theirs, ours) == []
     # The comparison is not vacuous: many functions ran.
     assert sum(1 for c in ours.values() if c) >= 20
+
+
+@pytest.mark.parametrize("program_name", sorted(PROGRAMS))
+@pytest.mark.parametrize("granularity", ["function", "path"])
+def test_folding_is_lossless_on_real_traces(program_name, granularity, tmp_path):
+    """expand(fold(trace)) == expand(trace) on real traces: imported with
+    little folding, refolded by --phaedrus-fold-repeats, expanded again."""
+    from phaedrus.tools import phaedrus_tool, run as run_tool
+    program = PROGRAMS[program_name]
+    b = programs.build(program)
+    run = program.runs[0]
+    binary = b.instrumented if granularity == "function" else b.instrumented_path
+    trace = tmp_path / "run.wpp"
+    stdin = b.workdir / run.stdin if run.stdin else None
+    pipeline.run_program(binary, run.args, trace=trace, stdin_path=stdin,
+                         cwd=b.workdir, repeatable=True, argv0=program.name)
+    imported = tmp_path / "run.mlir"
+    run_tool([phaedrus_tool("phaedrus-translate"), "--import-wpp", trace,
+              "--wpp-max-period", "1", "-o", imported])
+    opt = phaedrus_tool("phaedrus-opt")
+    flat = run_tool([opt, imported, "--phaedrus-expand"]).stdout
+    folded = tmp_path / "folded.mlir"
+    run_tool([opt, imported, "--phaedrus-fold-repeats", "-o", folded])
+    refolded_flat = run_tool([opt, folded, "--phaedrus-expand"]).stdout
+    assert refolded_flat == flat
+    # Folding made the IR much smaller than the period-1 import.
+    assert folded.stat().st_size < imported.stat().st_size
+    counts = pipeline.trace_counts(folded)["traces"][0]
+    assert counts["events"] > 10_000

@@ -2,6 +2,7 @@
 
 #include "phaedrus/Target/Wpp/ImportWpp.h"
 #include "phaedrus/Dialect/Phaedrus/IR/PhaedrusOps.h"
+#include "phaedrus/Dialect/Phaedrus/IR/TraceBuild.h"
 #include "phaedrus/Trace/Format.h"
 #include "phaedrus/Trace/RepeatFolder.h"
 #include "phaedrus/Trace/TraceReader.h"
@@ -33,61 +34,6 @@ static EntryKind parseKind(StringRef kind) {
     return EntryKind::Group;
   return EntryKind::Function;
 }
-
-static ElementsAttr tokensAttr(OpBuilder &builder, ArrayRef<uint32_t> tokens,
-                               StringRef blobName, uint64_t inlineLimit) {
-  auto type = RankedTensorType::get({static_cast<int64_t>(tokens.size())},
-                                    builder.getI32Type());
-  ArrayRef<int32_t> values(reinterpret_cast<const int32_t *>(tokens.data()),
-                           tokens.size());
-  if (tokens.size() <= inlineLimit)
-    return cast<ElementsAttr>(DenseIntElementsAttr::get(type, values));
-  return cast<ElementsAttr>(DenseI32ResourceElementsAttr::get(
-      type, blobName, HeapAsmResourceBlob::allocateAndCopyInferAlign(values)));
-}
-
-namespace {
-/// Writes folded items as phaedrus.tokens / phaedrus.repeat ops; runs of
-/// consecutive tokens become one phaedrus.tokens.
-struct ItemEmitter {
-  const trace::RepeatFolder &folder;
-  const ImportWppOptions &options;
-  std::string blobPrefix;
-  Location loc;
-  uint32_t firstPathId;
-  unsigned blobs = 0;
-
-  uint32_t renumber(uint32_t token) const {
-    return token & PHAEDRUS_PATH_MARK
-               ? firstPathId + (token & ~PHAEDRUS_PATH_MARK)
-               : token;
-  }
-
-  void emit(OpBuilder &builder, const std::vector<trace::RepeatFolder::Item> &items) {
-    std::vector<uint32_t> run;
-    auto flush = [&] {
-      if (run.empty())
-        return;
-      std::string name = blobPrefix + "_" + std::to_string(blobs++);
-      TokensOp::create(builder, loc,
-                       tokensAttr(builder, run, name, options.inlineLimit));
-      run.clear();
-    };
-    for (const trace::RepeatFolder::Item &item : items) {
-      if (item.isToken()) {
-        run.push_back(renumber(item.token));
-        continue;
-      }
-      flush();
-      auto repeat = RepeatOp::create(builder, loc,
-                                     builder.getI64IntegerAttr(item.count));
-      OpBuilder inner = OpBuilder::atBlockEnd(&repeat.getBody().emplaceBlock());
-      emit(inner, folder.body(item.body));
-    }
-    flush();
-  }
-};
-} // namespace
 
 OwningOpRef<ModuleOp> mlir::phaedrus::importWpp(StringRef bytes,
                                                 MLIRContext *context,
@@ -233,8 +179,13 @@ OwningOpRef<ModuleOp> mlir::phaedrus::importWpp(StringRef bytes,
                                    FlatSymbolRefAttr::get(vocabulary),
                                    fingerprint, input, FlatSymbolRefAttr());
     OpBuilder body = OpBuilder::atBlockEnd(&traceOp.getBody().emplaceBlock());
-    ItemEmitter{folder, options, name, loc, firstPathId}.emit(body,
-                                                              folder.items());
+    emitFoldedItems(body, loc, folder, name, options.inlineLimit,
+                    [&](uint32_t token) {
+                      // Path tokens were numbered in order of appearance.
+                      return token & PHAEDRUS_PATH_MARK
+                                 ? firstPathId + (token & ~PHAEDRUS_PATH_MARK)
+                                 : token;
+                    });
   }
   if (failed(verify(*module)))
     return {};

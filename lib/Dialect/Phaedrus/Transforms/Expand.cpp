@@ -1,5 +1,6 @@
 //===- Expand.cpp - Expand compressed traces ------------------------------===//
 
+#include "phaedrus/Dialect/Phaedrus/IR/TraceBuild.h"
 #include "phaedrus/Dialect/Phaedrus/IR/TraceWalk.h"
 #include "phaedrus/Dialect/Phaedrus/Transforms/Passes.h"
 
@@ -74,17 +75,12 @@ struct PhaedrusExpandPass
     if (tokens.empty())
       return;
     OpBuilder builder = OpBuilder::atBlockEnd(&block);
-    auto type = RankedTensorType::get({static_cast<int64_t>(tokens.size())},
-                                      builder.getI32Type());
-    ElementsAttr attr;
-    if (tokens.size() <= inlineLimit) {
-      attr = cast<ElementsAttr>(DenseIntElementsAttr::get(type, tokens));
-    } else {
-      attr = cast<ElementsAttr>(DenseI32ResourceElementsAttr::get(
-          type, (trace.getSymName() + "_tokens").str(),
-          HeapAsmResourceBlob::allocateAndCopyInferAlign(tokens)));
-    }
-    TokensOp::create(builder, trace.getLoc(), attr);
+    ArrayRef<uint32_t> values(reinterpret_cast<const uint32_t *>(tokens.data()),
+                              tokens.size());
+    TokensOp::create(builder, trace.getLoc(),
+                     makeTokensAttr(builder, values,
+                                    (trace.getSymName() + "_tokens").str(),
+                                    inlineLimit));
   }
 };
 } // namespace

@@ -151,6 +151,52 @@ def PhaedrusExpandPass : Pass<"phaedrus-expand", "::mlir::ModuleOp"> {
   ];
 }
 
+def PhaedrusFoldRepeatsPass : Pass<"phaedrus-fold-repeats", "::mlir::ModuleOp"> {
+  let summary = "Fold the repeats of traces into nested counted repeats";
+  let description = [{
+    Rewrites the body of every `phaedrus.trace` (that uses no grammar) into
+    its nested-repeat form: the trace is expanded as a stream and folded in
+    one pass (a block of up to `max-period` items that occurs twice in a row
+    becomes a `phaedrus.repeat`, which absorbs further occurrences; items are
+    tokens or repeats, so loops within loops nest). Expansion of the result
+    is exactly the original trace. It is the repeat-folding step of trace
+    compression, and also refolds traces that were expanded or imported with
+    a smaller period. Memory is the folded output; the expanded trace is
+    never held.
+
+    Before:
+
+    ```mlir
+    phaedrus.trace @t vocabulary(@v) fingerprint(1) input(#phaedrus.input<argv = ["p"]>) {
+      phaedrus.tokens dense<[0, 1, 2, 2, 1, 2, 2, 1, 2, 2]> : tensor<10xi32>
+    }
+    ```
+
+    After:
+
+    ```mlir
+    phaedrus.trace @t vocabulary(@v) fingerprint(1) input(<argv = ["p"]>) {
+      phaedrus.tokens dense<0> : tensor<1xi32>
+      phaedrus.repeat 3 {
+        phaedrus.tokens dense<1> : tensor<1xi32>
+        phaedrus.repeat 2 {
+          phaedrus.tokens dense<2> : tensor<1xi32>
+        }
+      }
+    }
+    ```
+  }];
+  let options = [
+    Option<"maxPeriod", "max-period", "unsigned", "8",
+           "Longest block of items folded into a repeat">,
+    Option<"inlineLimit", "inline-limit", "uint64_t", "1024",
+           "Longest token run written inline; longer ones become dense_resource blobs">
+  ];
+  let statistics = [
+    Statistic<"numTracesFolded", "traces-folded", "Number of traces folded">
+  ];
+}
+
 def PhaedrusTraceProfilePass : Pass<"phaedrus-trace-profile", "::mlir::ModuleOp"> {
   let summary = "Attach measured function entry counts derived from traces";
   let description = [{

@@ -1,0 +1,67 @@
+//===- TraceBuild.cpp - Building trace bodies -----------------------------===//
+
+#include "phaedrus/Dialect/Phaedrus/IR/TraceBuild.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+
+using namespace mlir;
+using namespace mlir::phaedrus;
+
+ElementsAttr mlir::phaedrus::makeTokensAttr(OpBuilder &builder,
+                                            ArrayRef<uint32_t> tokens,
+                                            StringRef blobName,
+                                            uint64_t inlineLimit) {
+  auto type = RankedTensorType::get({static_cast<int64_t>(tokens.size())},
+                                    builder.getI32Type());
+  ArrayRef<int32_t> values(reinterpret_cast<const int32_t *>(tokens.data()),
+                           tokens.size());
+  if (tokens.size() <= inlineLimit)
+    return cast<ElementsAttr>(DenseIntElementsAttr::get(type, values));
+  return cast<ElementsAttr>(DenseI32ResourceElementsAttr::get(
+      type, blobName, HeapAsmResourceBlob::allocateAndCopyInferAlign(values)));
+}
+
+namespace {
+struct ItemEmitter {
+  const trace::RepeatFolder &folder;
+  StringRef blobPrefix;
+  uint64_t inlineLimit;
+  function_ref<uint32_t(uint32_t)> renumber;
+  Location loc;
+  unsigned blobs = 0;
+
+  void emit(OpBuilder &builder,
+            const std::vector<trace::RepeatFolder::Item> &items) {
+    std::vector<uint32_t> run;
+    auto flush = [&] {
+      if (run.empty())
+        return;
+      std::string name = (blobPrefix + "_" + Twine(blobs++)).str();
+      TokensOp::create(builder, loc,
+                       makeTokensAttr(builder, run, name, inlineLimit));
+      run.clear();
+    };
+    for (const trace::RepeatFolder::Item &item : items) {
+      if (item.isToken()) {
+        run.push_back(renumber ? renumber(item.token) : item.token);
+        continue;
+      }
+      flush();
+      auto repeat = RepeatOp::create(builder, loc,
+                                     builder.getI64IntegerAttr(item.count));
+      OpBuilder inner = OpBuilder::atBlockEnd(&repeat.getBody().emplaceBlock());
+      emit(inner, folder.body(item.body));
+    }
+    flush();
+  }
+};
+} // namespace
+
+void mlir::phaedrus::emitFoldedItems(OpBuilder &builder, Location loc,
+                                     const trace::RepeatFolder &folder,
+                                     StringRef blobPrefix, uint64_t inlineLimit,
+                                     function_ref<uint32_t(uint32_t)> renumber) {
+  ItemEmitter{folder, blobPrefix, inlineLimit, renumber, loc}.emit(builder,
+                                                                   folder.items());
+}
