@@ -1,0 +1,229 @@
+// RUN: phaedrus-opt %s --phaedrus-instrument=granularity=path --verify-diagnostics | FileCheck %s
+
+// 33 diamonds in a row: 2^33 acyclic paths, more than 32-bit path ids hold.
+// The function records only its entries (no path register, no runs).
+// CHECK-LABEL: llvm.func @many_paths(
+// CHECK-NOT: llvm.alloca
+// CHECK: llvm.return
+// expected-remark @below {{phaedrus-instrument: recording only the entries of @many_paths: too many paths or an unsupported terminator}}
+llvm.func @many_paths(%c: i1) {
+  llvm.br ^d0
+^d0:
+  llvm.cond_br %c, ^l0, ^r0
+^l0:
+  llvm.br ^d1
+^r0:
+  llvm.br ^d1
+^d1:
+  llvm.cond_br %c, ^l1, ^r1
+^l1:
+  llvm.br ^d2
+^r1:
+  llvm.br ^d2
+^d2:
+  llvm.cond_br %c, ^l2, ^r2
+^l2:
+  llvm.br ^d3
+^r2:
+  llvm.br ^d3
+^d3:
+  llvm.cond_br %c, ^l3, ^r3
+^l3:
+  llvm.br ^d4
+^r3:
+  llvm.br ^d4
+^d4:
+  llvm.cond_br %c, ^l4, ^r4
+^l4:
+  llvm.br ^d5
+^r4:
+  llvm.br ^d5
+^d5:
+  llvm.cond_br %c, ^l5, ^r5
+^l5:
+  llvm.br ^d6
+^r5:
+  llvm.br ^d6
+^d6:
+  llvm.cond_br %c, ^l6, ^r6
+^l6:
+  llvm.br ^d7
+^r6:
+  llvm.br ^d7
+^d7:
+  llvm.cond_br %c, ^l7, ^r7
+^l7:
+  llvm.br ^d8
+^r7:
+  llvm.br ^d8
+^d8:
+  llvm.cond_br %c, ^l8, ^r8
+^l8:
+  llvm.br ^d9
+^r8:
+  llvm.br ^d9
+^d9:
+  llvm.cond_br %c, ^l9, ^r9
+^l9:
+  llvm.br ^d10
+^r9:
+  llvm.br ^d10
+^d10:
+  llvm.cond_br %c, ^l10, ^r10
+^l10:
+  llvm.br ^d11
+^r10:
+  llvm.br ^d11
+^d11:
+  llvm.cond_br %c, ^l11, ^r11
+^l11:
+  llvm.br ^d12
+^r11:
+  llvm.br ^d12
+^d12:
+  llvm.cond_br %c, ^l12, ^r12
+^l12:
+  llvm.br ^d13
+^r12:
+  llvm.br ^d13
+^d13:
+  llvm.cond_br %c, ^l13, ^r13
+^l13:
+  llvm.br ^d14
+^r13:
+  llvm.br ^d14
+^d14:
+  llvm.cond_br %c, ^l14, ^r14
+^l14:
+  llvm.br ^d15
+^r14:
+  llvm.br ^d15
+^d15:
+  llvm.cond_br %c, ^l15, ^r15
+^l15:
+  llvm.br ^d16
+^r15:
+  llvm.br ^d16
+^d16:
+  llvm.cond_br %c, ^l16, ^r16
+^l16:
+  llvm.br ^d17
+^r16:
+  llvm.br ^d17
+^d17:
+  llvm.cond_br %c, ^l17, ^r17
+^l17:
+  llvm.br ^d18
+^r17:
+  llvm.br ^d18
+^d18:
+  llvm.cond_br %c, ^l18, ^r18
+^l18:
+  llvm.br ^d19
+^r18:
+  llvm.br ^d19
+^d19:
+  llvm.cond_br %c, ^l19, ^r19
+^l19:
+  llvm.br ^d20
+^r19:
+  llvm.br ^d20
+^d20:
+  llvm.cond_br %c, ^l20, ^r20
+^l20:
+  llvm.br ^d21
+^r20:
+  llvm.br ^d21
+^d21:
+  llvm.cond_br %c, ^l21, ^r21
+^l21:
+  llvm.br ^d22
+^r21:
+  llvm.br ^d22
+^d22:
+  llvm.cond_br %c, ^l22, ^r22
+^l22:
+  llvm.br ^d23
+^r22:
+  llvm.br ^d23
+^d23:
+  llvm.cond_br %c, ^l23, ^r23
+^l23:
+  llvm.br ^d24
+^r23:
+  llvm.br ^d24
+^d24:
+  llvm.cond_br %c, ^l24, ^r24
+^l24:
+  llvm.br ^d25
+^r24:
+  llvm.br ^d25
+^d25:
+  llvm.cond_br %c, ^l25, ^r25
+^l25:
+  llvm.br ^d26
+^r25:
+  llvm.br ^d26
+^d26:
+  llvm.cond_br %c, ^l26, ^r26
+^l26:
+  llvm.br ^d27
+^r26:
+  llvm.br ^d27
+^d27:
+  llvm.cond_br %c, ^l27, ^r27
+^l27:
+  llvm.br ^d28
+^r27:
+  llvm.br ^d28
+^d28:
+  llvm.cond_br %c, ^l28, ^r28
+^l28:
+  llvm.br ^d29
+^r28:
+  llvm.br ^d29
+^d29:
+  llvm.cond_br %c, ^l29, ^r29
+^l29:
+  llvm.br ^d30
+^r29:
+  llvm.br ^d30
+^d30:
+  llvm.cond_br %c, ^l30, ^r30
+^l30:
+  llvm.br ^d31
+^r30:
+  llvm.br ^d31
+^d31:
+  llvm.cond_br %c, ^l31, ^r31
+^l31:
+  llvm.br ^d32
+^r31:
+  llvm.br ^d32
+^d32:
+  llvm.cond_br %c, ^l32, ^r32
+^l32:
+  llvm.br ^d33
+^r32:
+  llvm.br ^d33
+^d33:
+  llvm.return
+}
+
+// A diamond and a loop: paths are recorded (a path register and runs).
+// CHECK-LABEL: llvm.func @few_paths(
+// CHECK: llvm.alloca
+// CHECK: llvm.call preserve_mostcc @__phaedrus_record3_slow
+llvm.func @few_paths(%c: i1, %n: i32) {
+  %z = llvm.mlir.constant(0 : i32) : i32
+  %o = llvm.mlir.constant(1 : i32) : i32
+  llvm.br ^h(%z : i32)
+^h(%i: i32):
+  %d = llvm.icmp "slt" %i, %n : i32
+  llvm.cond_br %d, ^b, ^x
+^b:
+  %i2 = llvm.add %i, %o : i32
+  llvm.cond_br %c, ^h(%i2 : i32), ^h(%i2 : i32)
+^x:
+  llvm.return
+}
