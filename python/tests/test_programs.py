@@ -80,8 +80,9 @@ def test_instrumented_run_matches_plain_and_clang(program_name, run_name,
 @pytest.mark.parametrize("program_name", sorted(PROGRAMS))
 @pytest.mark.parametrize("granularity", ["function", "path"])
 def test_folding_is_lossless_on_real_traces(program_name, granularity, tmp_path):
-    """expand(fold(trace)) == expand(trace) on real traces: imported with
-    little folding, refolded by --phaedrus-fold-repeats, expanded again."""
+    """expand(fold(trace)) == expand(grammar(fold(trace))) == expand(trace)
+    on real traces: imported with little folding, refolded by
+    --phaedrus-fold-repeats, grammar-compressed, expanded again."""
     from phaedrus.tools import phaedrus_tool, run as run_tool
     program = PROGRAMS[program_name]
     b = programs.build(program)
@@ -100,6 +101,12 @@ def test_folding_is_lossless_on_real_traces(program_name, granularity, tmp_path)
     run_tool([opt, imported, "--phaedrus-fold-repeats", "-o", folded])
     refolded_flat = run_tool([opt, folded, "--phaedrus-expand"]).stdout
     assert refolded_flat == flat
+    # Grammar compression on top is lossless too.
+    compressed = tmp_path / "compressed.mlir"
+    run_tool([opt, folded, "--phaedrus-grammar", "-o", compressed])
+    assert "phaedrus.rule" in compressed.read_text()
+    assert run_tool([opt, compressed, "--phaedrus-expand"]).stdout == flat
+    assert compressed.stat().st_size < folded.stat().st_size
     # Folding made the IR much smaller than the period-1 import.
     assert folded.stat().st_size < imported.stat().st_size
     counts = pipeline.trace_counts(folded)["traces"][0]

@@ -197,6 +197,56 @@ def PhaedrusFoldRepeatsPass : Pass<"phaedrus-fold-repeats", "::mlir::ModuleOp"> 
   ];
 }
 
+def PhaedrusGrammarPass : Pass<"phaedrus-grammar", "::mlir::ModuleOp"> {
+  let summary = "Grammar-compress traces with rules shared across traces";
+  let description = [{
+    Replaces frequent adjacent pairs of items in the traces' top-level
+    sequences by rules (Re-Pair class; see `PairGrammar.h`), with one
+    `phaedrus.grammar` per vocabulary shared by all its traces, so that a
+    phrase common to several runs becomes one rule. Items are tokens and
+    whole `phaedrus.repeat` ops (equal repeats are one symbol), so run it
+    after `--phaedrus-fold-repeats`. Traces that already use a grammar are
+    left alone. Expansion gives back every trace exactly.
+
+    Before:
+
+    ```mlir
+    phaedrus.trace @t vocabulary(@v) fingerprint(1) input(#phaedrus.input<argv = ["p"]>) {
+      phaedrus.tokens dense<[1, 2, 3, 1, 2, 3, 1, 2, 3, 4]> : tensor<10xi32>
+    }
+    ```
+
+    After:
+
+    ```mlir
+    phaedrus.grammar @v_grammar vocabulary(@v) {
+      phaedrus.rule @r0 {
+        phaedrus.tokens dense<[1, 2]> : tensor<2xi32>
+      }
+      phaedrus.rule @r1 {
+        phaedrus.apply @r0
+        phaedrus.tokens dense<3> : tensor<1xi32>
+      }
+    }
+    phaedrus.trace @t vocabulary(@v) fingerprint(1) input(<argv = ["p"]>) grammar(@v_grammar) {
+      phaedrus.apply @r1
+      phaedrus.apply @r1
+      phaedrus.apply @r1
+      phaedrus.tokens dense<4> : tensor<1xi32>
+    }
+    ```
+  }];
+  let options = [
+    Option<"minCount", "min-count", "unsigned", "3",
+           "Replace only pairs that occur at least this many times">,
+    Option<"inlineLimit", "inline-limit", "uint64_t", "1024",
+           "Longest token run written inline; longer ones become dense_resource blobs">
+  ];
+  let statistics = [
+    Statistic<"numRules", "rules", "Number of grammar rules made">
+  ];
+}
+
 def PhaedrusTraceProfilePass : Pass<"phaedrus-trace-profile", "::mlir::ModuleOp"> {
   let summary = "Attach measured function entry counts derived from traces";
   let description = [{
