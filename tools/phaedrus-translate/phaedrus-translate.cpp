@@ -115,6 +115,23 @@ static LogicalResult exportTraceCounts(Operation *op, raw_ostream &os) {
   return success();
 }
 
+/// Writes the expanded token sequence of every trace, in order, as
+/// little-endian 32-bit words: the raw stream that general-purpose
+/// compressors are compared against.
+static LogicalResult exportTokens(Operation *op, raw_ostream &os) {
+  SymbolTableCollection symbolTable;
+  TraceWalker walker(symbolTable);
+  bool failedAny = false;
+  op->walk([&](TraceOp trace) {
+    if (failed(walker.expand(trace, [&](ArrayRef<int32_t> piece) {
+          os.write(reinterpret_cast<const char *>(piece.data()),
+                   piece.size() * sizeof(int32_t));
+        })))
+      failedAny = true;
+  });
+  return failure(failedAny);
+}
+
 static llvm::cl::OptionCategory wppCategory("--import-wpp options");
 static llvm::cl::opt<std::string>
     wppName("wpp-name", llvm::cl::desc("Symbol name of the imported trace"),
@@ -152,6 +169,10 @@ int main(int argc, char **argv) {
       "import-wpp",
       "Import a trace file written by libphaedrus_rt as phaedrus IR",
       importWppTranslation);
+  TranslateFromMLIRRegistration exportTokensRegistration(
+      "export-tokens",
+      "Write every trace's expanded tokens as little-endian 32-bit words",
+      exportTokens, registerProgramDialects);
   TranslateFromMLIRRegistration exportCounts(
       "export-trace-counts",
       "Write each trace's length and function entry counts as JSON",
