@@ -1,7 +1,7 @@
 //===- BallLarus.cpp - Ball-Larus path numbering --------------------------===//
 //
 // Ball and Larus, "Efficient Path Profiling" (MICRO 1996). The CFG becomes a
-// DAG by turning every "break" edge u->v into two dummy edges ENTRY->v and
+// DAG by turning every "break" edge u->v into two pseudo-edges ENTRY->v and
 // u->EXIT. Break edges are back edges (found by DFS from the entry) and all
 // edges into a target of llvm.indirectbr, since a computed goto jumps to its
 // target directly and cannot run code on the edge. Then, in reverse
@@ -101,7 +101,7 @@ mlir::phaedrus::instrumentPaths(LLVM::LLVMFuncOp function,
     }
   }
 
-  // Break targets get a dummy ENTRY->v edge; break sources a dummy u->EXIT.
+  // Break targets get a pseudo-edge ENTRY->v; break sources a pseudo-edge u->EXIT.
   llvm::SetVector<Block *> breakTargets, breakSources;
   for (Block &block : body) {
     if (!reachable.contains(&block))
@@ -114,7 +114,7 @@ mlir::phaedrus::instrumentPaths(LLVM::LLVMFuncOp function,
   }
 
   // Reverse topological order of the DAG (real non-break edges plus the
-  // dummy ENTRY->target edges) by DFS post-order from the entry.
+  // pseudo ENTRY->target edges) by DFS post-order from the entry.
   SmallVector<Block *> postOrder;
   {
     llvm::DenseSet<Block *> visited;
@@ -149,8 +149,8 @@ mlir::phaedrus::instrumentPaths(LLVM::LLVMFuncOp function,
   }
 
   // numPaths and edge values. Out-edges of a block, in order: its real
-  // non-break successors, then (entry only) the dummy edges to break
-  // targets, then its edge to EXIT (a return, or the dummy edge of a break
+  // non-break successors, then (entry only) the pseudo-edges to break
+  // targets, then its edge to EXIT (a return, or the pseudo-edge of a break
   // source).
   llvm::DenseMap<Block *, uint64_t> numPaths;
   llvm::DenseMap<std::pair<Block *, unsigned>, uint64_t> edgeValue;
