@@ -2,6 +2,8 @@
 # Runs Phaedrus' benchmarks; results go to bench/results/ (see bench/README.md).
 #
 #   ./bench/run.sh overhead [--runs N] [--programs NAME...] [--output FILE]
+#   ./bench/run.sh compress [--scale N] [--programs NAME...]
+#                           [--granularities G...] [--output FILE]
 #
 # Benchmarks measure; they never build Phaedrus itself. Build first with
 # ./scripts/test.sh (or ninja -C build).
@@ -19,6 +21,12 @@ benchmarks:
              -> bench/results/overhead.json
              options: --runs N (default 7, at least 5), --programs NAME...,
                       --output FILE; see: ./bench/run.sh overhead --help
+  compress   size of the compressed traces of the real programs against the
+             raw token stream, xz -9 and zstd -19; compression speed; round trip
+             -> bench/results/compress.json
+             options: --scale N (default 8), --programs NAME...,
+                      --granularities function|path..., --output FILE;
+                      see: ./bench/run.sh compress --help
 
 Build Phaedrus first: ./scripts/test.sh (or ninja -C build).
 EOF
@@ -58,7 +66,18 @@ case "$benchmark" in
     require_programs
     run_python bench/overhead.py "$@"
     ;;
-  # Later benchmarks (compress, infer, pgo) go here as further arms.
+  compress)
+    require_build
+    require_programs
+    for tool in xz zstd; do
+      command -v "$tool" >/dev/null || {
+        echo "bench: compress needs $tool (apt-get install xz-utils zstd)" >&2
+        exit 1
+      }
+    done
+    run_python bench/compress.py "$@"
+    ;;
+  # Later benchmarks (infer, pgo) go here as further arms.
   -h|--help|help)
     usage
     ;;

@@ -1,0 +1,484 @@
+"""Compression of whole program paths: how small Phaedrus' compressed IR of a
+real trace is, against the raw token stream and against xz -9 and zstd -19
+of the same stream, how fast it compresses, and whether it is lossless.
+
+Run through ./bench/run.sh compress; writes bench/results/compress.json.
+
+Method: per program (bzip2, lua5.4), input and granularity (function, path),
+the instrumented build records its trace (PHAEDRUS_TRACE, argv[0] = the
+program's name, address-space randomisation off). Then:
+
+  import    phaedrus-translate --import-wpp T.wpp -o imported.mlir
+            (folds immediate repeats while importing)
+  raw       phaedrus-translate --export-tokens imported.mlir -o raw.bin
+            (every token expanded, little-endian u32 words: the raw WPP)
+  compress  phaedrus-opt imported.mlir --phaedrus-fold-repeats
+            --phaedrus-grammar --mlir-disable-threading -o compressed.mlir
+  serialize phaedrus-opt compressed.mlir --emit-bytecode -o compressed.mlirbc
+  lossless  phaedrus-translate --export-tokens compressed.mlirbc: byte for
+            byte equal to raw.bin
+  xz, zstd  xz -9 -T1 and zstd -19 -T1 of raw.bin
+
+Sizes: raw_bytes = size of raw.bin (raw_events = raw_bytes / 4),
+compressed_bytes = size of the MLIR bytecode, ratio = raw / compressed,
+vs_xz = xz bytes / compressed bytes. events_per_s = raw_events / wall time of
+the compress command alone (one process, one thread; it includes parsing the
+imported IR and writing the compressed IR, not the import).
+
+Input-consistent compression (Lemma 1) is not built yet; the JSON says so
+("missing_stages"). Goals (docs: bench/README.md) are reported, never
+asserted: the exit status is 0 whether they are met or not, but it is 1 when
+a tool fails or a trace does not round-trip."""
+
+import argparse
+import json
+import math
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from phaedrus import pipeline, programs
+from phaedrus.tools import REPO_ROOT, ToolError, phaedrus_tool
+
+# Shared with the overhead benchmark: the machine description.
+from overhead import machine_info
+
+GRANULARITIES = ("function", "path")
+DEFAULT_OUTPUT = REPO_ROOT / "bench" / "results" / "compress.json"
+STAGES = ["import fold", "fold-repeats", "grammar"]
+MISSING_STAGES = ["input-consistent (Lemma 1)"]
+# A run is long when its raw trace has at least this many events; the ratio
+# goal is about long runs (short ones carry the fixed cost of the vocabulary).
+LONG_RUN_EVENTS = 10_000_000
+GOALS = {
+    "ratio_min_long": 1e4,          # every long run at least 10^4 x smaller
+    "vs_xz_geomean_min": 100.0,     # 100x smaller than xz -9
+    "events_per_s_median_min": 50e6,  # 50 million events/s on one core
+}
+
+METHOD = (
+    "Per program, input and granularity, the instrumented build (function: "
+    "prog.inst, path: prog.path.inst) records its trace (PHAEDRUS_TRACE, "
+    "argv[0] = program name, address-space randomisation off, cwd = the "
+    "inputs' directory). import: phaedrus-translate --import-wpp (folds "
+    "immediate repeats). raw: phaedrus-translate --export-tokens of the "
+    "imported IR, every token expanded as a little-endian u32 word (path "
+    "granularity: one token per Ball-Larus path); raw_events = raw_bytes / 4. "
+    "compress: phaedrus-opt --phaedrus-fold-repeats --phaedrus-grammar "
+    "--mlir-disable-threading on the imported IR. compressed_bytes: the "
+    "compressed IR serialized as MLIR bytecode (phaedrus-opt --emit-bytecode), "
+    "including the vocabulary of entry names; compressed_text_bytes: the same "
+    "IR as text. ratio = raw_bytes / compressed_bytes; vs_xz = xz_bytes / "
+    "compressed_bytes, where xz_bytes = size of xz -9 -T1 -c raw.bin and "
+    "zstd_bytes = size of zstd -19 -T1 -c raw.bin (the same raw stream). "
+    "events_per_s = raw_events / wall time of the compress command alone (one "
+    "process and thread, including parsing the imported IR and printing the "
+    "compressed IR; import excluded); import_events_per_s = raw_events / wall "
+    "time of the import. Times are time.perf_counter around subprocess.run, "
+    "one run each, run one after another. lossless: phaedrus-translate "
+    "--export-tokens of the bytecode file (which expands it) is byte for byte "
+    "equal to raw.bin. Summary: geometric means of ratio and vs_xz over rows, "
+    "median of events_per_s over rows. Input-consistent compression "
+    "(Lemma 1) is not built yet and not measured.")
+
+
+class BenchError(RuntimeError):
+    pass
+
+
+def parse_args(argv=None):
+    try:
+        names = [p.name for p in programs.all_programs()]
+    except ToolError as e:
+        sys.exit(f"compress: {e}")
+    parser = argparse.ArgumentParser(
+        prog="./bench/run.sh compress",
+        description="Size and speed of Phaedrus' trace compression on the "
+                    "real programs' traces, against the raw token stream, "
+                    "xz -9 and zstd -19; checks that it is lossless.")
+    parser.add_argument("--programs", nargs="+", metavar="NAME", default=None,
+                        help=f"programs to measure (default all: {' '.join(names)}); "
+                             f"names may also be comma-separated")
+    parser.add_argument("--granularities", nargs="+", metavar="G", default=None,
+                        help="trace granularities (default both: function path); "
+                             "may also be comma-separated")
+    parser.add_argument("--scale", type=int, default=8,
+                        help="input scale, as for overhead: bzip2 inputs are this "
+                             "many times the test inputs' size, Lua runs each "
+                             "script this many times (default 8; 1 = the test "
+                             "inputs)")
+    parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT,
+                        help="JSON result file (default bench/results/compress.json)")
+    args = parser.parse_args(argv)
+    if args.scale < 1:
+        parser.error(f"--scale must be at least 1 (got {args.scale})")
+
+    def listed(values, known, what):
+        if values is None:
+            return list(known)
+        values = [n for item in values for n in item.split(",") if n]
+        unknown = [n for n in values if n not in known]
+        if unknown:
+            parser.error(f"unknown {what} {', '.join(unknown)}; "
+                         f"known: {', '.join(known)}")
+        return values
+    args.programs = listed(args.programs, names, "program(s)")
+    args.granularities = listed(args.granularities, GRANULARITIES,
+                                "granularity(ies)")
+    return args
+
+
+def timed(cmd, what, stdout=None):
+    """Runs a command; returns (wall seconds, CPU seconds of the child).
+    Raises ToolError with its stderr when it fails."""
+    cmd = [str(c) for c in cmd]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    result = subprocess.run(cmd, stdout=stdout or subprocess.DEVNULL,
+                            stderr=subprocess.PIPE)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if result.returncode != 0:
+        err = result.stderr.decode(errors="replace").strip()
+        raise ToolError(f"{what} failed (exit {result.returncode}): "
+                        f"{' '.join(cmd)}\n{err[-4000:]}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
+
+
+def same_bytes(a: Path, b: Path, chunk=1 << 24):
+    if a.stat().st_size != b.stat().st_size:
+        return False
+    with open(a, "rb") as fa, open(b, "rb") as fb:
+        while True:
+            x, y = fa.read(chunk), fb.read(chunk)
+            if x != y:
+                return False
+            if not x:
+                return True
+
+
+def external_size(cmd, raw: Path, out: Path, what):
+    """Size in bytes of `cmd raw` written to stdout, and its wall time."""
+    with open(out, "wb") as f:
+        wall, _ = timed([*cmd, raw], what, stdout=f)
+    size = out.stat().st_size
+    out.unlink()
+    return size, wall
+
+
+def step(message):
+    print(f"compress:   {message}", file=sys.stderr, flush=True)
+
+
+def measure_trace(program, run, b, granularity, binary, instrumented_mlir,
+                  scratch: Path):
+    """Records one trace and measures it; returns the row."""
+    opt = phaedrus_tool("phaedrus-opt")
+    translate = phaedrus_tool("phaedrus-translate")
+    d = scratch / f"{program.name}.{run.name}.{granularity}"
+    d.mkdir()
+    trace = d / "trace.wpp"
+    imported = d / "imported.mlir"
+    raw = d / "raw.bin"
+    compressed = d / "compressed.mlir"
+    bytecode = d / "compressed.mlirbc"
+    expanded = d / "expanded.bin"
+    label = f"{program.name} {run.name} {granularity}"
+    try:
+        step(f"{label}: recording")
+        code, _, err = pipeline.run_program(
+            binary, run.args, trace=trace, repeatable=True, argv0=program.name,
+            stdin_path=(b.workdir / run.stdin) if run.stdin else None,
+            cwd=b.workdir)
+        if not trace.exists() or trace.stat().st_size == 0:
+            raise BenchError(f"{label}: {binary} (exit {code}) wrote no trace "
+                             f"to {trace}; stderr:\n"
+                             f"{err.decode(errors='replace')[-2000:]}")
+        trace_bytes = trace.stat().st_size
+
+        step(f"{label}: importing ({trace_bytes / 1e6:.1f} MB trace file)")
+        cmd = [translate, "--import-wpp", trace, "--wpp-name", "run", "-o", imported]
+        fingerprint = pipeline.fingerprint_of(instrumented_mlir)
+        cmd += ["--wpp-fingerprint", str(fingerprint)]
+        import_s, _ = timed(cmd, "phaedrus-translate --import-wpp")
+        trace.unlink()
+        imported_bytes = imported.stat().st_size
+
+        timed([translate, "--export-tokens", imported, "-o", raw],
+              "phaedrus-translate --export-tokens (imported)")
+        raw_bytes = raw.stat().st_size
+        if raw_bytes % 4:
+            raise BenchError(f"{label}: raw token stream of {raw_bytes} bytes is "
+                             f"not a whole number of 32-bit words")
+        raw_events = raw_bytes // 4
+
+        step(f"{label}: compressing ({raw_events / 1e6:.1f}M events)")
+        compress_s, compress_cpu_s = timed(
+            [opt, imported, "--phaedrus-fold-repeats", "--phaedrus-grammar",
+             "--mlir-disable-threading", "-o", compressed],
+            "phaedrus-opt --phaedrus-fold-repeats --phaedrus-grammar")
+        imported.unlink()
+        compressed_text_bytes = compressed.stat().st_size
+        serialize_s, _ = timed([opt, compressed, "--emit-bytecode", "-o", bytecode],
+                               "phaedrus-opt --emit-bytecode")
+        compressed.unlink()
+        compressed_bytes = bytecode.stat().st_size
+
+        step(f"{label}: checking the round trip")
+        timed([translate, "--export-tokens", bytecode, "-o", expanded],
+              "phaedrus-translate --export-tokens (compressed)")
+        lossless = same_bytes(raw, expanded)
+        expanded.unlink()
+        bytecode.unlink()
+
+        step(f"{label}: xz -9 and zstd -19 of {raw_bytes / 1e6:.1f} MB")
+        xz_bytes, xz_s = external_size(["xz", "-9", "-T1", "-k", "-c"], raw,
+                                       d / "raw.bin.xz", "xz -9")
+        zstd_bytes, zstd_s = external_size(["zstd", "-19", "-T1", "-q", "-c"], raw,
+                                           d / "raw.bin.zst", "zstd -19")
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+    return {
+        "program": program.name,
+        "input": run.name,
+        "granularity": granularity,
+        "exit_code": code,
+        "trace_file_bytes": trace_bytes,
+        "raw_events": raw_events,
+        "raw_bytes": raw_bytes,
+        "imported_text_bytes": imported_bytes,
+        "compressed_bytes": compressed_bytes,
+        "compressed_text_bytes": compressed_text_bytes,
+        "ratio": raw_bytes / compressed_bytes,
+        "xz_bytes": xz_bytes,
+        "zstd_bytes": zstd_bytes,
+        "xz_ratio": raw_bytes / xz_bytes,
+        "zstd_ratio": raw_bytes / zstd_bytes,
+        "vs_xz": xz_bytes / compressed_bytes,
+        "vs_zstd": zstd_bytes / compressed_bytes,
+        "import_s": import_s,
+        "compress_s": compress_s,
+        "compress_cpu_s": compress_cpu_s,
+        "serialize_s": serialize_s,
+        "xz_s": xz_s,
+        "zstd_s": zstd_s,
+        "events_per_s": raw_events / compress_s,
+        "import_events_per_s": raw_events / import_s,
+        "long_run": raw_events >= LONG_RUN_EVENTS,
+        "lossless": lossless,
+    }
+
+
+def geomean(values):
+    values = list(values)
+    if not values:
+        return None
+    return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
+def median(values):
+    values = list(values)
+    return statistics.median(values) if values else None
+
+
+def fmt_bytes(n):
+    for unit, size in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if n >= size:
+            return f"{n / size:.1f}{unit}"
+    return f"{n}"
+
+
+def fmt_x(x):
+    if x >= 100:
+        return f"{x:.0f}x"
+    return f"{x:.2f}x"
+
+
+HEADER = (f"{'program':<8} {'input':<13} {'gran.':<8} {'events':>8} {'raw':>7} "
+          f"{'ours':>7} {'ratio':>8} {'xz -9':>7} {'zstd':>7} {'xz/ours':>8} "
+          f"{'Mev/s':>7} {'import':>7} {'compr.':>7} {'lossless':>8}")
+
+
+def print_row(row):
+    print(f"{row['program']:<8} {row['input']:<13} {row['granularity']:<8} "
+          f"{row['raw_events'] / 1e6:7.1f}M {fmt_bytes(row['raw_bytes']):>7} "
+          f"{fmt_bytes(row['compressed_bytes']):>7} {fmt_x(row['ratio']):>8} "
+          f"{fmt_bytes(row['xz_bytes']):>7} {fmt_bytes(row['zstd_bytes']):>7} "
+          f"{fmt_x(row['vs_xz']):>8} {row['events_per_s'] / 1e6:7.2f} "
+          f"{row['import_s']:6.1f}s {row['compress_s']:6.1f}s "
+          f"{'yes' if row['lossless'] else 'NO':>8}", flush=True)
+
+
+def aggregate(rows):
+    """The size and speed figures of a set of rows."""
+    best = max(rows, key=lambda r: r["ratio"], default=None)
+    return {
+        "rows": len(rows),
+        "ratio_geomean": geomean(r["ratio"] for r in rows),
+        "ratio_max": None if best is None else best["ratio"],
+        "ratio_max_row": None if best is None else {
+            "program": best["program"], "input": best["input"],
+            "granularity": best["granularity"]},
+        "ratio_min": min((r["ratio"] for r in rows), default=None),
+        "vs_xz_geomean": geomean(r["vs_xz"] for r in rows),
+        "vs_zstd_geomean": geomean(r["vs_zstd"] for r in rows),
+        "xz_ratio_geomean": geomean(r["xz_ratio"] for r in rows),
+        "zstd_ratio_geomean": geomean(r["zstd_ratio"] for r in rows),
+        "events_per_s_median": median(r["events_per_s"] for r in rows),
+        "import_events_per_s_median": median(r["import_events_per_s"]
+                                             for r in rows),
+        "lossless_all": all(r["lossless"] for r in rows) if rows else None,
+    }
+
+
+def summarize(rows, granularities):
+    summary = aggregate(rows)
+    summary["by_granularity"] = {
+        g: aggregate([r for r in rows if r["granularity"] == g])
+        for g in granularities}
+    long_rows = [r for r in rows if r["long_run"]]
+    summary["long_run_events"] = LONG_RUN_EVENTS
+    summary["long_runs"] = len(long_rows)
+    summary["ratio_min_long"] = min((r["ratio"] for r in long_rows), default=None)
+    summary["ratio_geomean_long"] = geomean(r["ratio"] for r in long_rows)
+    summary["stages"] = list(STAGES)
+    summary["missing_stages"] = list(MISSING_STAGES)
+    summary["goals"] = dict(GOALS)
+    summary["goals_met"] = {
+        "ratio_1e4_on_long_runs": None if summary["ratio_min_long"] is None
+        else summary["ratio_min_long"] >= GOALS["ratio_min_long"],
+        "100x_smaller_than_xz": None if summary["vs_xz_geomean"] is None
+        else summary["vs_xz_geomean"] >= GOALS["vs_xz_geomean_min"],
+        "50M_events_per_s": None if summary["events_per_s_median"] is None
+        else summary["events_per_s_median"] >= GOALS["events_per_s_median_min"],
+    }
+    return summary
+
+
+def print_summary(summary):
+    def x(v):
+        return "n/a" if v is None else fmt_x(v)
+
+    def ok(v):
+        return "not measured" if v is None else ("met" if v else "NOT met")
+    met = summary["goals_met"]
+    eps = summary["events_per_s_median"]
+    ieps = summary["import_events_per_s_median"]
+    print()
+    print(f"summary over {summary['rows']} traces (stages: "
+          f"{', '.join(summary['stages'])}; not built yet: "
+          f"{', '.join(summary['missing_stages'])})")
+    print(f"  ratio (raw / ours), geomean   : {x(summary['ratio_geomean'])}")
+    best = summary["ratio_max_row"]
+    if best:
+        print(f"  ratio, best trace             : {x(summary['ratio_max'])} "
+              f"({best['program']} {best['input']} {best['granularity']})")
+    print(f"  ratio, worst long run         : {x(summary['ratio_min_long'])}"
+          f"   goal >= 10^4 on runs of >= {summary['long_run_events'] / 1e6:.0f}M "
+          f"events ({summary['long_runs']}): {ok(met['ratio_1e4_on_long_runs'])}")
+    print(f"  xz -9 bytes / ours, geomean   : {x(summary['vs_xz_geomean'])}"
+          f"   goal >= 100x: {ok(met['100x_smaller_than_xz'])}")
+    print(f"  zstd -19 bytes / ours, geomean: {x(summary['vs_zstd_geomean'])}")
+    print(f"  xz -9 ratio, geomean          : {x(summary['xz_ratio_geomean'])}")
+    print("  compress events/s, median    : "
+          + ("n/a" if eps is None else f"{eps / 1e6:.2f}M")
+          + f"   goal >= 50M: {ok(met['50M_events_per_s'])}")
+    print("  import events/s, median      : "
+          + ("n/a" if ieps is None else f"{ieps / 1e6:.2f}M"))
+    print(f"  lossless, all traces          : {summary['lossless_all']}")
+    for g, s in summary["by_granularity"].items():
+        if s["rows"]:
+            print(f"  {g:<8}: ratio geomean {x(s['ratio_geomean'])}, xz/ours "
+                  f"{x(s['vs_xz_geomean'])}, "
+                  f"{s['events_per_s_median'] / 1e6:.2f}M events/s median")
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    for tool in ("xz", "zstd"):
+        if shutil.which(tool) is None:
+            print(f"compress: {tool} not found; install it (apt-get install "
+                  f"{'xz-utils' if tool == 'xz' else 'zstd'})", file=sys.stderr)
+            return 1
+    selected = [p for p in programs.all_programs(args.scale)
+                if p.name in args.programs]
+    scratch = Path(tempfile.mkdtemp(prefix="phaedrus-bench-compress-"))
+    rows = []
+    started = time.perf_counter()
+    try:
+        # Recording runs turn address-space randomisation off with setarch -R
+        # (pipeline.run_program(repeatable=True)).
+        info = machine_info(True, scratch)
+        info["xz"] = subprocess.run(["xz", "--version"], stdout=subprocess.PIPE,
+                                    text=True).stdout.splitlines()[0]
+        info["zstd"] = subprocess.run(["zstd", "--version"], stdout=subprocess.PIPE,
+                                      text=True).stdout.strip()
+        if info["load_average_at_start"][0] > 0.5 * (info["nproc"] or 1):
+            print(f"compress: warning: load average "
+                  f"{info['load_average_at_start'][0]:.2f} on {info['nproc']} "
+                  f"CPUs; other work on the machine makes timings noisy",
+                  file=sys.stderr, flush=True)
+        print(f"compress: scale {args.scale}, granularities "
+              f"{' '.join(args.granularities)}, {info['nproc']} CPUs, "
+              f"{info['cpu']}", flush=True)
+        header_done = False
+        for program in selected:
+            print(f"compress: building {program.name} (reused when up to date)",
+                  file=sys.stderr, flush=True)
+            b = programs.build(program)
+            binaries = {"function": (b.instrumented, b.instrumented_mlir),
+                        "path": (b.instrumented_path, b.instrumented_path_mlir)}
+            for g in args.granularities:
+                for path in binaries[g]:
+                    if not Path(path).exists():
+                        raise BenchError(f"{program.name}: {g} build {path} not "
+                                         f"found after building")
+            for run in program.runs:
+                for g in args.granularities:
+                    binary, mlir = binaries[g]
+                    row = measure_trace(program, run, b, g, binary, mlir, scratch)
+                    rows.append(row)
+                    if not header_done:
+                        print(HEADER, flush=True)
+                        header_done = True
+                    print_row(row)
+                    if not row["lossless"]:
+                        print(f"compress: {program.name} {run.name} {g}: the "
+                              f"compressed trace does NOT expand to the raw "
+                              f"trace", file=sys.stderr, flush=True)
+    except (BenchError, ToolError) as e:
+        print(f"compress: {e}", file=sys.stderr)
+        return 1
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+    summary = summarize(rows, args.granularities)
+    info["load_average_at_end"] = list(os.getloadavg())
+    summary["machine"] = info
+    summary["method"] = METHOD
+    summary["scale"] = args.scale
+    summary["programs"] = [p.name for p in selected]
+    summary["granularities"] = list(args.granularities)
+    summary["elapsed_s"] = round(time.perf_counter() - started, 1)
+    print_summary(summary)
+
+    output = Path(args.output)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    with open(output, "w") as f:
+        json.dump({"benchmark": "compress", "summary": summary, "rows": rows},
+                  f, indent=2)
+        f.write("\n")
+    print(f"\ncompress: wrote {output}")
+    return 0 if summary["lossless_all"] is not False else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
