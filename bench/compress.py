@@ -108,10 +108,10 @@ def parse_args(argv=None):
     parser.add_argument("--granularities", nargs="+", metavar="G", default=None,
                         help="trace granularities (default both: function path); "
                              "may also be comma-separated")
-    parser.add_argument("--scale", type=int, default=8,
+    parser.add_argument("--scale", type=int, default=1,
                         help="input scale, as for overhead: bzip2 inputs are this "
                              "many times the test inputs' size, Lua runs each "
-                             "script this many times (default 8; 1 = the test "
+                             "script this many times (default 1, the test "
                              "inputs)")
     parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT,
                         help="JSON result file (default bench/results/compress.json)")

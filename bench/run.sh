@@ -24,7 +24,7 @@ benchmarks:
   compress   size of the compressed traces of the real programs against the
              raw token stream, xz -9 and zstd -19; compression speed; round trip
              -> bench/results/compress.json
-             options: --scale N (default 8), --programs NAME...,
+             options: --scale N (default 1), --programs NAME...,
                       --granularities function|path..., --output FILE;
                       see: ./bench/run.sh compress --help
 
