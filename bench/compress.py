@@ -36,7 +36,6 @@ import math
 import os
 import resource
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -46,8 +45,9 @@ from pathlib import Path
 from phaedrus import pipeline, programs
 from phaedrus.tools import REPO_ROOT, ToolError, phaedrus_tool
 
-# Shared with the overhead benchmark: the machine description.
-from overhead import machine_info
+# Shared with the overhead benchmark.
+from common import (BenchError, add_programs_argument, listed, machine_info,
+                    median, program_names)
 
 GRANULARITIES = ("function", "path")
 DEFAULT_OUTPUT = REPO_ROOT / "bench" / "results" / "compress.json"
@@ -88,23 +88,14 @@ METHOD = (
     "(Lemma 1) is not built yet and not measured.")
 
 
-class BenchError(RuntimeError):
-    pass
-
-
 def parse_args(argv=None):
-    try:
-        names = [p.name for p in programs.all_programs()]
-    except ToolError as e:
-        sys.exit(f"compress: {e}")
+    names = program_names("compress")
     parser = argparse.ArgumentParser(
         prog="./bench/run.sh compress",
         description="Size and speed of Phaedrus' trace compression on the "
                     "real programs' traces, against the raw token stream, "
                     "xz -9 and zstd -19; checks that it is lossless.")
-    parser.add_argument("--programs", nargs="+", metavar="NAME", default=None,
-                        help=f"programs to measure (default all: {' '.join(names)}); "
-                             f"names may also be comma-separated")
+    add_programs_argument(parser, names)
     parser.add_argument("--granularities", nargs="+", metavar="G", default=None,
                         help="trace granularities (default both: function path); "
                              "may also be comma-separated")
@@ -118,18 +109,8 @@ def parse_args(argv=None):
     args = parser.parse_args(argv)
     if args.scale < 1:
         parser.error(f"--scale must be at least 1 (got {args.scale})")
-
-    def listed(values, known, what):
-        if values is None:
-            return list(known)
-        values = [n for item in values for n in item.split(",") if n]
-        unknown = [n for n in values if n not in known]
-        if unknown:
-            parser.error(f"unknown {what} {', '.join(unknown)}; "
-                         f"known: {', '.join(known)}")
-        return values
-    args.programs = listed(args.programs, names, "program(s)")
-    args.granularities = listed(args.granularities, GRANULARITIES,
+    args.programs = listed(parser, args.programs, names, "program(s)")
+    args.granularities = listed(parser, args.granularities, GRANULARITIES,
                                 "granularity(ies)")
     return args
 
@@ -282,11 +263,6 @@ def geomean(values):
     if not values:
         return None
     return math.exp(sum(math.log(v) for v in values) / len(values))
-
-
-def median(values):
-    values = list(values)
-    return statistics.median(values) if values else None
 
 
 def fmt_bytes(n):

@@ -24,12 +24,9 @@ met or not."""
 
 import argparse
 import ctypes
-import datetime
 import json
 import os
-import platform
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -37,7 +34,10 @@ import time
 from pathlib import Path
 
 from phaedrus import programs
-from phaedrus.tools import REPO_ROOT, ToolError, build_dir
+from phaedrus.tools import REPO_ROOT, ToolError
+
+from common import (BenchError, add_programs_argument, listed, machine_info,
+                    median, program_names)
 
 MIN_RUNS = 5
 GOALS = {"function_ratio_max": 1.3, "path_ratio_max": 2.0}
@@ -63,15 +63,8 @@ METHOD = (
     "over rows.")
 
 
-class BenchError(RuntimeError):
-    pass
-
-
 def parse_args(argv=None):
-    try:
-        names = [p.name for p in programs.all_programs()]
-    except ToolError as e:
-        sys.exit(f"overhead: {e}")
+    names = program_names("overhead")
     parser = argparse.ArgumentParser(
         prog="./bench/run.sh overhead",
         description="Wall-time overhead of Phaedrus' instrumentation (and of "
@@ -80,9 +73,7 @@ def parse_args(argv=None):
     parser.add_argument("--runs", type=int, default=7,
                         help=f"timed runs per variant and input (default 7, "
                              f"at least {MIN_RUNS})")
-    parser.add_argument("--programs", nargs="+", metavar="NAME", default=None,
-                        help=f"programs to measure (default all: {' '.join(names)}); "
-                             f"names may also be comma-separated")
+    add_programs_argument(parser, names)
     parser.add_argument("--scale", type=int, default=8,
                         help="input scale: bzip2 inputs are this many times the "
                              "test inputs' size, Lua runs each script this many "
@@ -97,14 +88,7 @@ def parse_args(argv=None):
     if args.runs < MIN_RUNS:
         parser.error(f"--runs must be at least {MIN_RUNS} (got {args.runs}): "
                      f"fewer runs give medians too noisy to compare")
-    if args.programs is None:
-        args.programs = names
-    else:
-        args.programs = [n for item in args.programs for n in item.split(",") if n]
-        unknown = [n for n in args.programs if n not in names]
-        if unknown:
-            parser.error(f"unknown program(s) {', '.join(unknown)}; "
-                         f"known: {', '.join(names)}")
+    args.programs = listed(parser, args.programs, names, "program(s)")
     return args
 
 
@@ -211,10 +195,6 @@ def measure_input(program, run, b, variants, runs):
     return samples
 
 
-def median(values):
-    return statistics.median(values) if values else None
-
-
 def fmt_s(seconds):
     return f"{seconds * 1000:9.1f}ms"
 
@@ -268,44 +248,6 @@ def summarize(rows):
             "path_within_2x": None if path_ratio is None
             else path_ratio <= GOALS["path_ratio_max"],
         },
-    }
-
-
-def git_commit():
-    try:
-        out = subprocess.run(["git", "-C", str(REPO_ROOT), "rev-parse", "HEAD"],
-                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                             check=True)
-        return out.stdout.decode().strip()
-    except (OSError, subprocess.CalledProcessError):
-        return None
-
-
-def cpu_model():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or None
-
-
-def machine_info(aslr_off, scratch):
-    return {
-        "nproc": os.cpu_count(),
-        "nproc_available": len(os.sched_getaffinity(0)),
-        "cpu": cpu_model(),
-        "kernel": platform.release(),
-        "python": platform.python_version(),
-        "date": datetime.datetime.now(datetime.timezone.utc)
-        .isoformat(timespec="seconds"),
-        "load_average_at_start": list(os.getloadavg()),
-        "aslr_disabled": aslr_off,
-        "trace_dir": str(scratch),
-        "git_commit": git_commit(),
-        "build_dir": str(build_dir()),
     }
 
 
