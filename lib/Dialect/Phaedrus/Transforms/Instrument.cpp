@@ -22,7 +22,6 @@ using namespace mlir;
 using namespace mlir::phaedrus;
 
 static constexpr StringLiteral kRegisterName = "__phaedrus_register";
-static constexpr StringLiteral kSiteName = "__phaedrus_site";
 static constexpr StringLiteral kVocabularyGlobal = "__phaedrus_vocabulary_text";
 static constexpr StringLiteral kInitName = "__phaedrus_module_init";
 static constexpr StringLiteral kVocabularyOpName = "phaedrus_vocabulary";
@@ -35,7 +34,7 @@ struct PhaedrusInstrumentPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
-    if (module.lookupSymbol(kSiteName) || module.lookupSymbol(kVocabularyOpName)) {
+    if (module.lookupSymbol(Recorder::kSiteName) || module.lookupSymbol(kVocabularyOpName)) {
       module.emitError("phaedrus-instrument: the module is already "
                        "instrumented (it declares __phaedrus_site)");
       return signalPassFailure();

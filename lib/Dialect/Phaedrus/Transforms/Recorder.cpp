@@ -18,7 +18,7 @@ Recorder::Recorder(ModuleOp module) {
                                   align, /*addrSpace=*/0, /*dsoLocal=*/false,
                                   /*thread_local_=*/true);
   };
-  site = threadLocal("__phaedrus_site", i32, 4);
+  site = threadLocal(kSiteName, i32, 4);
   cursor = threadLocal("__phaedrus_cursor", ptr, 8);
   limit = threadLocal("__phaedrus_limit", ptr, 8);
   slow1 = LLVM::LLVMFuncOp::create(builder, loc, "__phaedrus_record_slow",

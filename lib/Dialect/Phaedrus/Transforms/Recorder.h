@@ -16,6 +16,10 @@ namespace mlir::phaedrus {
 
 class Recorder {
 public:
+  /// The thread-local a call site sets before a direct call; its presence
+  /// marks a module as instrumented.
+  static constexpr StringLiteral kSiteName = "__phaedrus_site";
+
   /// Declares the runtime's thread-locals and slow paths at the end of
   /// `module`.
   explicit Recorder(ModuleOp module);
