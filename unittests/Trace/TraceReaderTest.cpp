@@ -5,63 +5,18 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TraceBuilder.h"
 #include "phaedrus/Trace/TraceReader.h"
 
 #include <gtest/gtest.h>
-
-#include <zstd.h>
 
 #include <cstring>
 #include <random>
 
 using namespace mlir::phaedrus::trace;
+using mlir::phaedrus::testing::TraceBuilder;
 
 namespace {
-
-class TraceBuilder {
-public:
-  TraceBuilder() { bytes.assign(PHAEDRUS_TRACE_MAGIC, PHAEDRUS_TRACE_MAGIC_SIZE); }
-
-  void record(uint32_t tag, uint32_t aux, const std::string &payload) {
-    uint32_t length = static_cast<uint32_t>(payload.size());
-    phaedrus_record_header header{
-        tag, length,
-        phaedrus_record_checksum(tag, length, aux, payload.data(), length,
-                                 nullptr, 0),
-        aux};
-    bytes.append(reinterpret_cast<const char *>(&header), sizeof header);
-    bytes += payload;
-  }
-  template <typename T> static std::string raw(const T &value) {
-    return std::string(reinterpret_cast<const char *>(&value), sizeof value);
-  }
-  void head(uint64_t fingerprint) {
-    phaedrus_head h{PHAEDRUS_TRACE_VERSION, 0, fingerprint, 42, 1, 7};
-    record(PHAEDRUS_TAG_HEAD, 0, raw(h));
-  }
-  void events(uint32_t thread, uint32_t sequence, const std::vector<uint32_t> &t) {
-    std::string payload = raw(sequence);
-    payload.append(reinterpret_cast<const char *>(t.data()), t.size() * 4);
-    record(PHAEDRUS_TAG_EVNT, thread, payload);
-    total += t.size();
-  }
-  void compressedEvents(uint32_t thread, uint32_t sequence,
-                        const std::vector<uint32_t> &t) {
-    std::string frame(ZSTD_compressBound(t.size() * 4), '\0');
-    size_t n = ZSTD_compress(frame.data(), frame.size(), t.data(), t.size() * 4, 1);
-    frame.resize(n);
-    record(PHAEDRUS_TAG_EVNZ, thread,
-           raw(sequence) + raw(static_cast<uint32_t>(t.size())) + frame);
-    total += t.size();
-  }
-  void end() {
-    phaedrus_end e{total, PHAEDRUS_EXIT_NORMAL, 0, 1, 0};
-    record(PHAEDRUS_TAG_ENDT, 0, raw(e));
-  }
-
-  std::string bytes;
-  uint64_t total = 0;
-};
 
 struct Result {
   ReadStatus status;

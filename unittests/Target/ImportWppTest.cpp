@@ -1,0 +1,129 @@
+//===- ImportWppTest.cpp - Importing path events and bad vocabularies ----===//
+//
+// The parts of --import-wpp that real programs exercise only on the happy
+// path: path runs becoming vocabulary entries and repeats, and the
+// diagnostics for path events and vocabularies that do not make sense.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TraceBuilder.h"
+#include "phaedrus/Dialect/Phaedrus/IR/TraceWalk.h"
+#include "phaedrus/Target/Wpp/ImportWpp.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+
+#include <gtest/gtest.h>
+
+using namespace mlir;
+using namespace mlir::phaedrus;
+using mlir::phaedrus::testing::TraceBuilder;
+
+namespace {
+
+class ImportWppTest : public ::testing::Test {
+protected:
+  ImportWppTest()
+      : handler(&context, [this](Diagnostic &d) {
+          messages.push_back(d.str());
+          return success();
+        }) {}
+
+  OwningOpRef<ModuleOp> import(const TraceBuilder &b) {
+    return importWpp(b.bytes, &context, UnknownLoc::get(&context),
+                     ImportWppOptions());
+  }
+
+  bool said(const std::string &text) const {
+    for (const std::string &m : messages)
+      if (m.find(text) != std::string::npos)
+        return true;
+    return false;
+  }
+
+  static TraceBuilder start(const std::string &vocabulary) {
+    TraceBuilder b;
+    b.head(77);
+    b.record(PHAEDRUS_TAG_ARGV, 0, std::string("prog\0", 5));
+    b.record(PHAEDRUS_TAG_VOCB, 0, vocabulary);
+    return b;
+  }
+
+  MLIRContext context;
+  std::vector<std::string> messages;
+  ScopedDiagnosticHandler handler;
+};
+
+const char *kVocabulary = "0\tfunction\tmain\n1\tfunction\tf\n";
+
+TEST_F(ImportWppTest, PathRunsBecomePathEntriesAndRepeats) {
+  TraceBuilder b = start(kVocabulary);
+  b.events(0, 0, {0, PHAEDRUS_PATH_MARK | 1, 5, 3, PHAEDRUS_PATH_MARK | 1, 7, 1});
+  b.end();
+  OwningOpRef<ModuleOp> module = import(b);
+  ASSERT_TRUE(module) << (messages.empty() ? "" : messages.front());
+  EXPECT_TRUE(messages.empty());
+
+  auto vocabulary = *module->getOps<VocabularyOp>().begin();
+  ASSERT_EQ(vocabulary.getNumEntries(), 4u);
+  std::vector<std::pair<std::string, int64_t>> paths;
+  for (EntryOp entry : vocabulary.getBody().getOps<EntryOp>())
+    if (entry.getKind() == EntryKind::Path)
+      paths.push_back({entry.getSymbol().str(), *entry.getIndex()});
+  EXPECT_EQ(paths, (std::vector<std::pair<std::string, int64_t>>{{"f", 5}, {"f", 7}}));
+
+  SymbolTableCollection symbols;
+  TraceWalker walker(symbols);
+  std::vector<int32_t> tokens;
+  ASSERT_TRUE(succeeded(walker.expand(*module->getOps<TraceOp>().begin(),
+                                      [&](ArrayRef<int32_t> piece) {
+                                        tokens.insert(tokens.end(), piece.begin(),
+                                                      piece.end());
+                                      })));
+  EXPECT_EQ(tokens, (std::vector<int32_t>{0, 2, 2, 2, 3}));
+}
+
+TEST_F(ImportWppTest, PathEventCutShortIsDroppedWithAWarning) {
+  TraceBuilder b = start(kVocabulary);
+  b.events(0, 0, {0, PHAEDRUS_PATH_MARK | 1, 5});
+  b.end();
+  OwningOpRef<ModuleOp> module = import(b);
+  ASSERT_TRUE(module);
+  EXPECT_TRUE(said("the trace ends inside a path event; 1 incomplete path "
+                   "event(s) dropped"));
+}
+
+TEST_F(ImportWppTest, PathEventOfANonFunctionIsCorrupt) {
+  TraceBuilder b = start(kVocabulary);
+  b.events(0, 0, {0, PHAEDRUS_PATH_MARK | 9, 1, 1});
+  b.end();
+  EXPECT_FALSE(import(b));
+  EXPECT_TRUE(said("corrupt trace: a path event names token 9, which is not a "
+                   "function of the vocabulary"));
+}
+
+TEST_F(ImportWppTest, MalformedVocabularyIsRefused) {
+  TraceBuilder b = start("0\tfunction\tmain\n1\tbogus\tf\n");
+  b.events(0, 0, {0});
+  b.end();
+  EXPECT_FALSE(import(b));
+  EXPECT_TRUE(said("cannot import trace: vocabulary line 2: unknown kind 'bogus'"));
+}
+
+TEST_F(ImportWppTest, MissingVocabularyIsRefused) {
+  TraceBuilder b = start("");
+  b.events(0, 0, {0});
+  b.end();
+  EXPECT_FALSE(import(b));
+  EXPECT_TRUE(said("cannot import trace: it has no vocabulary"));
+}
+
+TEST_F(ImportWppTest, TokenOutsideTheVocabularyFailsVerification) {
+  TraceBuilder b = start(kVocabulary);
+  b.events(0, 0, {0, 4});
+  b.end();
+  EXPECT_FALSE(import(b));
+  EXPECT_TRUE(said("token 4 at position 1 is not an id of vocabulary @vocab"));
+}
+
+} // namespace

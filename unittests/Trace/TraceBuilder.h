@@ -1,0 +1,67 @@
+//===- TraceBuilder.h - Trace files built record by record for tests -----===//
+//
+// Writes trace bytes with the format's own definitions (Format.h), so tests
+// can make whole, truncated and damaged traces without running a program.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PHAEDRUS_UNITTESTS_TRACE_TRACEBUILDER_H
+#define PHAEDRUS_UNITTESTS_TRACE_TRACEBUILDER_H
+
+#include "phaedrus/Trace/Format.h"
+
+#include <zstd.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mlir::phaedrus::testing {
+
+class TraceBuilder {
+public:
+  TraceBuilder() { bytes.assign(PHAEDRUS_TRACE_MAGIC, PHAEDRUS_TRACE_MAGIC_SIZE); }
+
+  void record(uint32_t tag, uint32_t aux, const std::string &payload) {
+    uint32_t length = static_cast<uint32_t>(payload.size());
+    phaedrus_record_header header{
+        tag, length,
+        phaedrus_record_checksum(tag, length, aux, payload.data(), length,
+                                 nullptr, 0),
+        aux};
+    bytes.append(reinterpret_cast<const char *>(&header), sizeof header);
+    bytes += payload;
+  }
+  template <typename T> static std::string raw(const T &value) {
+    return std::string(reinterpret_cast<const char *>(&value), sizeof value);
+  }
+  void head(uint64_t fingerprint) {
+    phaedrus_head h{PHAEDRUS_TRACE_VERSION, 0, fingerprint, 42, 1, 7};
+    record(PHAEDRUS_TAG_HEAD, 0, raw(h));
+  }
+  void events(uint32_t thread, uint32_t sequence, const std::vector<uint32_t> &t) {
+    std::string payload = raw(sequence);
+    payload.append(reinterpret_cast<const char *>(t.data()), t.size() * 4);
+    record(PHAEDRUS_TAG_EVNT, thread, payload);
+    total += t.size();
+  }
+  void compressedEvents(uint32_t thread, uint32_t sequence,
+                        const std::vector<uint32_t> &t) {
+    std::string frame(ZSTD_compressBound(t.size() * 4), '\0');
+    size_t n = ZSTD_compress(frame.data(), frame.size(), t.data(), t.size() * 4, 1);
+    frame.resize(n);
+    record(PHAEDRUS_TAG_EVNZ, thread,
+           raw(sequence) + raw(static_cast<uint32_t>(t.size())) + frame);
+    total += t.size();
+  }
+  void end() {
+    phaedrus_end e{total, PHAEDRUS_EXIT_NORMAL, 0, 1, 0};
+    record(PHAEDRUS_TAG_ENDT, 0, raw(e));
+  }
+
+  std::string bytes;
+  uint64_t total = 0;
+};
+
+} // namespace mlir::phaedrus::testing
+
+#endif // PHAEDRUS_UNITTESTS_TRACE_TRACEBUILDER_H
