@@ -27,6 +27,7 @@ llvm_config.with_environment("PATH", config.phaedrus_tools_dir, append_path=True
 tools = [
     "phaedrus-opt",
     "phaedrus-translate",
+    "phaedrus-featurize",
     ToolSubst("mlir-translate", unresolved="fatal"),
     ToolSubst("opt", unresolved="fatal"),
     ToolSubst("llc", unresolved="fatal"),

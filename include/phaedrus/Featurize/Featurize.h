@@ -1,0 +1,50 @@
+//===- Featurize.h - Descriptor tokens of a run's input ---------*- C++ -*-===//
+//
+// The input featurizer: turns the command line and input files of a run into
+// descriptor tokens, without running the program. The same code serves the
+// driver (training corpora) and --phaedrus-predict (the run to predict), so
+// a model sees identical tokens for identical inputs. docs/Featurizer.md
+// documents every token.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PHAEDRUS_FEATURIZE_FEATURIZE_H
+#define PHAEDRUS_FEATURIZE_FEATURIZE_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mlir::phaedrus::featurize {
+
+/// What is known about a run before it happens.
+struct RunInput {
+  /// The argument vector, program name first.
+  std::vector<std::string> argv;
+  /// The file on standard input, if standard input is a file; empty otherwise.
+  std::string stdinPath;
+  /// Directory relative paths in argv and stdinPath are resolved against;
+  /// empty means the current directory.
+  std::string workingDirectory;
+};
+
+/// Descriptor tokens of `input`, in a fixed order (arguments, then files in
+/// argument order, then standard input). Returns false and sets `error` when
+/// `stdinPath` names no readable regular file; argument files that cannot
+/// be read are described by their size and an `unreadable` token instead.
+bool featurize(const RunInput &input, std::vector<std::string> &tokens,
+               std::string &error);
+
+/// Content sketch of one file's bytes (exposed for tests): the tokens that
+/// follow the size token, each prefixed with `role` and a dot.
+std::vector<std::string> sketchContent(const std::string &role,
+                                       const std::string &bytes);
+
+/// floor(log2(value + 1)): the log-scale bucket used for sizes and counts.
+unsigned log2Bucket(uint64_t value);
+
+/// Bytes of a file the content sketch reads at most (its prefix).
+constexpr uint64_t kSketchPrefix = 1 << 20;
+
+} // namespace mlir::phaedrus::featurize
+
+#endif // PHAEDRUS_FEATURIZE_FEATURIZE_H

@@ -1,0 +1,254 @@
+//===- Featurize.cpp - Descriptor tokens of a run's input -----------------===//
+
+#include "phaedrus/Featurize/Featurize.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <sys/stat.h>
+
+using namespace mlir::phaedrus::featurize;
+
+namespace {
+constexpr uint32_t kNgramBuckets = 64;
+constexpr unsigned kTopNgrams = 4;
+constexpr uint32_t kWordBuckets = 4096;
+constexpr unsigned kTopWords = 8;
+constexpr size_t kMaxArgToken = 32;
+
+uint32_t fnv1a32(const char *data, size_t size) {
+  uint32_t hash = 2166136261u;
+  for (size_t i = 0; i < size; ++i)
+    hash = (hash ^ static_cast<unsigned char>(data[i])) * 16777619u;
+  return hash;
+}
+
+std::string resolve(const RunInput &input, const std::string &path) {
+  if (input.workingDirectory.empty() || path.empty() || path[0] == '/')
+    return path;
+  return input.workingDirectory + "/" + path;
+}
+
+bool isRegularFile(const std::string &path, uint64_t &size) {
+  struct stat info;
+  if (::stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode))
+    return false;
+  size = static_cast<uint64_t>(info.st_size);
+  return true;
+}
+
+/// Reads at most kSketchPrefix bytes; false if the file cannot be opened.
+bool readPrefix(const std::string &path, std::string &bytes) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file)
+    return false;
+  bytes.resize(kSketchPrefix);
+  file.read(&bytes[0], static_cast<std::streamsize>(kSketchPrefix));
+  bytes.resize(static_cast<size_t>(file.gcount()));
+  return !file.bad();
+}
+
+bool startsWith(const std::string &bytes, const char *magic, size_t size) {
+  return bytes.size() >= size && bytes.compare(0, size, magic, size) == 0;
+}
+
+bool isText(const std::string &bytes) {
+  size_t control = 0, high = 0;
+  for (unsigned char c : bytes) {
+    if (c >= 0x80)
+      ++high;
+    else if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f') ||
+             c == 0x7f)
+      ++control;
+  }
+  return control * 100 <= bytes.size() && high * 10 <= bytes.size() * 3;
+}
+
+std::string kindOf(const std::string &bytes) {
+  static const struct {
+    const char *magic;
+    size_t size;
+    const char *kind;
+  } magics[] = {{"BZh", 3, "bzip2"},
+                {"\x1f\x8b", 2, "gzip"},
+                {"\xfd" "7zXZ\0", 6, "xz"},
+                {"\x28\xb5\x2f\xfd", 4, "zstd"},
+                {"\x7f" "ELF", 4, "elf"},
+                {"PK\x03\x04", 4, "zip"},
+                {"\x89PNG", 4, "png"},
+                {"\xff\xd8\xff", 3, "jpeg"},
+                {"%PDF", 4, "pdf"},
+                {"\x1bLua", 4, "lua-bytecode"},
+                {"PHDRWPP\n", 8, "phaedrus-trace"},
+                {"#!", 2, "script"}};
+  if (bytes.empty())
+    return "empty";
+  for (const auto &m : magics)
+    if (startsWith(bytes, m.magic, m.size))
+      return m.kind;
+  return isText(bytes) ? "text" : "binary";
+}
+
+bool isNumber(const std::string &arg, uint64_t &magnitude) {
+  // A leading '-' makes an option (bzip2 -9), not a negative number.
+  size_t i = 0, digits = 0;
+  double value = 0;
+  for (; i < arg.size() && arg[i] >= '0' && arg[i] <= '9'; ++i, ++digits)
+    value = value * 10 + (arg[i] - '0');
+  if (i < arg.size() && arg[i] == '.')
+    for (++i; i < arg.size() && arg[i] >= '0' && arg[i] <= '9'; ++i)
+      ;
+  if (!digits || i != arg.size())
+    return false;
+  magnitude = value >= 1.8e19 ? UINT64_MAX : static_cast<uint64_t>(value);
+  return true;
+}
+
+std::string argToken(const std::string &arg) {
+  bool plain = arg.size() <= kMaxArgToken &&
+               std::none_of(arg.begin(), arg.end(), [](unsigned char c) {
+                 return c <= ' ' || c == 0x7f;
+               });
+  if (plain)
+    return arg;
+  char hex[16];
+  std::snprintf(hex, sizeof hex, "#%08x", fnv1a32(arg.data(), arg.size()));
+  return hex;
+}
+
+/// The `count` largest entries of `counts` (index order breaks ties).
+template <typename Key>
+std::vector<Key> top(const std::map<Key, uint64_t> &counts, unsigned count) {
+  std::vector<std::pair<Key, uint64_t>> entries(counts.begin(), counts.end());
+  std::stable_sort(entries.begin(), entries.end(),
+                   [](const auto &a, const auto &b) { return a.second > b.second; });
+  std::vector<Key> keys;
+  for (size_t i = 0; i < entries.size() && i < count; ++i)
+    keys.push_back(entries[i].first);
+  return keys;
+}
+
+void describeFile(const std::string &role, const std::string &path,
+                  uint64_t size, std::vector<std::string> &tokens) {
+  tokens.push_back(role + ".size=" + std::to_string(log2Bucket(size)));
+  std::string bytes;
+  if (!readPrefix(path, bytes)) {
+    tokens.push_back(role + ".unreadable");
+    return;
+  }
+  std::vector<std::string> sketch = sketchContent(role, bytes);
+  tokens.insert(tokens.end(), sketch.begin(), sketch.end());
+}
+} // namespace
+
+unsigned mlir::phaedrus::featurize::log2Bucket(uint64_t value) {
+  if (value == UINT64_MAX)
+    return 64;
+  unsigned bucket = 0;
+  for (uint64_t v = value + 1; v > 1; v >>= 1)
+    ++bucket;
+  return bucket;
+}
+
+std::vector<std::string>
+mlir::phaedrus::featurize::sketchContent(const std::string &role,
+                                         const std::string &bytes) {
+  std::vector<std::string> tokens;
+  std::string kind = kindOf(bytes);
+  tokens.push_back(role + ".kind=" + kind);
+  if (bytes.empty())
+    return tokens;
+
+  // Byte entropy in half bits per byte (0..16).
+  std::array<uint64_t, 256> histogram{};
+  for (unsigned char c : bytes)
+    ++histogram[c];
+  double entropy = 0;
+  for (uint64_t n : histogram)
+    if (n) {
+      double p = static_cast<double>(n) / bytes.size();
+      entropy -= p * std::log2(p);
+    }
+  tokens.push_back(role + ".entropy=" +
+                   std::to_string(static_cast<unsigned>(entropy * 2)));
+
+  // Hashed byte trigrams: the most frequent buckets.
+  std::map<uint32_t, uint64_t> ngrams;
+  for (size_t i = 0; i + 3 <= bytes.size(); ++i)
+    ++ngrams[fnv1a32(bytes.data() + i, 3) % kNgramBuckets];
+  for (uint32_t bucket : top(ngrams, kTopNgrams))
+    tokens.push_back(role + ".gram=" + std::to_string(bucket));
+
+  if (kind != "text" && kind != "script")
+    return tokens;
+  uint64_t lines = std::count(bytes.begin(), bytes.end(), '\n');
+  tokens.push_back(role + ".lines=" + std::to_string(log2Bucket(lines)));
+  // Hashed identifiers: the most frequent words of three or more characters.
+  std::map<std::string, uint64_t> words;
+  auto isWordStart = [](unsigned char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+  };
+  for (size_t i = 0; i < bytes.size();) {
+    if (!isWordStart(bytes[i])) {
+      ++i;
+      continue;
+    }
+    size_t end = i + 1;
+    while (end < bytes.size() &&
+           (isWordStart(bytes[end]) || (bytes[end] >= '0' && bytes[end] <= '9')))
+      ++end;
+    if (end - i >= 3)
+      ++words[bytes.substr(i, end - i)];
+    i = end;
+  }
+  for (const std::string &word : top(words, kTopWords))
+    tokens.push_back(role + ".word=" +
+                     std::to_string(fnv1a32(word.data(), word.size()) %
+                                    kWordBuckets));
+  return tokens;
+}
+
+bool mlir::phaedrus::featurize::featurize(const RunInput &input,
+                                          std::vector<std::string> &tokens,
+                                          std::string &error) {
+  tokens.clear();
+  size_t numArgs = input.argv.empty() ? 0 : input.argv.size() - 1;
+  tokens.push_back("argc=" + std::to_string(numArgs));
+  struct File {
+    std::string role, path;
+    uint64_t size;
+  };
+  std::vector<File> files;
+  for (size_t i = 1; i < input.argv.size(); ++i) {
+    const std::string &arg = input.argv[i];
+    std::string prefix = "arg" + std::to_string(i) + "=";
+    uint64_t size = 0, magnitude = 0;
+    std::string path = resolve(input, arg);
+    if (!arg.empty() && isRegularFile(path, size)) {
+      tokens.push_back(prefix + "file");
+      files.push_back({"file" + std::to_string(files.size()), path, size});
+    } else if (isNumber(arg, magnitude)) {
+      tokens.push_back(prefix + "num" + std::to_string(log2Bucket(magnitude)));
+    } else {
+      tokens.push_back(prefix + argToken(arg));
+    }
+  }
+  if (input.stdinPath.empty()) {
+    tokens.push_back("stdin=none");
+  } else {
+    std::string path = resolve(input, input.stdinPath);
+    uint64_t size = 0;
+    if (!isRegularFile(path, size)) {
+      error = "standard input '" + input.stdinPath + "' is not a regular file";
+      return false;
+    }
+    tokens.push_back("stdin=file");
+    files.push_back({"stdin", path, size});
+  }
+  for (const File &file : files)
+    describeFile(file.role, file.path, file.size, tokens);
+  return true;
+}

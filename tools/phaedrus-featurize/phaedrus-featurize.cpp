@@ -1,0 +1,70 @@
+//===- phaedrus-featurize.cpp - Descriptor tokens of a future run ---------===//
+//
+// Prints the descriptor tokens the featurizer makes of a command line and its
+// input files, one per line (or as JSON). The driver uses it to describe the
+// runs of a training corpus; --phaedrus-predict links the same library.
+//
+//===----------------------------------------------------------------------===//
+
+#include "phaedrus/Featurize/Featurize.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+static cl::OptionCategory category("phaedrus-featurize options");
+static cl::opt<std::string>
+    stdinPath("stdin", cl::desc("File the run reads on standard input"),
+              cl::value_desc("file"), cl::cat(category));
+static cl::opt<std::string>
+    workingDirectory("cwd",
+                     cl::desc("Directory the run starts in (relative paths "
+                              "resolve against it; default: the current one)"),
+                     cl::value_desc("dir"), cl::cat(category));
+static cl::opt<bool> printJson("json", cl::desc("Print a JSON array of strings"),
+                          cl::cat(category));
+static cl::list<std::string> runArgv(cl::Positional, cl::ZeroOrMore,
+                                     cl::desc("<program> [arguments...]"));
+
+int main(int argc, char **argv) {
+  InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "Phaedrus input featurizer\n\n"
+      "  phaedrus-featurize [--stdin FILE] [--cwd DIR] -- PROGRAM ARGS...\n\n"
+      "Prints the descriptor tokens of a run's command line and input files\n"
+      "(arguments, file sizes in log2 buckets, file kinds from magic bytes,\n"
+      "byte entropy, hashed byte trigrams and words) without running it.\n"
+      "The tokens are documented in docs/Featurizer.md.\n");
+  if (runArgv.empty()) {
+    WithColor::error(errs(), "phaedrus-featurize")
+        << "no command line given: pass the program and its arguments after "
+           "'--'\n";
+    return 1;
+  }
+  mlir::phaedrus::featurize::RunInput input;
+  input.argv.assign(runArgv.begin(), runArgv.end());
+  input.stdinPath = stdinPath;
+  input.workingDirectory = workingDirectory;
+  std::vector<std::string> tokens;
+  std::string error;
+  if (!mlir::phaedrus::featurize::featurize(input, tokens, error)) {
+    WithColor::error(errs(), "phaedrus-featurize") << error << "\n";
+    return 1;
+  }
+  if (printJson) {
+    json::Array array;
+    for (const std::string &token : tokens)
+      array.push_back(token);
+    outs() << json::Value(std::move(array)) << "\n";
+  } else {
+    for (const std::string &token : tokens)
+      outs() << token << "\n";
+  }
+  return 0;
+}

@@ -1,0 +1,162 @@
+//===- FeaturizeTest.cpp - Properties of the input featurizer -------------===//
+
+#include "phaedrus/Featurize/Featurize.h"
+
+#include "gtest/gtest.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <random>
+#include <unistd.h>
+
+using namespace mlir::phaedrus::featurize;
+
+namespace {
+/// A scratch directory removed with its files at the end of a test.
+class ScratchDir {
+public:
+  ScratchDir() {
+    char pattern[] = "/tmp/phaedrus-featurize-XXXXXX";
+    path = mkdtemp(pattern);
+  }
+  ~ScratchDir() {
+    for (const std::string &file : files)
+      std::remove(file.c_str());
+    rmdir(path.c_str());
+  }
+  std::string write(const std::string &name, const std::string &bytes) {
+    std::string file = path + "/" + name;
+    std::ofstream(file, std::ios::binary) << bytes;
+    files.push_back(file);
+    return file;
+  }
+  std::string path;
+
+private:
+  std::vector<std::string> files;
+};
+
+std::vector<std::string> run(const RunInput &input) {
+  std::vector<std::string> tokens;
+  std::string error;
+  EXPECT_TRUE(featurize(input, tokens, error)) << error;
+  return tokens;
+}
+
+bool has(const std::vector<std::string> &tokens, const std::string &token) {
+  return std::find(tokens.begin(), tokens.end(), token) != tokens.end();
+}
+
+std::string randomBytes(size_t size, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::string bytes(size, '\0');
+  for (char &c : bytes)
+    c = static_cast<char>(rng());
+  return bytes;
+}
+} // namespace
+
+TEST(Featurize, Log2BucketIsMonotoneAndExactAtPowersOfTwo) {
+  EXPECT_EQ(log2Bucket(0), 0u);
+  for (unsigned k = 0; k < 63; ++k) {
+    uint64_t power = uint64_t(1) << k;
+    EXPECT_EQ(log2Bucket(power - 1), k);
+    if (power > 1)
+      EXPECT_EQ(log2Bucket(power - 2), k - 1);
+  }
+  std::mt19937_64 rng(7);
+  for (int i = 0; i < 10000; ++i) {
+    uint64_t a = rng() >> (rng() % 64), b = rng() >> (rng() % 64);
+    if (a > b)
+      std::swap(a, b);
+    EXPECT_LE(log2Bucket(a), log2Bucket(b));
+  }
+  EXPECT_EQ(log2Bucket(UINT64_MAX), 64u);
+}
+
+TEST(Featurize, TokensDependOnContentNotOnPathsOrDirectories) {
+  ScratchDir one, two;
+  std::string text = "local t = {}\nfor i = 1, 100 do t[i] = i end\n";
+  one.write("a.lua", text);
+  two.write("renamed.lua", text);
+  RunInput a{{"lua", "a.lua"}, "", one.path};
+  RunInput b{{"/usr/bin/lua", "renamed.lua"}, "", two.path};
+  EXPECT_EQ(run(a), run(b));
+  // The same bytes on standard input give the same sketch under another role.
+  RunInput viaStdin{{"lua", "-"}, "a.lua", one.path};
+  std::vector<std::string> tokens = run(viaStdin);
+  EXPECT_TRUE(has(tokens, "stdin=file"));
+  EXPECT_TRUE(has(tokens, "stdin.kind=text"));
+}
+
+TEST(Featurize, DifferentContentChangesTheSketch) {
+  ScratchDir dir;
+  dir.write("text", std::string(5000, 'a') + "hello world hello\n");
+  dir.write("random", randomBytes(5000, 1));
+  std::vector<std::string> text = run({{"p", "text"}, "", dir.path});
+  std::vector<std::string> random = run({{"p", "random"}, "", dir.path});
+  EXPECT_TRUE(has(text, "file0.kind=text"));
+  EXPECT_TRUE(has(random, "file0.kind=binary"));
+  // 5000 random bytes have close to 8 bits of entropy per byte; a run of one
+  // letter close to 0.
+  EXPECT_TRUE(has(random, "file0.entropy=15"));
+  EXPECT_TRUE(has(text, "file0.entropy=0"));
+  EXPECT_NE(text, random);
+}
+
+TEST(Featurize, MagicBytesNameTheFileKind) {
+  const std::pair<std::string, std::string> cases[] = {
+      {"BZh91AY&SY", "bzip2"},     {"\x1f\x8b\x08", "gzip"},
+      {"\x7f" "ELF\x02", "elf"},   {"#!/bin/sh\n", "script"},
+      {std::string("\xfd" "7zXZ\0", 6), "xz"},
+      {"\x1bLuaT", "lua-bytecode"}, {"", "empty"}};
+  for (const auto &[bytes, kind] : cases) {
+    std::vector<std::string> sketch = sketchContent("f", bytes);
+    ASSERT_FALSE(sketch.empty());
+    EXPECT_EQ(sketch.front(), "f.kind=" + kind) << kind;
+  }
+}
+
+TEST(Featurize, ArgumentsBecomeOptionNumberFileOrHashedTokens) {
+  ScratchDir dir;
+  dir.write("in.txt", "x\n");
+  std::string longArg(100, 'z');
+  std::vector<std::string> tokens =
+      run({{"prog", "-9", "4096", "in.txt", "two words", longArg}, "", dir.path});
+  ASSERT_GE(tokens.size(), 7u);
+  EXPECT_EQ(tokens[0], "argc=5");
+  EXPECT_EQ(tokens[1], "arg1=-9");
+  EXPECT_EQ(tokens[2], "arg2=num12");
+  EXPECT_EQ(tokens[3], "arg3=file");
+  EXPECT_EQ(tokens[4].substr(0, 6), "arg4=#");
+  EXPECT_EQ(tokens[5].substr(0, 6), "arg5=#");
+  EXPECT_EQ(tokens[6], "stdin=none");
+  EXPECT_TRUE(has(tokens, "file0.size=1"));
+  // Numbers in one log2 bucket give the same token.
+  EXPECT_EQ(run({{"prog", "5000"}, "", dir.path})[1], "arg1=num12");
+}
+
+TEST(Featurize, MissingStandardInputIsAnErrorNotAToken) {
+  ScratchDir dir;
+  std::vector<std::string> tokens;
+  std::string error;
+  EXPECT_FALSE(featurize({{"prog"}, "absent.bin", dir.path}, tokens, error));
+  EXPECT_NE(error.find("absent.bin"), std::string::npos);
+}
+
+TEST(Featurize, EqualInputsGiveEqualTokensAcrossRandomFiles) {
+  ScratchDir dir;
+  for (unsigned seed = 0; seed < 20; ++seed) {
+    std::string bytes = randomBytes(1 + seed * 997, seed);
+    if (seed % 2)
+      for (char &c : bytes)
+        c = 'a' + static_cast<unsigned char>(c) % 26;
+    std::string name = "f" + std::to_string(seed);
+    dir.write(name, bytes);
+    RunInput input{{"p", name}, "", dir.path};
+    std::vector<std::string> first = run(input), second = run(input);
+    EXPECT_EQ(first, second);
+    EXPECT_TRUE(has(first, "file0.size=" + std::to_string(log2Bucket(bytes.size()))));
+  }
+}
