@@ -57,12 +57,35 @@ static LogicalResult exportProfileJson(Operation *op, raw_ostream &os) {
   return success();
 }
 
-/// Exports, for each trace of a module, its length and the entry count of
-/// every function its vocabulary names.
+/// A vocabulary as JSON: its fingerprint and entries (see docs/Corpus.md).
+static llvm::json::Object vocabularyJson(VocabularyOp vocabulary) {
+  llvm::json::Array entries;
+  for (EntryOp entry : vocabulary.getBody().getOps<EntryOp>()) {
+    llvm::json::Object object{{"id", entry.getId()},
+                              {"kind", stringifyEntryKind(entry.getKind())},
+                              {"symbol", entry.getSymbol()}};
+    if (entry.getIndex())
+      object["index"] = static_cast<int64_t>(*entry.getIndex());
+    if (entry.getCallee())
+      object["callee"] = *entry.getCallee();
+    entries.push_back(std::move(object));
+  }
+  return llvm::json::Object{
+      {"name", vocabulary.getSymName()},
+      {"fingerprint", std::to_string(vocabulary.getFingerprint())},
+      {"entries", std::move(entries)}};
+}
+
+/// Exports, for each trace of a module, its length, the entry count of
+/// every function its vocabulary names, its Ball-Larus path counts, and the
+/// count of every token it holds in the order of first occurrence; and each
+/// vocabulary the traces use.
 static LogicalResult exportTraceCounts(Operation *op, raw_ostream &os) {
   SymbolTableCollection symbolTable;
   TraceWalker walker(symbolTable);
   llvm::json::Array traces;
+  llvm::json::Array vocabularies;
+  llvm::DenseSet<Operation *> vocabulariesSeen;
   bool failedAny = false;
   op->walk([&](TraceOp trace) {
     auto vocabulary = symbolTable.lookupNearestSymbolFrom<VocabularyOp>(
@@ -96,20 +119,35 @@ static LogicalResult exportTraceCounts(Operation *op, raw_ostream &os) {
         perPath[std::to_string(path)] = static_cast<int64_t>(count);
       pathCounts[function] = std::move(perPath);
     }
+    FailureOr<SmallVector<int32_t>> order =
+        walker.firstOccurrences(trace, vocabulary.getNumEntries());
+    if (failed(order)) {
+      failedAny = true;
+      return;
+    }
+    llvm::json::Array tokens;
+    for (int32_t id : *order)
+      tokens.push_back(llvm::json::Array{
+          id, static_cast<int64_t>((*tokenCounts)[id])});
     llvm::json::Array argv;
     for (Attribute arg : trace.getInput().getArgv())
       argv.push_back(cast<StringAttr>(arg).getValue());
+    if (vocabulariesSeen.insert(vocabulary).second)
+      vocabularies.push_back(vocabularyJson(vocabulary));
     traces.push_back(llvm::json::Object{
         {"name", trace.getSymName()},
+        {"vocabulary", vocabulary.getSymName()},
         {"events", static_cast<int64_t>(*length)},
         {"argv", std::move(argv)},
         {"entry_counts", std::move(counts)},
-        {"path_counts", std::move(pathCounts)}});
+        {"path_counts", std::move(pathCounts)},
+        {"tokens", std::move(tokens)}});
   });
   if (failedAny)
     return failure();
   llvm::json::Object root{{"format", "phaedrus-trace-counts"},
-                          {"version", 1},
+                          {"version", 2},
+                          {"vocabularies", std::move(vocabularies)},
                           {"traces", std::move(traces)}};
   os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root))) << "\n";
   return success();

@@ -61,7 +61,7 @@ public:
       rules.push_back(expansion);
     }
     auto input = InputDescriptorAttr::get(
-        context, builder.getStrArrayAttr({"prog"}), ArrayAttr());
+        context, builder.getStrArrayAttr({"prog"}), ArrayAttr(), StringAttr());
     auto trace = TraceOp::create(
         builder, loc, builder.getStringAttr("t"),
         FlatSymbolRefAttr::get(context, "v"),
@@ -144,6 +144,19 @@ TEST_F(TraceWalkTest, ExpandAndCountMatchReferenceOnRandomTraces) {
     for (int32_t t : expected)
       ++histogram[t];
     EXPECT_EQ(std::vector<uint64_t>(counts->begin(), counts->end()), histogram)
+        << "seed " << seed;
+
+    FailureOr<SmallVector<int32_t>> first =
+        walker.firstOccurrences(trace, kVocabularySize);
+    ASSERT_TRUE(succeeded(first));
+    std::vector<int32_t> expectedFirst;
+    std::vector<bool> seen(kVocabularySize, false);
+    for (int32_t t : expected)
+      if (!seen[t]) {
+        seen[t] = true;
+        expectedFirst.push_back(t);
+      }
+    EXPECT_EQ(std::vector<int32_t>(first->begin(), first->end()), expectedFirst)
         << "seed " << seed;
   }
 }

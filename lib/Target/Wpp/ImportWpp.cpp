@@ -165,7 +165,7 @@ OwningOpRef<ModuleOp> mlir::phaedrus::importWpp(StringRef bytes,
     files.push_back(InputFileAttr::get(context, file.path, file.size, file.digest));
   auto input = InputDescriptorAttr::get(
       context, builder.getArrayAttr(argv),
-      files.empty() ? ArrayAttr() : builder.getArrayAttr(files));
+      files.empty() ? ArrayAttr() : builder.getArrayAttr(files), StringAttr());
 
   // A run with no events at all still gets its (empty) trace.
   if (folders.empty())

@@ -85,8 +85,12 @@ phaedrus.model @m lstm vocabulary(@vocab) fingerprint(7421) vocab_size(5)
              out_bias = dense<0.0> : tensor<5xf32>})
 
 // CHECK-LABEL: phaedrus.model @counts mlp
+// CHECK-SAME: descriptors(["argc=1", "arg1=-9"])
 phaedrus.model @counts mlp vocabulary(@vocab) fingerprint(7421) vocab_size(5)
-    hyperparameters({}) weights({})
+    descriptors(["argc=1", "arg1=-9"]) hyperparameters({}) weights({})
+
+// CHECK-LABEL: phaedrus.predict @counts input(<argv = ["bzip2", "-9"], stdin = "big.txt">)
+phaedrus.predict @counts input(#phaedrus.input<argv = ["bzip2", "-9"], stdin = "big.txt">)
 
 // CHECK-LABEL: phaedrus.predict @m input(<argv = ["bzip2", "-9", "big.txt"], files = [#phaedrus.file<"big.txt", size = 10485760>]>)
 phaedrus.predict @m input(#phaedrus.input<argv = ["bzip2", "-9", "big.txt"], files = [#phaedrus.file<"big.txt", size = 10485760>]>)

@@ -109,7 +109,7 @@ BranchWeightsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 
 LogicalResult
 InputDescriptorAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                            ArrayAttr argv, ArrayAttr files) {
+                            ArrayAttr argv, ArrayAttr files, StringAttr stdinPath) {
   for (auto [i, arg] : llvm::enumerate(argv))
     if (!isa<StringAttr>(arg))
       return emitError() << "argv element " << i << " must be a string, got "

@@ -92,6 +92,51 @@ TraceWalker::expand(TraceOp trace,
   return expandRegion(trace.getBody(), sink);
 }
 
+LogicalResult TraceWalker::firstRegion(Region &body,
+                                       SmallVectorImpl<int32_t> &order,
+                                       SmallVectorImpl<bool> &seenTokens,
+                                       llvm::DenseSet<Operation *> &seenRules) {
+  // A repeat's later iterations and a rule's later uses add no new token.
+  for (Operation &op : body.front()) {
+    if (auto tokens = dyn_cast<TokensOp>(op)) {
+      SmallVector<int32_t> storage;
+      FailureOr<ArrayRef<int32_t>> array = tokens.getTokenArray(storage);
+      if (failed(array))
+        return tokens.emitOpError("tokens have no data");
+      for (int32_t token : *array) {
+        if (token < 0 || static_cast<size_t>(token) >= seenTokens.size())
+          return tokens.emitOpError() << "token " << token
+                                      << " is not an id of the vocabulary";
+        if (!seenTokens[token]) {
+          seenTokens[token] = true;
+          order.push_back(token);
+        }
+      }
+    } else if (auto repeat = dyn_cast<RepeatOp>(op)) {
+      if (failed(firstRegion(repeat.getBody(), order, seenTokens, seenRules)))
+        return failure();
+    } else if (auto apply = dyn_cast<ApplyOp>(op)) {
+      FailureOr<RuleOp> rule = resolve(apply);
+      if (failed(rule))
+        return failure();
+      if (seenRules.insert(*rule).second &&
+          failed(firstRegion(rule->getBody(), order, seenTokens, seenRules)))
+        return failure();
+    }
+  }
+  return success();
+}
+
+FailureOr<SmallVector<int32_t>>
+TraceWalker::firstOccurrences(TraceOp trace, size_t numEntries) {
+  SmallVector<int32_t> order;
+  SmallVector<bool> seenTokens(numEntries, false);
+  llvm::DenseSet<Operation *> seenRules;
+  if (failed(firstRegion(trace.getBody(), order, seenTokens, seenRules)))
+    return failure();
+  return order;
+}
+
 LogicalResult TraceWalker::collectRules(Region &body,
                                         SmallVectorImpl<RuleOp> &postOrder,
                                         llvm::DenseSet<Operation *> &seen) {

@@ -148,7 +148,8 @@ def Phaedrus_InputDescriptorAttr : Phaedrus_Attr<"InputDescriptor", "input"> {
   let summary = "Describes the input of one run: its command line and input files";
   let description = [{
     What is known about a run before it happens: its argument vector
-    (`argv`, program name first) and metadata of its input files. Traces
+    (`argv`, program name first), metadata of its input files, and the file
+    it reads on standard input (`stdin`), if any. Traces
     record the descriptor of the run that produced them; `phaedrus.predict`
     names the descriptor of the run to predict. Every element of `argv` is a
     string and every element of `files` a `#phaedrus.file`.
@@ -161,7 +162,8 @@ def Phaedrus_InputDescriptorAttr : Phaedrus_Attr<"InputDescriptor", "input"> {
     ```
   }];
   let parameters = (ins "::mlir::ArrayAttr":$argv,
-                        OptionalParameter<"::mlir::ArrayAttr">:$files);
+                        OptionalParameter<"::mlir::ArrayAttr">:$files,
+                        OptionalParameter<"::mlir::StringAttr">:$stdin);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }

@@ -275,12 +275,17 @@ def Phaedrus_ModelOp : Phaedrus_Op<"model", [
     another build is refused. `hyperparameters` holds integer and float
     settings (e.g. `hidden_size`, `num_layers`); `weights` maps each tensor
     name to a floating-point elements attribute, normally a
-    `dense_resource` blob.
+    `dense_resource` blob. `descriptors` lists the descriptor tokens (from
+    the input featurizer) the model was trained on, in the order of their
+    model ids; tokens of a future run that are not listed are unknown to the
+    model. docs/Model.md documents the kinds, their token spaces and the
+    weight names and layouts.
 
     Example:
 
     ```mlir
     phaedrus.model @m lstm vocabulary(@vocab) fingerprint(7421) vocab_size(4)
+        descriptors(["argc=1", "arg1=-9"])
         hyperparameters({embedding_dim = 2 : i64, hidden_size = 2 : i64})
         weights({embedding = dense_resource<m_embedding> : tensor<4x2xf32>})
     ```
@@ -290,11 +295,14 @@ def Phaedrus_ModelOp : Phaedrus_Op<"model", [
                        FlatSymbolRefAttr:$vocabulary,
                        UI64Attr:$fingerprint,
                        Phaedrus_PosI64Attr:$vocab_size,
+                       OptionalAttr<StrArrayAttr>:$descriptors,
                        DictionaryAttr:$hyperparameters,
                        DictionaryAttr:$weights);
   let assemblyFormat = [{
     $sym_name $kind `vocabulary` `(` $vocabulary `)` `fingerprint` `(` $fingerprint `)`
-    `vocab_size` `(` $vocab_size `)` `hyperparameters` `(` $hyperparameters `)`
+    `vocab_size` `(` $vocab_size `)`
+    (`descriptors` `(` $descriptors^ `)`)?
+    `hyperparameters` `(` $hyperparameters `)`
     `weights` `(` $weights `)` attr-dict
   }];
   let hasVerifier = 1;

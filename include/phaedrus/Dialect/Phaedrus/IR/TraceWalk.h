@@ -11,6 +11,7 @@
 #include "phaedrus/Dialect/Phaedrus/IR/PhaedrusOps.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 
 namespace mlir::phaedrus {
@@ -36,8 +37,17 @@ public:
   FailureOr<SmallVector<uint64_t>> countTokens(TraceOp trace,
                                                size_t numEntries);
 
+  /// The distinct token ids of `trace` in the order of their first
+  /// occurrence in its expansion. Costs time in the size of the IR: a
+  /// repeat's body and a rule are visited once.
+  FailureOr<SmallVector<int32_t>> firstOccurrences(TraceOp trace,
+                                                   size_t numEntries);
+
 private:
   FailureOr<RuleOp> resolve(ApplyOp apply);
+  LogicalResult firstRegion(Region &body, SmallVectorImpl<int32_t> &order,
+                            SmallVectorImpl<bool> &seenTokens,
+                            llvm::DenseSet<Operation *> &seenRules);
   FailureOr<uint64_t> lengthOf(Region &body);
   LogicalResult expandRegion(Region &body,
                              function_ref<void(ArrayRef<int32_t>)> sink);
