@@ -28,6 +28,7 @@ tools = [
     "phaedrus-opt",
     "phaedrus-translate",
     "phaedrus-featurize",
+    "phaedrus-model",
     ToolSubst("mlir-translate", unresolved="fatal"),
     ToolSubst("opt", unresolved="fatal"),
     ToolSubst("llc", unresolved="fatal"),

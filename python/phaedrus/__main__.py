@@ -5,6 +5,9 @@ want to chain the tools by hand.
   phaedrus instrument prog.mlir -o prog.inst build a binary that records its WPP
   phaedrus compile prog.mlir -o prog         build the plain binary
   phaedrus run prog.inst -o run.wpp -- ARGS  run it on one input, collect the trace
+                                             (and run.wpp.input.json: its descriptor)
+  phaedrus corpus run*.wpp -o corpus.json    traces of several inputs -> training corpus
+  phaedrus train corpus.json -o model.mlir   train a model (lstm, or the mlp baseline)
 
 Run with /usr/bin/python3 -m phaedrus (PYTHONPATH=python) or the installed
 entry point."""
@@ -14,6 +17,7 @@ import shlex
 import sys
 from pathlib import Path
 
+from . import corpus as corpus_mod
 from . import pipeline
 from .tools import ToolError, log
 
@@ -55,6 +59,7 @@ def cmd_run(args):
         raise ToolError(f"the program wrote no trace to {trace}: was it built "
                         f"with 'phaedrus instrument'?")
     log(f"program exited with {code}; trace {trace} ({trace.stat().st_size} bytes)")
+    corpus_mod.describe_run(trace, [binary.name, *args.args], stdin=args.stdin)
     if args.import_to:
         inst_mlir = binary.with_name(binary.name + ".mlir")
         fingerprint = pipeline.fingerprint_of(inst_mlir) if inst_mlir.exists() else None
@@ -66,6 +71,40 @@ def cmd_run(args):
         events = sum(t["events"] for t in counts["traces"])
         log(f"imported {events} events into {args.import_to}")
     return code
+
+
+def cmd_corpus(args):
+    fingerprint = None
+    if args.program:
+        fingerprint = pipeline.fingerprint_of(args.program)
+    corpus = corpus_mod.corpus_from_traces(args.traces, fingerprint=fingerprint)
+    corpus_mod.save(corpus, args.output)
+    events = sum(r["events"] for r in corpus["runs"])
+    log(f"wrote {args.output}: {len(corpus['runs'])} runs, {events} events, "
+        f"vocabulary of {len(corpus['vocabulary']['entries'])} tokens")
+
+
+def cmd_train(args):
+    from . import model as model_mod
+    corpus = corpus_mod.load(args.corpus)
+    config = model_mod.TrainConfig(
+        kind=args.kind, seed=args.seed, epochs=args.epochs,
+        patience=args.patience, learning_rate=args.learning_rate,
+        hidden_size=args.hidden_size, embedding_dim=args.embedding_dim,
+        num_layers=args.num_layers,
+        validation=args.validation.split(",") if args.validation else None,
+        progress=sys.stderr.isatty())
+    try:
+        model, space, report = model_mod.train(corpus, config)
+    except ValueError as e:
+        raise ToolError(str(e))
+    Path(args.output).write_text(
+        model_mod.model_ir(model, space, corpus, args.kind, report))
+    log(f"wrote {args.output}: {args.kind} model, {report['epochs']} epochs "
+        f"(best {report['best_epoch']}), training loss "
+        f"{report['train_loss']:.4f}, validation loss "
+        f"{report['validation_loss']:.4f} on "
+        f"{', '.join(report['validation_runs']) or 'the training runs'}")
 
 
 def main(argv=None):
@@ -110,6 +149,35 @@ def main(argv=None):
                    help="also import the trace as phaedrus IR into this file")
     p.add_argument("--name", default="run", help="trace symbol name on import")
     p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("corpus", help="make a training corpus of the traces "
+                                      "of several runs (recorded with "
+                                      "'phaedrus run')")
+    p.add_argument("traces", nargs="+", help="trace files (.wpp), each with "
+                   "its TRACE.input.json; run names are the file stems")
+    p.add_argument("-o", "--output", required=True, help="corpus (.json)")
+    p.add_argument("--program", help="instrumented module (prog.inst.mlir): "
+                   "refuse traces of another build")
+    p.set_defaults(func=cmd_corpus)
+
+    p = sub.add_parser("train", help="train a model on a corpus (PyTorch, CPU)")
+    p.add_argument("corpus", help="corpus from 'phaedrus corpus'")
+    p.add_argument("-o", "--output", required=True,
+                   help="model file (phaedrus IR, weights as dense_resource)")
+    p.add_argument("--kind", choices=["lstm", "mlp"], default="lstm",
+                   help="generative sequence model, or direct-count baseline")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--epochs", type=int, default=300, help="at most")
+    p.add_argument("--patience", type=int, default=30,
+                   help="stop after this many epochs without a better "
+                        "validation loss")
+    p.add_argument("--learning-rate", type=float, default=3e-3)
+    p.add_argument("--hidden-size", type=int, default=128)
+    p.add_argument("--embedding-dim", type=int, default=64)
+    p.add_argument("--num-layers", type=int, default=1)
+    p.add_argument("--validation", help="comma-separated run names held out "
+                   "for early stopping (default: one run in five, seeded)")
+    p.set_defaults(func=cmd_train)
 
     argv = list(sys.argv[1:] if argv is None else argv)
     # Everything after "--" belongs to the program being run.

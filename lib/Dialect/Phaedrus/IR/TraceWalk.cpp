@@ -208,10 +208,10 @@ TraceWalker::countTokens(TraceOp trace, size_t numEntries) {
   return counts;
 }
 
-LogicalResult mlir::phaedrus::addEntryCounts(TraceOp trace,
-                                             VocabularyOp vocabulary,
-                                             TraceWalker &walker,
-                                             llvm::StringMap<uint64_t> &entries) {
+LogicalResult mlir::phaedrus::addEntryCounts(VocabularyOp vocabulary,
+                                             ArrayRef<uint64_t> tokenCounts,
+                                             llvm::StringMap<uint64_t> &entries,
+                                             Operation *diagnosticOp) {
   SmallVector<StringRef> enters(vocabulary.getNumEntries());
   for (EntryOp entry : vocabulary.getBody().getOps<EntryOp>()) {
     if (entry.getKind() == EntryKind::Function)
@@ -221,17 +221,28 @@ LogicalResult mlir::phaedrus::addEntryCounts(TraceOp trace,
     if (!enters[entry.getId()].empty())
       entries.try_emplace(enters[entry.getId()], 0);
   }
-  FailureOr<SmallVector<uint64_t>> counts =
-      walker.countTokens(trace, enters.size());
-  if (failed(counts))
-    return failure();
-  for (auto [id, count] : llvm::enumerate(*counts)) {
+  if (tokenCounts.size() != enters.size())
+    return diagnosticOp->emitOpError()
+           << "has " << tokenCounts.size() << " token counts for a vocabulary of "
+           << enters.size();
+  for (auto [id, count] : llvm::enumerate(tokenCounts)) {
     if (!count || enters[id].empty())
       continue;
     uint64_t &total = entries[enters[id]];
     if (__builtin_add_overflow(total, count, &total))
-      return trace.emitOpError() << "entry count of @" << enters[id]
-                                 << " does not fit in 64 bits";
+      return diagnosticOp->emitOpError() << "entry count of @" << enters[id]
+                                         << " does not fit in 64 bits";
   }
   return success();
+}
+
+LogicalResult mlir::phaedrus::addEntryCounts(TraceOp trace,
+                                             VocabularyOp vocabulary,
+                                             TraceWalker &walker,
+                                             llvm::StringMap<uint64_t> &entries) {
+  FailureOr<SmallVector<uint64_t>> counts =
+      walker.countTokens(trace, vocabulary.getNumEntries());
+  if (failed(counts))
+    return failure();
+  return addEntryCounts(vocabulary, *counts, entries, trace);
 }

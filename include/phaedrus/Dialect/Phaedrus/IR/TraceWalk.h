@@ -69,6 +69,13 @@ LogicalResult addEntryCounts(TraceOp trace, VocabularyOp vocabulary,
                              TraceWalker &walker,
                              llvm::StringMap<uint64_t> &entries);
 
+/// The same from per-token counts (one per vocabulary id), however they were
+/// obtained (a trace, a model's prediction). Diagnostics go to `diagnosticOp`.
+LogicalResult addEntryCounts(VocabularyOp vocabulary,
+                             ArrayRef<uint64_t> tokenCounts,
+                             llvm::StringMap<uint64_t> &entries,
+                             Operation *diagnosticOp);
+
 } // namespace mlir::phaedrus
 
 #endif // PHAEDRUS_DIALECT_PHAEDRUS_IR_TRACEWALK_H

@@ -305,6 +305,66 @@ def PhaedrusTraceProfilePass : Pass<"phaedrus-trace-profile", "::mlir::ModuleOp"
   let dependentDialects = ["::mlir::phaedrus::PhaedrusDialect"];
 }
 
+def PhaedrusPredictPass : Pass<"phaedrus-predict", "::mlir::ModuleOp"> {
+  let summary = "Predict the profile of an unseen input with a trained model (oneDNN)";
+  let description = [{
+    Evaluates every `phaedrus.predict` op of the module: the input
+    featurizer turns the op's `#phaedrus.input` (argv, standard input; files
+    resolved against `input-dir`) into descriptor tokens, lib/Inference runs
+    the model with oneDNN (an `lstm` generates the run's profile sequence,
+    greedily or with `seed`; an `mlp` predicts log counts directly), and the
+    predicted count of each vocabulary token becomes
+    `#phaedrus.entry_count<N, model, confidence = c>` on every function the
+    vocabulary names (0 for functions the prediction never enters). The
+    predict op is erased.
+
+    `model-file` names a model written by `phaedrus train` (a module holding
+    a `phaedrus.vocabulary` and a `phaedrus.model`): both are copied into the
+    module first. `input` adds a predict op for that descriptor (the text of
+    a `#phaedrus.input` attribute) using the file's model. A model whose
+    fingerprint is not this program's is refused (it was trained on another
+    build); descriptor tokens the model never saw are reported as a warning
+    and left out.
+
+    Before:
+
+    ```mlir
+    phaedrus.vocabulary @v fingerprint(...) { ... }
+    phaedrus.model @m lstm vocabulary(@v) fingerprint(...) ...
+    phaedrus.predict @m input(#phaedrus.input<argv = ["bzip2", "-9"], stdin = "big.txt">)
+    llvm.func @BZ2_compressBlock(...)
+    ```
+
+    After:
+
+    ```mlir
+    llvm.func @BZ2_compressBlock(...) attributes {
+        phaedrus.entry_count = #phaedrus.entry_count<181, model, confidence = 0.93>}
+    ```
+  }];
+  let options = [
+    Option<"modelFile", "model-file", "std::string", "\"\"",
+           "Copy the vocabulary and model of this file (from phaedrus train) "
+           "into the module">,
+    Option<"input", "input", "std::string", "\"\"",
+           "Predict for this #phaedrus.input<...> descriptor with the model "
+           "of model-file">,
+    Option<"inputDir", "input-dir", "std::string", "\"\"",
+           "Directory the predicted run starts in: relative input paths "
+           "resolve against it (default: the current directory)">,
+    Option<"seed", "seed", "int64_t", "-1",
+           "Sample the generated profile with this seed (default -1: greedy)">,
+    Option<"temperature", "temperature", "double", "1.0",
+           "Softmax temperature when sampling">
+  ];
+  let statistics = [
+    Statistic<"numPredictions", "predictions", "Number of predict ops evaluated">,
+    Statistic<"numFunctionsAnnotated", "functions-annotated",
+              "Number of functions given an entry count">
+  ];
+  let dependentDialects = ["::mlir::phaedrus::PhaedrusDialect"];
+}
+
 def PhaedrusLowerProfilePass : Pass<"phaedrus-lower-profile", "::mlir::ModuleOp"> {
   let summary = "Lower phaedrus profile attributes to LLVM's profile metadata";
   let description = [{

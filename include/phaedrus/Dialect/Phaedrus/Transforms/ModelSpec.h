@@ -1,0 +1,20 @@
+//===- ModelSpec.h - phaedrus.model ops as inference inputs -----*- C++ -*-===//
+#ifndef PHAEDRUS_DIALECT_PHAEDRUS_TRANSFORMS_MODELSPEC_H
+#define PHAEDRUS_DIALECT_PHAEDRUS_TRANSFORMS_MODELSPEC_H
+
+#include "phaedrus/Dialect/Phaedrus/IR/PhaedrusOps.h"
+#include "phaedrus/Inference/Inference.h"
+
+namespace mlir::phaedrus {
+
+/// Reads the kind, hyper-parameters, descriptor tokens and weights of `model`
+/// (weights from dense_resource blobs or dense literals) for lib/Inference.
+/// Emits an error on `model` when a weight has no data or is not f32.
+LogicalResult loadModelSpec(ModelOp model, inference::ModelSpec &spec);
+
+/// loadModelSpec, then inference::Model::create; errors on `model`.
+FailureOr<std::unique_ptr<inference::Model>> loadModel(ModelOp model);
+
+} // namespace mlir::phaedrus
+
+#endif // PHAEDRUS_DIALECT_PHAEDRUS_TRANSFORMS_MODELSPEC_H

@@ -1,0 +1,123 @@
+//===- Inference.h - Running phaedrus models with oneDNN --------*- C++ -*-===//
+//
+// lib/Inference runs the models `phaedrus train` writes (docs/Model.md): the
+// LSTM language model (embedding, oneDNN LSTM, linear, softmax) with
+// constrained greedy or seeded generation, and the direct-count MLP. It has
+// no MLIR dependency and never throws: oneDNN's exceptions stay inside the
+// library (built with -fexceptions, unlike the MLIR code that calls it), and
+// every failure comes back as a message.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PHAEDRUS_INFERENCE_INFERENCE_H
+#define PHAEDRUS_INFERENCE_INFERENCE_H
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir::phaedrus::inference {
+
+/// A float32 tensor in row-major order (the layout PyTorch saves).
+struct Tensor {
+  std::vector<int64_t> shape;
+  std::vector<float> data;
+};
+
+enum class ModelKind { LSTM, MLP };
+
+/// Everything a model file holds that inference needs.
+struct ModelSpec {
+  ModelKind kind = ModelKind::LSTM;
+  /// Size of the program vocabulary the model predicts counts for.
+  int64_t vocabSize = 0;
+  /// Descriptor tokens in model id order.
+  std::vector<std::string> descriptors;
+  /// Integer and float hyper-parameters (integers as exact doubles).
+  std::map<std::string, double> hyperparameters;
+  std::map<std::string, Tensor> weights;
+};
+
+/// The ids of an LSTM model's one token space: specials, descriptors, the
+/// program vocabulary, count buckets (the same as python/phaedrus/model.py).
+struct TokenSpace {
+  enum Special : int64_t { Pad = 0, Bos = 1, Sep = 2, Eos = 3, Unk = 4 };
+  int64_t numSpecials = 5, numDescriptors = 0, vocabSize = 0, numBuckets = 0;
+  int64_t descriptorBase() const { return numSpecials; }
+  int64_t programBase() const { return numSpecials + numDescriptors; }
+  int64_t bucketBase() const { return programBase() + vocabSize; }
+  int64_t size() const { return bucketBase() + numBuckets; }
+};
+
+/// The count a log-scale bucket decodes to: the geometric middle of the
+/// bucket's range, at least 1.
+uint64_t countOfBucket(int64_t bucket, int64_t bucketsPerOctave);
+
+/// One generated vocabulary token with its count bucket and the
+/// probability the model gave that bucket.
+struct GeneratedToken {
+  int64_t token;
+  int64_t bucket;
+  double probability;
+};
+
+/// Options of one generation.
+struct GenerateOptions {
+  /// Sample with this seed (SplitMix64, as in model.py); greedy without.
+  std::optional<uint64_t> seed;
+  double temperature = 1.0;
+  /// At most this many vocabulary tokens (0: the vocabulary size).
+  int64_t maxTokens = 0;
+};
+
+/// A loaded model, ready to run. Not thread-safe; one per thread.
+class Model {
+public:
+  /// Checks `spec` (kind, hyper-parameters, weight names and shapes) and
+  /// prepares the oneDNN primitives. Returns null and sets `error` if the
+  /// model is malformed or oneDNN refuses it.
+  static std::unique_ptr<Model> create(const ModelSpec &spec,
+                                       std::string &error);
+  ~Model();
+
+  ModelKind getKind() const;
+  const TokenSpace &getTokenSpace() const;
+
+  /// Maps descriptor tokens to model ids; tokens the model never saw are
+  /// appended to `unknown` and left out.
+  std::vector<int64_t> descriptorIds(const std::vector<std::string> &tokens,
+                                     std::vector<std::string> &unknown) const;
+
+  /// LSTM: the logits after each of `ids` (a row of size() floats per id),
+  /// running the whole sequence through one LSTM primitive.
+  bool sequenceLogits(const std::vector<int64_t> &ids,
+                      std::vector<float> &logits, std::string &error);
+
+  /// LSTM: generates a profile after `<bos> descriptorIds <sep>`.
+  bool generate(const std::vector<int64_t> &descriptorIds,
+                const GenerateOptions &options,
+                std::vector<GeneratedToken> &result, std::string &error);
+
+  /// MLP: log(1 + count) of every vocabulary token.
+  bool predictLogCounts(const std::vector<int64_t> &descriptorIds,
+                        std::vector<float> &logCounts, std::string &error);
+
+  /// Predicted count of every vocabulary token, for either kind, and a
+  /// confidence in [0, 1] (LSTM: mean probability of the generated buckets;
+  /// MLP: exp(-validation loss) when the model file records it, else 0.5).
+  bool predictCounts(const std::vector<int64_t> &descriptorIds,
+                     const GenerateOptions &options,
+                     std::vector<uint64_t> &counts, double &confidence,
+                     std::string &error);
+
+private:
+  struct Impl;
+  explicit Model(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl;
+};
+
+} // namespace mlir::phaedrus::inference
+
+#endif // PHAEDRUS_INFERENCE_INFERENCE_H

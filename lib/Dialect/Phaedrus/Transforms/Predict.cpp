@@ -1,0 +1,188 @@
+//===- Predict.cpp - Profiles of unseen inputs from a trained model -------===//
+
+#include "phaedrus/Dialect/Phaedrus/IR/TraceWalk.h"
+#include "phaedrus/Dialect/Phaedrus/Transforms/ModelSpec.h"
+#include "phaedrus/Dialect/Phaedrus/Transforms/Passes.h"
+#include "phaedrus/Dialect/Phaedrus/Transforms/ProgramShape.h"
+#include "phaedrus/Featurize/Featurize.h"
+
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/ADT/StringExtras.h"
+
+namespace mlir::phaedrus {
+#define GEN_PASS_DEF_PHAEDRUSPREDICTPASS
+#include "phaedrus/Dialect/Phaedrus/Transforms/Passes.h.inc"
+} // namespace mlir::phaedrus
+
+using namespace mlir;
+using namespace mlir::phaedrus;
+
+namespace {
+struct PhaedrusPredictPass
+    : public phaedrus::impl::PhaedrusPredictPassBase<PhaedrusPredictPass> {
+  using PhaedrusPredictPassBase::PhaedrusPredictPassBase;
+
+  /// Copies the vocabulary and model of `modelFile` into `module`; returns
+  /// the model's name.
+  FailureOr<StringAttr> importModelFile(ModuleOp module, uint64_t fingerprint);
+  LogicalResult predict(PredictOp op, uint64_t fingerprint,
+                        SymbolTableCollection &symbolTable,
+                        llvm::StringMap<uint64_t> &entries, double &confidence);
+
+  void runOnOperation() override;
+};
+} // namespace
+
+FailureOr<StringAttr>
+PhaedrusPredictPass::importModelFile(ModuleOp module, uint64_t fingerprint) {
+  MLIRContext *context = module.getContext();
+  Location fileLoc = FileLineColLoc::get(context, modelFile, 0, 0);
+  ParserConfig config(context);
+  OwningOpRef<ModuleOp> file = parseSourceFile<ModuleOp>(modelFile, config);
+  if (!file)
+    return mlir::emitError(fileLoc)
+           << "phaedrus-predict: cannot read a model from '" << modelFile
+           << "'";
+  auto models = llvm::to_vector(file->getOps<ModelOp>());
+  if (models.size() != 1)
+    return mlir::emitError(fileLoc)
+           << "phaedrus-predict: '" << modelFile << "' must hold exactly one "
+           << "phaedrus.model, it holds " << models.size();
+  ModelOp model = models.front();
+  if (model.getFingerprint() != fingerprint)
+    return model.emitError()
+           << "phaedrus-predict: the model in '" << modelFile
+           << "' was trained on another build of the program (its "
+              "fingerprint is "
+           << model.getFingerprint() << ", this module's is " << fingerprint
+           << ")";
+  auto vocabulary = SymbolTable::lookupNearestSymbolFrom<VocabularyOp>(
+      model, model.getVocabularyAttr());
+  SymbolTable symbols(module);
+  OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
+  for (Operation *op : {vocabulary.getOperation(), model.getOperation()}) {
+    StringAttr name = SymbolTable::getSymbolName(op);
+    if (Operation *existing = symbols.lookup(name)) {
+      // The same vocabulary may already be there (e.g. a second run).
+      auto existingVocabulary = dyn_cast<VocabularyOp>(existing);
+      if (existingVocabulary && isa<VocabularyOp>(op) &&
+          existingVocabulary.getFingerprint() == fingerprint)
+        continue;
+      return mlir::emitError(fileLoc)
+             << "phaedrus-predict: the module already has a symbol @"
+             << name.getValue() << " that the model file also defines";
+    }
+    builder.clone(*op);
+  }
+  return model.getSymNameAttr();
+}
+
+LogicalResult PhaedrusPredictPass::predict(PredictOp op, uint64_t fingerprint,
+                                           SymbolTableCollection &symbolTable,
+                                           llvm::StringMap<uint64_t> &entries,
+                                           double &confidence) {
+  auto model = symbolTable.lookupNearestSymbolFrom<ModelOp>(op, op.getModelAttr());
+  if (!model)
+    return op.emitOpError() << "names model " << op.getModelAttr()
+                            << ", which is not a phaedrus.model";
+  if (model.getFingerprint() != fingerprint)
+    return op.emitOpError()
+           << "uses model @" << model.getSymName()
+           << ", trained on another build of the program (its fingerprint is "
+           << model.getFingerprint() << ", this module's is " << fingerprint
+           << ")";
+  auto vocabulary = symbolTable.lookupNearestSymbolFrom<VocabularyOp>(
+      model, model.getVocabularyAttr());
+
+  // The run to predict, as the featurizer sees it.
+  featurize::RunInput input;
+  for (Attribute arg : op.getInput().getArgv())
+    input.argv.push_back(cast<StringAttr>(arg).getValue().str());
+  if (StringAttr stdinPath = op.getInput().getStdin())
+    input.stdinPath = stdinPath.getValue().str();
+  input.workingDirectory = inputDir;
+  std::vector<std::string> tokens;
+  std::string error;
+  if (!featurize::featurize(input, tokens, error))
+    return op.emitOpError() << "cannot describe its input: " << error;
+
+  FailureOr<std::unique_ptr<inference::Model>> loaded = loadModel(model);
+  if (failed(loaded))
+    return failure();
+  std::vector<std::string> unknown;
+  std::vector<int64_t> ids = (*loaded)->descriptorIds(tokens, unknown);
+  if (!unknown.empty())
+    op.emitWarning() << unknown.size() << " of " << tokens.size()
+                     << " descriptor tokens were never seen in training and "
+                        "are left out: "
+                     << llvm::join(unknown, ", ");
+  inference::GenerateOptions options;
+  if (seed >= 0)
+    options.seed = static_cast<uint64_t>(seed);
+  options.temperature = temperature;
+  std::vector<uint64_t> counts;
+  if (!(*loaded)->predictCounts(ids, options, counts, confidence, error))
+    return op.emitOpError() << "prediction failed: " << error;
+  return addEntryCounts(vocabulary, counts, entries, op);
+}
+
+void PhaedrusPredictPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  MLIRContext *context = module.getContext();
+  uint64_t fingerprint = analyzeProgram(module).fingerprint;
+
+  if (!modelFile.empty()) {
+    FailureOr<StringAttr> modelName = importModelFile(module, fingerprint);
+    if (failed(modelName))
+      return signalPassFailure();
+    if (!input.empty()) {
+      Attribute parsed = parseAttribute(input, context);
+      auto descriptor = dyn_cast_or_null<InputDescriptorAttr>(parsed);
+      if (!descriptor) {
+        module.emitError() << "phaedrus-predict: input must be a "
+                              "#phaedrus.input<...> attribute, got '"
+                           << input << "'";
+        return signalPassFailure();
+      }
+      OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
+      Location loc = NameLoc::get(StringAttr::get(context, "phaedrus-predict input"),
+                                  FileLineColLoc::get(context, modelFile, 0, 0));
+      PredictOp::create(builder, loc,
+                        FlatSymbolRefAttr::get(*modelName), descriptor);
+    }
+  } else if (!input.empty()) {
+    module.emitError("phaedrus-predict: input needs a model-file");
+    return signalPassFailure();
+  }
+
+  auto predictOps = llvm::to_vector(module.getOps<PredictOp>());
+  if (predictOps.empty()) {
+    module.emitError("phaedrus-predict: the module has no phaedrus.predict "
+                     "op (give model-file and input, or add one)");
+    return signalPassFailure();
+  }
+  SymbolTableCollection symbolTable;
+  llvm::StringMap<uint64_t> entries;
+  double confidence = 0;
+  for (PredictOp op : predictOps) {
+    double one = 0;
+    if (failed(predict(op, fingerprint, symbolTable, entries, one)))
+      return signalPassFailure();
+    confidence += one / predictOps.size();
+    ++numPredictions;
+    op.erase();
+  }
+  confidence = std::clamp(confidence, 0.0, 1.0);
+  module.walk([&](FunctionOpInterface function) {
+    auto it = entries.find(SymbolTable::getSymbolName(function).getValue());
+    if (it == entries.end())
+      return;
+    function->setAttr(
+        PhaedrusDialect::getEntryCountAttrName(),
+        EntryCountAttr::get(context, it->second, Provenance::Model, confidence));
+    ++numFunctionsAnnotated;
+  });
+}

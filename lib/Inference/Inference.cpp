@@ -1,0 +1,594 @@
+//===- Inference.cpp - Running phaedrus models with oneDNN ----------------===//
+//
+// Built with exceptions: oneDNN's C++ API reports errors by throwing
+// dnnl::error, which is caught at every entry point of the library.
+//
+//===----------------------------------------------------------------------===//
+
+#include "phaedrus/Inference/Inference.h"
+
+#include "oneapi/dnnl/dnnl.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <unordered_map>
+
+using namespace mlir::phaedrus::inference;
+using dnnl::memory;
+using tag = dnnl::memory::format_tag;
+using dt = dnnl::memory::data_type;
+
+namespace {
+/// The sampler's random numbers, identical to SplitMix64 in model.py.
+struct SplitMix64 {
+  uint64_t state;
+  uint64_t next() {
+    uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  double uniform() { return (next() >> 11) * (1.0 / 9007199254740992.0); }
+};
+
+std::string shapeString(const std::vector<int64_t> &shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i)
+    s += (i ? "x" : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+/// One LSTM layer's primitives for a sequence length, with its weights
+/// reordered into the layouts the primitive wants.
+struct LstmLayer {
+  int64_t input = 0, hidden = 0;
+  Tensor weightsLayer, weightsIter, bias; // ldigo, ldigo, ldgo
+};
+} // namespace
+
+struct Model::Impl {
+  ModelSpec spec;
+  TokenSpace space;
+  int64_t embeddingDim = 0, hiddenSize = 0, numLayers = 0;
+  int64_t bucketsPerOctave = 4;
+  std::unordered_map<std::string, int64_t> descriptorIndex;
+  dnnl::engine engine{dnnl::engine::kind::cpu, 0};
+  dnnl::stream stream{engine};
+  std::vector<LstmLayer> layers;
+
+  /// The single-step network used by generation, built once.
+  struct Step {
+    std::vector<dnnl::lstm_forward> lstm;
+    std::vector<memory> src, weightsLayer, weightsIter, bias, dst;
+    // Recurrent state: [layer][0 or 1], swapped every step.
+    std::vector<memory> h[2], c[2];
+    dnnl::matmul output;
+    memory outSrc, outWeights, outBias, logits;
+    dnnl::softmax_forward softmax;
+    memory probsIn, probsOut;
+    int current = 0;
+  };
+  std::unique_ptr<Step> step;
+
+  // MLP
+  dnnl::matmul hidden, output;
+  memory mlpIn, mlpHiddenW, mlpHiddenB, mlpHidden, mlpOutW, mlpOutB, mlpOut;
+
+  const Tensor &weight(const std::string &name) const {
+    return spec.weights.at(name);
+  }
+
+  memory wrap(const memory::desc &md, const float *data) {
+    return memory(md, engine, const_cast<float *>(data));
+  }
+
+  bool check(std::string &error);
+  void buildLstmLayers();
+  void buildStep();
+  void buildMlp();
+  void resetState();
+  const float *runStep(int64_t id);
+};
+
+static bool expectShape(const ModelSpec &spec, const std::string &name,
+                        const std::vector<int64_t> &shape, std::string &error) {
+  auto it = spec.weights.find(name);
+  if (it == spec.weights.end()) {
+    error = "the model has no weight '" + name + "'";
+    return false;
+  }
+  const Tensor &t = it->second;
+  if (t.shape != shape) {
+    error = "weight '" + name + "' has shape " + shapeString(t.shape) +
+            ", expected " + shapeString(shape);
+    return false;
+  }
+  int64_t elements = 1;
+  for (int64_t d : shape)
+    elements *= d;
+  if (static_cast<int64_t>(t.data.size()) != elements) {
+    error = "weight '" + name + "' holds " + std::to_string(t.data.size()) +
+            " values, its shape needs " + std::to_string(elements);
+    return false;
+  }
+  return true;
+}
+
+bool Model::Impl::check(std::string &error) {
+  auto hyper = [&](const char *name, int64_t &value, int64_t min) {
+    auto it = spec.hyperparameters.find(name);
+    if (it == spec.hyperparameters.end()) {
+      error = std::string("the model has no hyper-parameter '") + name + "'";
+      return false;
+    }
+    if (it->second != std::floor(it->second) || it->second < min ||
+        it->second > 1e9) {
+      error = std::string("hyper-parameter '") + name + "' is " +
+              std::to_string(it->second) + ", expected an integer >= " +
+              std::to_string(min);
+      return false;
+    }
+    value = static_cast<int64_t>(it->second);
+    return true;
+  };
+  if (spec.vocabSize < 1) {
+    error = "the model's vocabulary is empty";
+    return false;
+  }
+  space.vocabSize = spec.vocabSize;
+  space.numDescriptors = static_cast<int64_t>(spec.descriptors.size());
+  for (size_t i = 0; i < spec.descriptors.size(); ++i)
+    descriptorIndex.emplace(spec.descriptors[i], static_cast<int64_t>(i));
+  if (!hyper("num_specials", space.numSpecials, 5) ||
+      !hyper("num_buckets", space.numBuckets, 1) ||
+      !hyper("buckets_per_octave", bucketsPerOctave, 1) ||
+      !hyper("hidden_size", hiddenSize, 1))
+    return false;
+  int64_t d = space.numDescriptors, v = spec.vocabSize, hs = hiddenSize;
+  if (spec.kind == ModelKind::MLP)
+    return expectShape(spec, "hidden.weight", {hs, d}, error) &&
+           expectShape(spec, "hidden.bias", {hs}, error) &&
+           expectShape(spec, "output.weight", {v, hs}, error) &&
+           expectShape(spec, "output.bias", {v}, error);
+  if (!hyper("embedding_dim", embeddingDim, 1) ||
+      !hyper("num_layers", numLayers, 1))
+    return false;
+  int64_t n = space.size();
+  if (!expectShape(spec, "embedding.weight", {n, embeddingDim}, error) ||
+      !expectShape(spec, "output.weight", {n, hs}, error) ||
+      !expectShape(spec, "output.bias", {n}, error))
+    return false;
+  for (int64_t l = 0; l < numLayers; ++l) {
+    std::string s = std::to_string(l);
+    int64_t in = l ? hs : embeddingDim;
+    if (!expectShape(spec, "lstm.weight_ih_l" + s, {4 * hs, in}, error) ||
+        !expectShape(spec, "lstm.weight_hh_l" + s, {4 * hs, hs}, error) ||
+        !expectShape(spec, "lstm.bias_ih_l" + s, {4 * hs}, error) ||
+        !expectShape(spec, "lstm.bias_hh_l" + s, {4 * hs}, error))
+      return false;
+  }
+  return true;
+}
+
+void Model::Impl::buildLstmLayers() {
+  // PyTorch keeps W_ih as [4H, in] with gates i, f, g, o; oneDNN's ldigo is
+  // [in][gate][H] with gates i, f, c, o: the transpose. The two biases add.
+  int64_t hs = hiddenSize;
+  for (int64_t l = 0; l < numLayers; ++l) {
+    std::string s = std::to_string(l);
+    LstmLayer layer;
+    layer.input = l ? hs : embeddingDim;
+    layer.hidden = hs;
+    auto transpose = [&](const Tensor &w, int64_t rows, int64_t cols) {
+      Tensor t;
+      t.shape = {cols, rows};
+      t.data.resize(w.data.size());
+      for (int64_t r = 0; r < rows; ++r)
+        for (int64_t c = 0; c < cols; ++c)
+          t.data[c * rows + r] = w.data[r * cols + c];
+      return t;
+    };
+    layer.weightsLayer = transpose(weight("lstm.weight_ih_l" + s), 4 * hs, layer.input);
+    layer.weightsIter = transpose(weight("lstm.weight_hh_l" + s), 4 * hs, hs);
+    const Tensor &bih = weight("lstm.bias_ih_l" + s), &bhh = weight("lstm.bias_hh_l" + s);
+    layer.bias.shape = {4 * hs};
+    layer.bias.data.resize(4 * hs);
+    for (int64_t i = 0; i < 4 * hs; ++i)
+      layer.bias.data[i] = bih.data[i] + bhh.data[i];
+    layers.push_back(std::move(layer));
+  }
+}
+
+namespace {
+dnnl::lstm_forward::primitive_desc lstmDesc(const dnnl::engine &engine,
+                                            int64_t steps, int64_t input,
+                                            int64_t hidden) {
+  memory::desc srcLayer({steps, 1, input}, dt::f32, tag::tnc);
+  memory::desc iter({1, 1, 1, hidden}, dt::f32, tag::ldnc);
+  memory::desc weightsLayer({1, 1, input, 4, hidden}, dt::f32, tag::ldigo);
+  memory::desc weightsIter({1, 1, hidden, 4, hidden}, dt::f32, tag::ldigo);
+  memory::desc bias({1, 1, 4, hidden}, dt::f32, tag::ldgo);
+  memory::desc dstLayer({steps, 1, hidden}, dt::f32, tag::tnc);
+  dnnl::lstm_forward::desc desc(
+      dnnl::prop_kind::forward_inference,
+      dnnl::rnn_direction::unidirectional_left2right, srcLayer, iter, iter,
+      weightsLayer, weightsIter, bias, dstLayer, iter, iter);
+  return dnnl::lstm_forward::primitive_desc(desc, engine);
+}
+
+dnnl::matmul::primitive_desc linearDesc(const dnnl::engine &engine,
+                                        int64_t rows, int64_t in, int64_t out,
+                                        bool relu) {
+  // PyTorch's [out, in] weight is the [in, out] matrix in `ba` order.
+  memory::desc src({rows, in}, dt::f32, tag::ab);
+  memory::desc weights({in, out}, dt::f32, tag::ba);
+  memory::desc bias({1, out}, dt::f32, tag::ab);
+  memory::desc dst({rows, out}, dt::f32, tag::ab);
+  dnnl::primitive_attr attr;
+  if (relu) {
+    dnnl::post_ops ops;
+    ops.append_eltwise(1.f, dnnl::algorithm::eltwise_relu, 0.f, 0.f);
+    attr.set_post_ops(ops);
+  }
+  return dnnl::matmul::primitive_desc(
+      dnnl::matmul::desc(src, weights, bias, dst), attr, engine);
+}
+} // namespace
+
+void Model::Impl::buildStep() {
+  step = std::make_unique<Step>();
+  Step &st = *step;
+  for (LstmLayer &layer : layers) {
+    auto pd = lstmDesc(engine, 1, layer.input, layer.hidden);
+    st.lstm.emplace_back(pd);
+    st.src.emplace_back(pd.src_layer_desc(), engine);
+    st.weightsLayer.push_back(wrap(pd.weights_layer_desc(), layer.weightsLayer.data.data()));
+    st.weightsIter.push_back(wrap(pd.weights_iter_desc(), layer.weightsIter.data.data()));
+    st.bias.push_back(wrap(pd.bias_desc(), layer.bias.data.data()));
+    st.dst.emplace_back(pd.dst_layer_desc(), engine);
+    for (int k = 0; k < 2; ++k) {
+      st.h[k].emplace_back(pd.src_iter_desc(), engine);
+      st.c[k].emplace_back(pd.src_iter_c_desc(), engine);
+    }
+  }
+  int64_t n = space.size();
+  auto pd = linearDesc(engine, 1, hiddenSize, n, false);
+  st.output = dnnl::matmul(pd);
+  st.outSrc = st.dst.back();
+  st.outWeights = wrap(pd.weights_desc(), weight("output.weight").data.data());
+  st.outBias = wrap(pd.bias_desc(), weight("output.bias").data.data());
+  st.logits = memory(pd.dst_desc(), engine);
+  memory::desc probs({1, n}, dt::f32, tag::ab);
+  st.softmax = dnnl::softmax_forward(dnnl::softmax_forward::primitive_desc(
+      dnnl::softmax_forward::desc(dnnl::prop_kind::forward_inference, probs, 1),
+      engine));
+  st.probsIn = memory(probs, engine);
+  st.probsOut = memory(probs, engine);
+}
+
+void Model::Impl::resetState() {
+  for (int k = 0; k < 2; ++k)
+    for (size_t l = 0; l < layers.size(); ++l) {
+      std::memset(step->h[k][l].get_data_handle(), 0, layers[l].hidden * sizeof(float));
+      std::memset(step->c[k][l].get_data_handle(), 0, layers[l].hidden * sizeof(float));
+    }
+  step->current = 0;
+}
+
+const float *Model::Impl::runStep(int64_t id) {
+  Step &st = *step;
+  const Tensor &embedding = weight("embedding.weight");
+  std::memcpy(st.src[0].get_data_handle(), &embedding.data[id * embeddingDim],
+              embeddingDim * sizeof(float));
+  int from = st.current, to = 1 - st.current;
+  for (size_t l = 0; l < layers.size(); ++l) {
+    if (l)
+      std::memcpy(st.src[l].get_data_handle(), st.dst[l - 1].get_data_handle(),
+                  hiddenSize * sizeof(float));
+    st.lstm[l].execute(stream, {{DNNL_ARG_SRC_LAYER, st.src[l]},
+                                {DNNL_ARG_SRC_ITER, st.h[from][l]},
+                                {DNNL_ARG_SRC_ITER_C, st.c[from][l]},
+                                {DNNL_ARG_WEIGHTS_LAYER, st.weightsLayer[l]},
+                                {DNNL_ARG_WEIGHTS_ITER, st.weightsIter[l]},
+                                {DNNL_ARG_BIAS, st.bias[l]},
+                                {DNNL_ARG_DST_LAYER, st.dst[l]},
+                                {DNNL_ARG_DST_ITER, st.h[to][l]},
+                                {DNNL_ARG_DST_ITER_C, st.c[to][l]}});
+  }
+  st.current = to;
+  st.output.execute(stream, {{DNNL_ARG_SRC, st.dst.back()},
+                             {DNNL_ARG_WEIGHTS, st.outWeights},
+                             {DNNL_ARG_BIAS, st.outBias},
+                             {DNNL_ARG_DST, st.logits}});
+  stream.wait();
+  return static_cast<const float *>(st.logits.get_data_handle());
+}
+
+void Model::Impl::buildMlp() {
+  int64_t d = space.numDescriptors, v = spec.vocabSize;
+  auto hiddenPd = linearDesc(engine, 1, d, hiddenSize, /*relu=*/true);
+  auto outputPd = linearDesc(engine, 1, hiddenSize, v, false);
+  hidden = dnnl::matmul(hiddenPd);
+  output = dnnl::matmul(outputPd);
+  mlpIn = memory(hiddenPd.src_desc(), engine);
+  mlpHiddenW = wrap(hiddenPd.weights_desc(), weight("hidden.weight").data.data());
+  mlpHiddenB = wrap(hiddenPd.bias_desc(), weight("hidden.bias").data.data());
+  mlpHidden = memory(hiddenPd.dst_desc(), engine);
+  mlpOutW = wrap(outputPd.weights_desc(), weight("output.weight").data.data());
+  mlpOutB = wrap(outputPd.bias_desc(), weight("output.bias").data.data());
+  mlpOut = memory(outputPd.dst_desc(), engine);
+}
+
+uint64_t mlir::phaedrus::inference::countOfBucket(int64_t bucket,
+                                                  int64_t bucketsPerOctave) {
+  double value = std::floor(
+      std::exp2((static_cast<double>(bucket) + 0.5) / bucketsPerOctave) + 0.5);
+  if (value >= 1.8e19)
+    return UINT64_MAX;
+  return std::max<uint64_t>(1, static_cast<uint64_t>(value));
+}
+
+Model::Model(std::unique_ptr<Impl> impl) : impl(std::move(impl)) {}
+Model::~Model() = default;
+
+std::unique_ptr<Model> Model::create(const ModelSpec &spec, std::string &error) {
+  auto impl = std::make_unique<Impl>();
+  try {
+    impl->spec = spec;
+    if (!impl->check(error))
+      return nullptr;
+    if (spec.kind == ModelKind::LSTM) {
+      impl->buildLstmLayers();
+      impl->buildStep();
+    } else {
+      impl->buildMlp();
+    }
+  } catch (const dnnl::error &e) {
+    error = std::string("oneDNN refused the model: ") + e.what();
+    return nullptr;
+  }
+  return std::unique_ptr<Model>(new Model(std::move(impl)));
+}
+
+ModelKind Model::getKind() const { return impl->spec.kind; }
+const TokenSpace &Model::getTokenSpace() const { return impl->space; }
+
+std::vector<int64_t>
+Model::descriptorIds(const std::vector<std::string> &tokens,
+                     std::vector<std::string> &unknown) const {
+  std::vector<int64_t> ids;
+  for (const std::string &token : tokens) {
+    auto it = impl->descriptorIndex.find(token);
+    if (it == impl->descriptorIndex.end())
+      unknown.push_back(token);
+    else
+      ids.push_back(it->second);
+  }
+  return ids;
+}
+
+bool Model::sequenceLogits(const std::vector<int64_t> &ids,
+                           std::vector<float> &logits, std::string &error) {
+  if (impl->spec.kind != ModelKind::LSTM) {
+    error = "sequence logits need an lstm model";
+    return false;
+  }
+  int64_t n = impl->space.size(), steps = static_cast<int64_t>(ids.size());
+  for (int64_t id : ids)
+    if (id < 0 || id >= n) {
+      error = "token id " + std::to_string(id) + " is outside the model's " +
+              std::to_string(n) + " ids";
+      return false;
+    }
+  if (!steps) {
+    logits.clear();
+    return true;
+  }
+  try {
+    Impl &m = *impl;
+    const Tensor &embedding = m.weight("embedding.weight");
+    std::vector<float> input(steps * m.embeddingDim);
+    for (int64_t t = 0; t < steps; ++t)
+      std::memcpy(&input[t * m.embeddingDim],
+                  &embedding.data[ids[t] * m.embeddingDim],
+                  m.embeddingDim * sizeof(float));
+    std::vector<float> hidden;
+    for (LstmLayer &layer : m.layers) {
+      auto pd = lstmDesc(m.engine, steps, layer.input, layer.hidden);
+      std::vector<float> out(steps * layer.hidden), zeros(layer.hidden, 0.f),
+          hOut(layer.hidden), cOut(layer.hidden);
+      dnnl::lstm_forward(pd).execute(
+          m.stream,
+          {{DNNL_ARG_SRC_LAYER, m.wrap(pd.src_layer_desc(), input.data())},
+           {DNNL_ARG_SRC_ITER, m.wrap(pd.src_iter_desc(), zeros.data())},
+           {DNNL_ARG_SRC_ITER_C, m.wrap(pd.src_iter_c_desc(), zeros.data())},
+           {DNNL_ARG_WEIGHTS_LAYER, m.wrap(pd.weights_layer_desc(), layer.weightsLayer.data.data())},
+           {DNNL_ARG_WEIGHTS_ITER, m.wrap(pd.weights_iter_desc(), layer.weightsIter.data.data())},
+           {DNNL_ARG_BIAS, m.wrap(pd.bias_desc(), layer.bias.data.data())},
+           {DNNL_ARG_DST_LAYER, m.wrap(pd.dst_layer_desc(), out.data())},
+           {DNNL_ARG_DST_ITER, m.wrap(pd.dst_iter_desc(), hOut.data())},
+           {DNNL_ARG_DST_ITER_C, m.wrap(pd.dst_iter_c_desc(), cOut.data())}});
+      input = std::move(out);
+    }
+    auto pd = linearDesc(m.engine, steps, m.hiddenSize, n, false);
+    logits.assign(steps * n, 0.f);
+    dnnl::matmul(pd).execute(
+        m.stream,
+        {{DNNL_ARG_SRC, m.wrap(pd.src_desc(), input.data())},
+         {DNNL_ARG_WEIGHTS, m.wrap(pd.weights_desc(), m.weight("output.weight").data.data())},
+         {DNNL_ARG_BIAS, m.wrap(pd.bias_desc(), m.weight("output.bias").data.data())},
+         {DNNL_ARG_DST, m.wrap(pd.dst_desc(), logits.data())}});
+    m.stream.wait();
+  } catch (const dnnl::error &e) {
+    error = std::string("oneDNN failed: ") + e.what();
+    return false;
+  }
+  return true;
+}
+
+bool Model::generate(const std::vector<int64_t> &descriptorIds,
+                     const GenerateOptions &options,
+                     std::vector<GeneratedToken> &result, std::string &error) {
+  if (impl->spec.kind != ModelKind::LSTM) {
+    error = "generation needs an lstm model";
+    return false;
+  }
+  Impl &m = *impl;
+  const TokenSpace &space = m.space;
+  if (!(options.temperature > 0)) {
+    error = "the sampling temperature must be positive";
+    return false;
+  }
+  for (int64_t id : descriptorIds)
+    if (id < 0 || id >= space.numDescriptors) {
+      error = "descriptor id " + std::to_string(id) + " is not one of the "
+              "model's " + std::to_string(space.numDescriptors);
+      return false;
+    }
+  result.clear();
+  try {
+    m.resetState();
+    const float *logits = m.runStep(TokenSpace::Bos);
+    for (int64_t id : descriptorIds)
+      logits = m.runStep(space.descriptorBase() + id);
+    logits = m.runStep(TokenSpace::Sep);
+
+    std::optional<SplitMix64> rng;
+    if (options.seed)
+      rng = SplitMix64{*options.seed};
+    int64_t n = space.size();
+    int64_t maxTokens = options.maxTokens > 0 ? options.maxTokens : space.vocabSize;
+    std::vector<char> generated(space.vocabSize, 0);
+    std::vector<char> allowed(n);
+    float *probsIn = static_cast<float *>(m.step->probsIn.get_data_handle());
+    const float *probs = static_cast<const float *>(m.step->probsOut.get_data_handle());
+    int64_t previous = TokenSpace::Sep, pending = -1;
+    for (int64_t i = 0; i < 2 * maxTokens; ++i) {
+      // A bucket follows a vocabulary token; otherwise a vocabulary token
+      // not generated yet, or the end.
+      bool wantBucket = previous >= space.programBase() && previous < space.bucketBase();
+      std::fill(allowed.begin(), allowed.end(), 0);
+      if (wantBucket) {
+        std::fill(allowed.begin() + space.bucketBase(), allowed.end(), 1);
+      } else {
+        for (int64_t t = 0; t < space.vocabSize; ++t)
+          allowed[space.programBase() + t] = !generated[t];
+        allowed[TokenSpace::Eos] = 1;
+      }
+      // Masked, tempered logits; the masked softmax through oneDNN.
+      constexpr float kMasked = -1e30f;
+      int64_t best = -1;
+      for (int64_t k = 0; k < n; ++k) {
+        probsIn[k] = allowed[k] ? static_cast<float>(logits[k] / options.temperature)
+                                : kMasked;
+        if (allowed[k] && (best < 0 || probsIn[k] > probsIn[best]))
+          best = k;
+      }
+      m.step->softmax.execute(m.stream, {{DNNL_ARG_SRC, m.step->probsIn},
+                                         {DNNL_ARG_DST, m.step->probsOut}});
+      m.stream.wait();
+      int64_t choice = best;
+      if (rng) {
+        double u = rng->uniform(), total = 0;
+        int64_t last = -1;
+        choice = -1;
+        for (int64_t k = 0; k < n && choice < 0; ++k) {
+          if (!allowed[k])
+            continue;
+          last = k;
+          total += probs[k];
+          if (u < total)
+            choice = k;
+        }
+        if (choice < 0)
+          choice = last;
+      }
+      if (choice == TokenSpace::Eos)
+        break;
+      if (pending < 0) {
+        pending = choice - space.programBase();
+        generated[pending] = 1;
+      } else {
+        result.push_back({pending, choice - space.bucketBase(), probs[choice]});
+        pending = -1;
+      }
+      previous = choice;
+      logits = m.runStep(choice);
+    }
+  } catch (const dnnl::error &e) {
+    error = std::string("oneDNN failed: ") + e.what();
+    return false;
+  }
+  return true;
+}
+
+bool Model::predictLogCounts(const std::vector<int64_t> &descriptorIds,
+                             std::vector<float> &logCounts,
+                             std::string &error) {
+  if (impl->spec.kind != ModelKind::MLP) {
+    error = "log counts need an mlp model";
+    return false;
+  }
+  Impl &m = *impl;
+  try {
+    float *in = static_cast<float *>(m.mlpIn.get_data_handle());
+    std::fill(in, in + m.space.numDescriptors, 0.f);
+    for (int64_t id : descriptorIds) {
+      if (id < 0 || id >= m.space.numDescriptors) {
+        error = "descriptor id " + std::to_string(id) + " is not one of the "
+                "model's " + std::to_string(m.space.numDescriptors);
+        return false;
+      }
+      in[id] = 1.f;
+    }
+    m.hidden.execute(m.stream, {{DNNL_ARG_SRC, m.mlpIn},
+                                {DNNL_ARG_WEIGHTS, m.mlpHiddenW},
+                                {DNNL_ARG_BIAS, m.mlpHiddenB},
+                                {DNNL_ARG_DST, m.mlpHidden}});
+    m.output.execute(m.stream, {{DNNL_ARG_SRC, m.mlpHidden},
+                                {DNNL_ARG_WEIGHTS, m.mlpOutW},
+                                {DNNL_ARG_BIAS, m.mlpOutB},
+                                {DNNL_ARG_DST, m.mlpOut}});
+    m.stream.wait();
+    const float *out = static_cast<const float *>(m.mlpOut.get_data_handle());
+    logCounts.assign(out, out + m.spec.vocabSize);
+  } catch (const dnnl::error &e) {
+    error = std::string("oneDNN failed: ") + e.what();
+    return false;
+  }
+  return true;
+}
+
+bool Model::predictCounts(const std::vector<int64_t> &descriptorIds,
+                          const GenerateOptions &options,
+                          std::vector<uint64_t> &counts, double &confidence,
+                          std::string &error) {
+  counts.assign(impl->spec.vocabSize, 0);
+  if (impl->spec.kind == ModelKind::MLP) {
+    std::vector<float> logCounts;
+    if (!predictLogCounts(descriptorIds, logCounts, error))
+      return false;
+    for (size_t t = 0; t < logCounts.size(); ++t) {
+      double value = std::expm1(std::max(0.f, logCounts[t]));
+      counts[t] = value >= 1.8e19 ? UINT64_MAX
+                                  : static_cast<uint64_t>(std::llround(value));
+    }
+    auto it = impl->spec.hyperparameters.find("validation_loss");
+    confidence = it == impl->spec.hyperparameters.end()
+                     ? 0.5
+                     : std::exp(-std::max(0.0, it->second));
+    return true;
+  }
+  std::vector<GeneratedToken> generated;
+  if (!generate(descriptorIds, options, generated, error))
+    return false;
+  double total = 0;
+  for (const GeneratedToken &g : generated) {
+    counts[g.token] = countOfBucket(g.bucket, impl->bucketsPerOctave);
+    total += g.probability;
+  }
+  confidence = generated.empty() ? 0 : total / generated.size();
+  return true;
+}

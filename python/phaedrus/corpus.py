@@ -1,0 +1,149 @@
+"""Training corpora: the runs of one program build, each as its descriptor
+tokens (from the input featurizer) and its profile as a token sequence.
+
+Format (JSON, documented in docs/Corpus.md):
+
+  {"format": "phaedrus-corpus", "version": 1,
+   "fingerprint": "<u64 as a string>",
+   "vocabulary": {"name": ..., "fingerprint": ..., "entries": [...]},
+   "runs": [{"name": ..., "argv": [...], "stdin": "<path or null>",
+             "descriptor": ["argc=2", ...],
+             "events": N,
+             "tokens": [[id, count], ...]}]}
+
+`tokens` lists every vocabulary token the run's trace holds, in the order of
+its first occurrence, with its exact count."""
+
+import json
+from pathlib import Path
+
+from . import pipeline
+from .tools import ToolError, phaedrus_tool, run
+
+FORMAT = "phaedrus-corpus"
+VERSION = 1
+
+
+def featurize(argv, stdin=None, cwd=None) -> list:
+    """Descriptor tokens of a command line (program name first) and its
+    input files, from the C++ featurizer (phaedrus-featurize)."""
+    cmd = [phaedrus_tool("phaedrus-featurize"), "--json"]
+    if stdin:
+        cmd += ["--stdin", str(stdin)]
+    if cwd:
+        cmd += ["--cwd", str(cwd)]
+    result = run([*cmd, "--", *map(str, argv)], what="phaedrus-featurize")
+    return json.loads(result.stdout)
+
+
+def run_entry(trace_mlir: Path, descriptor: list, name=None, argv=None,
+              stdin=None) -> tuple:
+    """(vocabulary, corpus run) of one imported trace."""
+    counts = pipeline.trace_counts(trace_mlir)
+    if len(counts["traces"]) != 1:
+        raise ToolError(f"{trace_mlir}: expected one trace, found "
+                        f"{len(counts['traces'])}")
+    trace = counts["traces"][0]
+    vocabulary = next(v for v in counts["vocabularies"]
+                      if v["name"] == trace["vocabulary"])
+    return vocabulary, {
+        "name": name or trace["name"],
+        "argv": list(argv) if argv is not None else trace["argv"],
+        "stdin": str(stdin) if stdin else None,
+        "descriptor": list(descriptor),
+        "events": trace["events"],
+        "tokens": trace["tokens"],
+    }
+
+
+def make_corpus(entries) -> dict:
+    """Corpus of (vocabulary, run) pairs; all runs must share one build."""
+    entries = list(entries)
+    if not entries:
+        raise ToolError("a corpus needs at least one run")
+    vocabulary = entries[0][0]
+    for other, r in entries[1:]:
+        if other["fingerprint"] != vocabulary["fingerprint"]:
+            raise ToolError(
+                f"run {r['name']} was recorded from another build of the "
+                f"program (fingerprint {other['fingerprint']}, the corpus has "
+                f"{vocabulary['fingerprint']})")
+    names = [r["name"] for _, r in entries]
+    if len(set(names)) != len(names):
+        raise ToolError(f"run names must be unique: {names}")
+    return {"format": FORMAT, "version": VERSION,
+            "fingerprint": vocabulary["fingerprint"],
+            "vocabulary": vocabulary,
+            "runs": [r for _, r in entries]}
+
+
+def load(path: Path) -> dict:
+    """Reads and checks a corpus file."""
+    try:
+        corpus = json.loads(Path(path).read_text())
+    except FileNotFoundError:
+        raise ToolError(f"corpus not found: {path}")
+    except json.JSONDecodeError as e:
+        raise ToolError(f"{path} is not a phaedrus corpus: {e}")
+    if not isinstance(corpus, dict) or corpus.get("format") != FORMAT:
+        raise ToolError(f"{path} is not a phaedrus corpus (no \"format\": "
+                        f"\"{FORMAT}\")")
+    if corpus.get("version") != VERSION:
+        raise ToolError(f"{path}: corpus version {corpus.get('version')} is "
+                        f"not supported (this driver reads version {VERSION})")
+    size = len(corpus["vocabulary"]["entries"])
+    for r in corpus["runs"]:
+        for pair in r["tokens"]:
+            if not (0 <= pair[0] < size) or pair[1] < 1:
+                raise ToolError(f"{path}: run {r['name']} has token {pair}, "
+                                f"outside the vocabulary of {size} or not counted")
+    if not corpus["runs"]:
+        raise ToolError(f"{path}: the corpus has no runs")
+    return corpus
+
+
+def save(corpus: dict, path: Path):
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    Path(path).write_text(json.dumps(corpus) + "\n")
+
+
+def sidecar_of(trace: Path) -> Path:
+    """Where `phaedrus run` keeps the input description of a trace."""
+    trace = Path(trace)
+    return trace.with_name(trace.name + ".input.json")
+
+
+def describe_run(trace: Path, argv, stdin=None, cwd=None) -> dict:
+    """Featurizes a run's input and keeps it next to its trace."""
+    info = {"argv": [str(a) for a in argv],
+            "stdin": str(stdin) if stdin else None,
+            "descriptor": featurize(argv, stdin=stdin, cwd=cwd)}
+    sidecar_of(trace).write_text(json.dumps(info, indent=1) + "\n")
+    return info
+
+
+def corpus_from_traces(traces, fingerprint=None, workdir=None) -> dict:
+    """Imports each trace file (with its sidecar from `phaedrus run`) and
+    makes a corpus. Trace symbol names are the file stems."""
+    import tempfile
+    entries = []
+    with tempfile.TemporaryDirectory(prefix="phaedrus-corpus-",
+                                     dir=workdir) as tmp:
+        for trace in map(Path, traces):
+            if not trace.exists():
+                raise ToolError(f"trace not found: {trace}")
+            side = sidecar_of(trace)
+            if not side.exists():
+                raise ToolError(f"{trace} has no input description {side}: "
+                                f"record runs with 'phaedrus run'")
+            info = json.loads(side.read_text())
+            name = trace.name.split(".")[0]
+            mlir = Path(tmp) / f"{name}.mlir"
+            warnings = pipeline.import_trace(trace, mlir, name=name,
+                                             fingerprint=fingerprint)
+            if warnings:
+                raise ToolError(f"{trace} is not a complete trace; a corpus "
+                                f"takes only complete runs:\n{warnings}")
+            entries.append(run_entry(mlir, info["descriptor"], name=name,
+                                     argv=info["argv"], stdin=info["stdin"]))
+    return make_corpus(entries)

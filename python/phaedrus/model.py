@@ -1,0 +1,446 @@
+"""Models that predict a run's profile from its descriptor tokens, trained in
+PyTorch and written as phaedrus IR that --phaedrus-predict runs with oneDNN.
+
+Two kinds (docs/Model.md has the token spaces, weight names and layouts):
+
+* `lstm`: a generative language model over one token space made of special
+  tokens, descriptor tokens, the program's vocabulary and count buckets. A
+  run is the sequence
+
+      <bos> d_1 .. d_k <sep> p_1 c_1 p_2 c_2 .. p_m c_m <eos>
+
+  (descriptor tokens, then each vocabulary token the run holds in order of
+  first occurrence with the log-scale bucket of its count). Generation is
+  constrained: a vocabulary token not yet generated or <eos>, then a bucket.
+* `mlp`: the direct-count baseline: multi-hot descriptor -> log(1 + count)
+  of every vocabulary token.
+
+Both run identically in lib/Inference (C++, oneDNN): the test suite compares
+logits and generated sequences."""
+
+import math
+import random
+from dataclasses import dataclass, field
+
+import torch
+from torch import nn
+
+SPECIALS = ["<pad>", "<bos>", "<sep>", "<eos>", "<unk>"]
+PAD, BOS, SEP, EOS, UNK = range(len(SPECIALS))
+BUCKETS_PER_OCTAVE = 4
+NUM_BUCKETS = BUCKETS_PER_OCTAVE * 40 + 1  # counts up to 2^40
+
+
+def bucket_of(count: int, per_octave=BUCKETS_PER_OCTAVE, num=NUM_BUCKETS) -> int:
+    """floor(per_octave * log2(count)) for count >= 1, clipped."""
+    if count < 1:
+        raise ValueError("counts of occurring tokens are at least 1")
+    b = int(math.floor(per_octave * math.log2(count)))
+    # log2 of exact powers may land a hair below the integer.
+    while b + 1 < num and 2 ** ((b + 1) / per_octave) <= count:
+        b += 1
+    return min(b, num - 1)
+
+
+def count_of(bucket: int, per_octave=BUCKETS_PER_OCTAVE) -> int:
+    """The count a bucket decodes to: the geometric middle of its range,
+    at least 1 (lib/Inference computes the same)."""
+    return max(1, int(math.floor(2 ** ((bucket + 0.5) / per_octave) + 0.5)))
+
+
+@dataclass
+class TokenSpace:
+    """Ids of the LSTM's one token space."""
+    descriptors: list
+    vocab_size: int
+    num_buckets: int = NUM_BUCKETS
+    index: dict = field(init=False)
+
+    def __post_init__(self):
+        self.index = {d: i for i, d in enumerate(self.descriptors)}
+
+    @property
+    def descriptor_base(self):
+        return len(SPECIALS)
+
+    @property
+    def program_base(self):
+        return self.descriptor_base + len(self.descriptors)
+
+    @property
+    def bucket_base(self):
+        return self.program_base + self.vocab_size
+
+    @property
+    def size(self):
+        return self.bucket_base + self.num_buckets
+
+    def prefix(self, descriptor):
+        """<bos> descriptor ids <sep>; unknown tokens are left out (the
+        C++ side reports them)."""
+        ids = [self.descriptor_base + self.index[d]
+               for d in descriptor if d in self.index]
+        return [BOS, *ids, SEP]
+
+    def sequence(self, descriptor, tokens):
+        body = []
+        for token, count in tokens:
+            body += [self.program_base + token,
+                     self.bucket_base + bucket_of(count, num=self.num_buckets)]
+        return self.prefix(descriptor) + body + [EOS]
+
+
+class LstmModel(nn.Module):
+    def __init__(self, size, embedding_dim=64, hidden_size=128, num_layers=1):
+        super().__init__()
+        self.embedding = nn.Embedding(size, embedding_dim)
+        self.lstm = nn.LSTM(embedding_dim, hidden_size, num_layers,
+                            batch_first=True)
+        self.output = nn.Linear(hidden_size, size)
+
+    def forward(self, ids, state=None):
+        out, state = self.lstm(self.embedding(ids), state)
+        return self.output(out), state
+
+
+class MlpModel(nn.Module):
+    def __init__(self, num_descriptors, vocab_size, hidden_size=64):
+        super().__init__()
+        self.hidden = nn.Linear(num_descriptors, hidden_size)
+        self.output = nn.Linear(hidden_size, vocab_size)
+
+    def forward(self, multi_hot):
+        return self.output(torch.relu(self.hidden(multi_hot)))
+
+
+def multi_hot(space: TokenSpace, descriptor):
+    x = torch.zeros(len(space.descriptors))
+    for d in descriptor:
+        if d in space.index:
+            x[space.index[d]] = 1.0
+    return x
+
+
+def log_counts(vocab_size, tokens):
+    y = torch.zeros(vocab_size)
+    for token, count in tokens:
+        y[token] = math.log1p(count)
+    return y
+
+
+# --------------------------------------------------------------------------
+# Training
+
+@dataclass
+class TrainConfig:
+    kind: str = "lstm"
+    seed: int = 0
+    epochs: int = 300
+    patience: int = 30
+    learning_rate: float = 3e-3
+    embedding_dim: int = 64
+    hidden_size: int = 128
+    num_layers: int = 1
+    validation: list = None  # run names held out for early stopping
+    progress: bool = True
+
+
+def split_runs(runs, config: TrainConfig):
+    """Training and validation runs, split by input: the named runs, or one
+    run in five (at least one when there are three or more), seeded."""
+    if config.validation is not None:
+        names = set(config.validation)
+        unknown = names - {r["name"] for r in runs}
+        if unknown:
+            raise ValueError(f"validation runs not in the corpus: {sorted(unknown)}")
+        val = [r for r in runs if r["name"] in names]
+    else:
+        k = len(runs) // 5 if len(runs) >= 5 else (1 if len(runs) >= 3 else 0)
+        val = random.Random(config.seed).sample(runs, k)
+    train = [r for r in runs if r not in val]
+    if not train:
+        raise ValueError("no training runs left after the validation split")
+    return train, val
+
+
+def _progress(iterable, enabled, desc):
+    if not enabled:
+        return iterable
+    try:
+        from tqdm import tqdm
+        return tqdm(iterable, desc=desc, unit="epoch", leave=False)
+    except ImportError:
+        return iterable
+
+
+def _lstm_batch(space, runs):
+    seqs = [space.sequence(r["descriptor"], r["tokens"]) for r in runs]
+    length = max(len(s) for s in seqs)
+    ids = torch.full((len(seqs), length), PAD, dtype=torch.long)
+    loss_mask = torch.zeros((len(seqs), length - 1))
+    for i, s in enumerate(seqs):
+        ids[i, :len(s)] = torch.tensor(s)
+        sep = s.index(SEP)
+        # Targets are what follows <sep>: the profile, not the descriptor.
+        loss_mask[i, sep:len(s) - 1] = 1.0
+    return ids, loss_mask
+
+
+def _lstm_loss(model, batch):
+    ids, mask = batch
+    logits, _ = model(ids[:, :-1])
+    losses = nn.functional.cross_entropy(
+        logits.reshape(-1, logits.shape[-1]), ids[:, 1:].reshape(-1),
+        reduction="none").reshape(mask.shape)
+    return (losses * mask).sum() / mask.sum()
+
+
+def train(corpus: dict, config: TrainConfig):
+    """Trains a model on `corpus`; returns (model, space, report)."""
+    torch.manual_seed(config.seed)
+    random.seed(config.seed)
+    runs = corpus["runs"]
+    train_runs, val_runs = split_runs(runs, config)
+    vocab_size = len(corpus["vocabulary"]["entries"])
+    # The descriptor vocabulary is what the training runs show.
+    descriptors = sorted({d for r in train_runs for d in r["descriptor"]})
+    space = TokenSpace(descriptors, vocab_size)
+
+    if config.kind == "lstm":
+        model = LstmModel(space.size, config.embedding_dim, config.hidden_size,
+                          config.num_layers)
+        train_batch = _lstm_batch(space, train_runs)
+        val_batch = _lstm_batch(space, val_runs) if val_runs else None
+
+        def loss_of(batch):
+            return _lstm_loss(model, batch)
+    elif config.kind == "mlp":
+        model = MlpModel(len(descriptors), vocab_size, config.hidden_size)
+
+        def mlp_batch(rs):
+            return (torch.stack([multi_hot(space, r["descriptor"]) for r in rs]),
+                    torch.stack([log_counts(vocab_size, r["tokens"]) for r in rs]))
+        train_batch = mlp_batch(train_runs)
+        val_batch = mlp_batch(val_runs) if val_runs else None
+
+        def loss_of(batch):
+            x, y = batch
+            return nn.functional.mse_loss(model(x), y)
+    else:
+        raise ValueError(f"unknown model kind '{config.kind}': use lstm or mlp")
+
+    optimizer = torch.optim.Adam(model.parameters(), lr=config.learning_rate)
+    best = (math.inf, None, 0)
+    history = []
+    epochs = _progress(range(config.epochs), config.progress, f"train {config.kind}")
+    for epoch in epochs:
+        model.train()
+        optimizer.zero_grad()
+        loss = loss_of(train_batch)
+        loss.backward()
+        nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        optimizer.step()
+        model.eval()
+        with torch.no_grad():
+            val = loss_of(val_batch).item() if val_batch else loss.item()
+        history.append((loss.item(), val))
+        if hasattr(epochs, "set_postfix"):
+            epochs.set_postfix(train=f"{loss.item():.3f}", val=f"{val:.3f}")
+        if val < best[0] - 1e-6:
+            best = (val, {k: v.clone() for k, v in model.state_dict().items()}, epoch)
+        elif epoch - best[2] >= config.patience:
+            break
+    model.load_state_dict(best[1])
+    model.eval()
+    report = {"kind": config.kind, "epochs": len(history), "best_epoch": best[2],
+              "train_loss": history[best[2]][0], "validation_loss": best[0],
+              "train_runs": [r["name"] for r in train_runs],
+              "validation_runs": [r["name"] for r in val_runs]}
+    return model, space, report
+
+
+# --------------------------------------------------------------------------
+# Generation (mirrored exactly by lib/Inference)
+
+class SplitMix64:
+    """The sampler's random numbers (lib/Inference uses the same)."""
+
+    def __init__(self, seed):
+        self.state = seed & 0xFFFFFFFFFFFFFFFF
+
+    def next(self):
+        self.state = (self.state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+        return z ^ (z >> 31)
+
+    def uniform(self):
+        return (self.next() >> 11) * (1.0 / (1 << 53))
+
+
+def allowed_mask(space: TokenSpace, previous: int, generated: set):
+    """Which ids may follow `previous` in the generated profile."""
+    allowed = torch.zeros(space.size, dtype=torch.bool)
+    if space.program_base <= previous < space.bucket_base:
+        allowed[space.bucket_base:] = True
+    else:
+        allowed[space.program_base:space.bucket_base] = True
+        for token in generated:
+            allowed[space.program_base + token] = False
+        allowed[EOS] = True
+    return allowed
+
+
+@torch.no_grad()
+def generate(model: LstmModel, space: TokenSpace, descriptor, seed=None,
+             temperature=1.0, max_tokens=None):
+    """[(vocabulary token, bucket, probability of the bucket)]: greedy
+    without a seed, sampled with one."""
+    rng = SplitMix64(seed) if seed is not None else None
+    prefix = torch.tensor([space.prefix(descriptor)])
+    logits, state = model(prefix)
+    last = logits[0, -1]
+    previous = SEP
+    generated, result, pending = set(), [], None
+    limit = 2 * (max_tokens or space.vocab_size)
+    for _ in range(limit):
+        mask = allowed_mask(space, previous, generated)
+        masked = torch.where(mask, last.double() / temperature,
+                             torch.tensor(-math.inf, dtype=torch.float64))
+        probs = torch.softmax(masked, 0)
+        if rng is None:
+            choice = int(torch.argmax(masked))
+        else:
+            u, total, choice = rng.uniform(), 0.0, None
+            for i in torch.nonzero(mask).flatten().tolist():
+                total += float(probs[i])
+                if u < total:
+                    choice = i
+                    break
+            if choice is None:
+                choice = int(torch.nonzero(mask).flatten()[-1])
+        if choice == EOS:
+            break
+        if pending is None:
+            pending = choice - space.program_base
+            generated.add(pending)
+        else:
+            result.append((pending, choice - space.bucket_base, float(probs[choice])))
+            pending = None
+        previous = choice
+        logits, state = model(torch.tensor([[choice]]), state)
+        last = logits[0, -1]
+    return result
+
+
+# --------------------------------------------------------------------------
+# The model file: phaedrus IR with weights in dense_resource blobs
+
+def _symbol(name: str) -> str:
+    import re
+    if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_$.]*", name):
+        return "@" + name
+    return "@" + _string(name)
+
+
+def _string(text: str) -> str:
+    out = ['"']
+    for b in text.encode():
+        c = chr(b)
+        if c in '"\\' or b < 0x20 or b >= 0x7f:
+            out.append("\\%02X" % b)
+        else:
+            out.append(c)
+    out.append('"')
+    return "".join(out)
+
+
+def _vocabulary_ir(vocabulary: dict) -> str:
+    lines = [f"phaedrus.vocabulary {_symbol(vocabulary['name'])} "
+             f"fingerprint({vocabulary['fingerprint']}) {{"]
+    for e in vocabulary["entries"]:
+        line = f"  phaedrus.entry {e['id']} {e['kind']} {_symbol(e['symbol'])}"
+        if "index" in e:
+            line += f"[{e['index']}]"
+        if "callee" in e:
+            line += f" -> {_symbol(e['callee'])}"
+        lines.append(line)
+    lines.append("}")
+    return "\n".join(lines)
+
+
+def weights_of(model) -> dict:
+    """Tensor name -> float32 tensor, in the names docs/Model.md lists."""
+    return {k: v.detach().float().contiguous() for k, v in model.state_dict().items()}
+
+
+def model_ir(model, space: TokenSpace, corpus: dict, kind: str, report=None,
+             name="model") -> str:
+    """The model as an MLIR module: the program vocabulary, a
+    phaedrus.model op and its weights as dense_resource blobs."""
+    vocabulary = corpus["vocabulary"]
+    hyper = {"num_specials": len(SPECIALS), "num_buckets": space.num_buckets,
+             "buckets_per_octave": BUCKETS_PER_OCTAVE}
+    if kind == "lstm":
+        hyper.update(embedding_dim=model.embedding.embedding_dim,
+                     hidden_size=model.lstm.hidden_size,
+                     num_layers=model.lstm.num_layers)
+    else:
+        hyper.update(hidden_size=model.hidden.out_features)
+    floats = {}
+    if report:
+        floats["validation_loss"] = report["validation_loss"]
+    attrs = [f"{k} = {v} : i64" for k, v in sorted(hyper.items())]
+    attrs += [f"{k} = {v!r} : f64" for k, v in sorted(floats.items())]
+    weights, blobs = [], []
+    for key, tensor in weights_of(model).items():
+        blob = f"{name}_{key.replace('.', '_')}"
+        shape = "x".join(map(str, tensor.shape))
+        weights.append(f"{_string(key)} = dense_resource<{blob}> : tensor<{shape}xf32>")
+        data = tensor.numpy().astype("<f4").tobytes()
+        blobs.append(f"      {blob}: \"0x04000000{data.hex().upper()}\"")
+    descriptors = ", ".join(_string(d) for d in space.descriptors)
+    vocab_symbol = _symbol(vocabulary["name"])
+    return "\n".join([
+        "// A phaedrus model, written by `phaedrus train` (docs/Model.md).",
+        "module {",
+        _vocabulary_ir(vocabulary),
+        f"phaedrus.model {_symbol(name)} {kind} vocabulary({vocab_symbol}) "
+        f"fingerprint({vocabulary['fingerprint']}) vocab_size({space.vocab_size})",
+        f"    descriptors([{descriptors}])",
+        f"    hyperparameters({{{', '.join(attrs)}}})",
+        f"    weights({{{', '.join(weights)}}})",
+        "}",
+        "{-#",
+        "  dialect_resources: {",
+        "    builtin: {",
+        ",\n".join(blobs),
+        "    }",
+        "  }",
+        "#-}",
+        ""])
+
+
+def load_model_ir(path) -> tuple:
+    """(kind, hyper-parameters, descriptors, {name: tensor}) of a model file
+    written by model_ir (used by the parity tests)."""
+    import re
+    import numpy as np
+    text = open(path).read()
+    m = re.search(r"phaedrus\.model @\S+ (\w+) vocabulary", text)
+    kind = m.group(1)
+    hyper = dict((k, int(v)) for k, v in
+                 re.findall(r"(\w+) = (\d+) : i64", text))
+    desc = re.search(r"descriptors\(\[(.*?)\]\)", text, re.S).group(1)
+    descriptors = re.findall(r'"((?:[^"\\]|\\.)*)"', desc)
+    shapes = dict(re.findall(r'"([^"]+)" = dense_resource<(\w+)>', text))
+    blobs = dict(re.findall(r'(\w+): "0x([0-9A-F]+)"', text))
+    tensors = {}
+    for key, blob in shapes.items():
+        shape = re.search(rf"dense_resource<{blob}> : tensor<([0-9x]+)xf32>", text).group(1)
+        data = bytes.fromhex(blobs[blob])[4:]
+        tensors[key] = torch.from_numpy(
+            np.frombuffer(data, dtype="<f4").copy()).reshape(
+                [int(s) for s in shape.split("x")])
+    return kind, hyper, descriptors, tensors

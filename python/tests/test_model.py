@@ -1,0 +1,169 @@
+"""The model, both sides: PyTorch (training, python/phaedrus/model.py) and
+oneDNN (lib/Inference through phaedrus-model and --phaedrus-predict) must
+agree: the same weights give the same logits within 1e-4, and the same seed
+the same generated profile. Also the model file's errors."""
+
+import json
+import re
+import subprocess
+
+import pytest
+import torch
+
+from phaedrus import model as M
+from phaedrus.tools import phaedrus_tool
+
+FINGERPRINT = "683426144336799571"
+
+
+def synthetic_corpus(vocab_size=12, runs=4, seed=0):
+    """A corpus over an invented vocabulary (functions f0..fN): enough for
+    the maths; the real programs are in test_programs.py."""
+    rng = torch.Generator().manual_seed(seed)
+    entries = [{"id": i, "kind": "function", "symbol": f"f{i}"}
+               for i in range(vocab_size)]
+    out = []
+    for r in range(runs):
+        order = torch.randperm(vocab_size, generator=rng)[: vocab_size - r].tolist()
+        counts = torch.randint(1, 100000, (len(order),), generator=rng).tolist()
+        out.append({"name": f"run{r}", "argv": ["p", f"-{r}"], "stdin": None,
+                    "descriptor": ["argc=1", f"arg1=-{r}", "stdin=none"],
+                    "events": sum(counts), "tokens": list(zip(order, counts))})
+    return {"format": "phaedrus-corpus", "version": 1, "fingerprint": FINGERPRINT,
+            "vocabulary": {"name": "phaedrus_vocabulary", "fingerprint": FINGERPRINT,
+                           "entries": entries},
+            "runs": out}
+
+
+def write_model(tmp_path, kind="lstm", num_layers=2, seed=0, name="m.mlir"):
+    torch.manual_seed(seed)
+    corpus = synthetic_corpus()
+    space = M.TokenSpace(sorted({d for r in corpus["runs"] for d in r["descriptor"]}),
+                         len(corpus["vocabulary"]["entries"]))
+    if kind == "lstm":
+        model = M.LstmModel(space.size, embedding_dim=8, hidden_size=16,
+                            num_layers=num_layers)
+    else:
+        model = M.MlpModel(len(space.descriptors), space.vocab_size, hidden_size=16)
+    model.eval()
+    path = tmp_path / name
+    path.write_text(M.model_ir(model, space, corpus, kind))
+    return model, space, corpus, path
+
+
+def run_model(path, *args, check=True):
+    result = subprocess.run([str(phaedrus_tool("phaedrus-model")), str(path),
+                             *map(str, args)], capture_output=True, text=True)
+    if check:
+        assert result.returncode == 0, result.stderr
+        return json.loads(result.stdout)
+    return result
+
+
+def test_bucket_round_trip():
+    for count in [1, 2, 3, 7, 8, 1000, 123456789, 2 ** 40 - 1]:
+        b = M.bucket_of(count)
+        back = M.count_of(b)
+        # A bucket spans a quarter octave: the decoded count is within 19%.
+        assert abs(back - count) / count <= 2 ** 0.25 - 1, (count, b, back)
+    assert [M.bucket_of(2 ** k) for k in range(10)] == [4 * k for k in range(10)]
+
+
+@pytest.mark.parametrize("num_layers", [1, 2])
+def test_lstm_logits_match_pytorch(tmp_path, num_layers):
+    model, space, corpus, path = write_model(tmp_path, num_layers=num_layers)
+    ids = space.sequence(corpus["runs"][0]["descriptor"], corpus["runs"][0]["tokens"])
+    with torch.no_grad():
+        expected, _ = model(torch.tensor([ids]))
+    got = torch.tensor(run_model(path, "--logits=" + ",".join(map(str, ids)))["logits"])
+    assert got.shape == expected[0].shape
+    diff = (got - expected[0]).abs().max().item()
+    assert diff < 1e-4, diff
+
+
+def test_generation_matches_pytorch_greedy_and_seeded(tmp_path):
+    model, space, corpus, path = write_model(tmp_path)
+    descriptor = corpus["runs"][1]["descriptor"]
+    desc_ids = [space.index[d] for d in descriptor]
+    for seed in [None, 1, 2, 3]:
+        expected = M.generate(model, space, descriptor, seed=seed)
+        args = ["--generate", "--descriptor-ids=" + ",".join(map(str, desc_ids))]
+        if seed is not None:
+            args.append(f"--seed={seed}")
+        got = run_model(path, *args)["generated"]
+        assert [(t, b) for t, b, _ in got] == [(t, b) for t, b, _ in expected], seed
+        for (_, _, p), (_, _, q) in zip(got, expected):
+            assert abs(p - q) < 1e-4
+    # Sampling is random but reproducible: another seed, another profile.
+    a = run_model(path, "--generate", "--seed=1")["generated"]
+    b = run_model(path, "--generate", "--seed=1")["generated"]
+    c = run_model(path, "--generate", "--seed=5")["generated"]
+    assert a == b and a != c
+
+
+def test_generation_is_a_legal_profile(tmp_path):
+    _, space, _, path = write_model(tmp_path, seed=3)
+    for seed in range(5):
+        got = run_model(path, "--generate", f"--seed={seed}")["generated"]
+        tokens = [t for t, _, _ in got]
+        assert len(tokens) == len(set(tokens))  # each token at most once
+        assert all(0 <= t < space.vocab_size for t in tokens)
+        assert all(0 <= b < space.num_buckets for _, b, _ in got)
+
+
+def test_mlp_log_counts_match_pytorch(tmp_path):
+    model, space, corpus, path = write_model(tmp_path, kind="mlp")
+    for run in corpus["runs"]:
+        desc_ids = [space.index[d] for d in run["descriptor"]]
+        with torch.no_grad():
+            expected = model(M.multi_hot(space, run["descriptor"]).unsqueeze(0))[0]
+        got = torch.tensor(run_model(path, "--log-counts", "--descriptor-ids=" +
+                                     ",".join(map(str, desc_ids)))["log_counts"])
+        assert (got - expected).abs().max().item() < 1e-4
+
+
+def test_training_is_seeded_and_stops_early():
+    corpus = synthetic_corpus()
+    config = M.TrainConfig(kind="lstm", seed=7, epochs=40, patience=5,
+                           embedding_dim=8, hidden_size=16, progress=False)
+    m1, _, r1 = M.train(corpus, config)
+    m2, _, r2 = M.train(corpus, config)
+    assert r1 == r2
+    for (k, a), (_, b) in zip(m1.state_dict().items(), m2.state_dict().items()):
+        assert torch.equal(a, b), k
+    assert r1["validation_runs"] and not set(r1["validation_runs"]) & set(r1["train_runs"])
+    assert r1["epochs"] <= 40
+
+
+# --------------------------------------------------------------------------
+# Errors
+
+def test_truncated_model_file_is_refused(tmp_path):
+    _, _, _, path = write_model(tmp_path)
+    text = path.read_text()
+    cut = tmp_path / "cut.mlir"
+    cut.write_text(text[: len(text) - 2000])
+    result = run_model(cut, "--generate", check=False)
+    assert result.returncode == 1
+    assert "error" in result.stderr and "cannot read a model" in result.stderr
+
+
+def test_weight_of_wrong_shape_is_refused(tmp_path):
+    _, _, _, path = write_model(tmp_path, num_layers=1)
+    text = path.read_text()
+    # Claim one layer more than the weights hold.
+    bad = tmp_path / "bad.mlir"
+    bad.write_text(text.replace("num_layers = 1 : i64", "num_layers = 2 : i64"))
+    result = run_model(bad, "--generate", check=False)
+    assert result.returncode == 1
+    assert "the model has no weight 'lstm.weight_ih_l1'" in result.stderr
+
+
+def test_missing_blob_is_refused(tmp_path):
+    _, _, _, path = write_model(tmp_path, kind="mlp")
+    text = path.read_text()
+    bad = tmp_path / "noblob.mlir"
+    bad.write_text(re.sub(r"\s*model_hidden_bias: \"0x[0-9A-F]+\",?", "", text))
+    result = run_model(bad, "--log-counts", check=False)
+    assert result.returncode == 1
+    assert "model_hidden_bias" in result.stderr

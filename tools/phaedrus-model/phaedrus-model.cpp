@@ -1,0 +1,170 @@
+//===- phaedrus-model.cpp - Run a phaedrus model outside a compilation ----===//
+//
+// Loads a model file (from `phaedrus train`) and runs it with lib/Inference:
+// logits of a token sequence, a generated profile, or a timing of generation.
+// The test suite compares its output with PyTorch; bench/ times it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "phaedrus/Dialect/Phaedrus/IR/PhaedrusOps.h"
+#include "phaedrus/Dialect/Phaedrus/Transforms/ModelSpec.h"
+#include "phaedrus/Featurize/Featurize.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/WithColor.h"
+
+#include <chrono>
+
+using namespace llvm;
+using namespace mlir;
+using namespace mlir::phaedrus;
+
+static cl::OptionCategory category("phaedrus-model options");
+static cl::opt<std::string> modelPath(cl::Positional, cl::Required,
+                                      cl::desc("<model.mlir>"), cl::cat(category));
+static cl::list<int64_t> logitIds(
+    "logits", cl::CommaSeparated,
+    cl::desc("Print the logits after each of these model token ids (lstm)"),
+    cl::cat(category));
+static cl::list<int64_t> descriptorIds(
+    "descriptor-ids", cl::CommaSeparated,
+    cl::desc("Descriptor ids (model order) for --generate / --log-counts"),
+    cl::cat(category));
+static cl::list<std::string> runArgv(
+    "argv", cl::CommaSeparated,
+    cl::desc("Instead of --descriptor-ids: featurize this command line"),
+    cl::cat(category));
+static cl::opt<std::string> runStdin("stdin",
+                                     cl::desc("Standard input of --argv"),
+                                     cl::cat(category));
+static cl::opt<bool> generate("generate",
+                              cl::desc("Print the generated profile (lstm)"),
+                              cl::cat(category));
+static cl::opt<bool> logCounts("log-counts",
+                               cl::desc("Print predicted log(1 + count) (mlp)"),
+                               cl::cat(category));
+static cl::opt<int64_t> seed("seed", cl::init(-1),
+                             cl::desc("Sampling seed (-1: greedy)"),
+                             cl::cat(category));
+static cl::opt<double> temperature("temperature", cl::init(1.0),
+                                   cl::desc("Sampling temperature"),
+                                   cl::cat(category));
+static cl::opt<unsigned> benchRepeats(
+    "bench", cl::init(0),
+    cl::desc("Time N full predictions; print tokens per second as JSON"),
+    cl::cat(category));
+
+static int fail(const Twine &message) {
+  WithColor::error(errs(), "phaedrus-model") << message << "\n";
+  return 1;
+}
+
+int main(int argc, char **argv) {
+  InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "Runs a phaedrus model (from phaedrus train) with oneDNN\n\n"
+      "  phaedrus-model MODEL --logits=1,5,9        logits after each id (lstm)\n"
+      "  phaedrus-model MODEL --generate [--seed N] --descriptor-ids=... | --argv=...\n"
+      "  phaedrus-model MODEL --log-counts --descriptor-ids=...   (mlp)\n"
+      "  phaedrus-model MODEL --bench=N --argv=...  time N predictions\n");
+
+  MLIRContext context;
+  context.loadDialect<PhaedrusDialect>();
+  ParserConfig config(&context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(modelPath, config);
+  if (!module)
+    return fail("cannot read a model from '" + modelPath + "'");
+  auto models = llvm::to_vector(module->getOps<ModelOp>());
+  if (models.size() != 1)
+    return fail("'" + modelPath + "' must hold exactly one phaedrus.model");
+  FailureOr<std::unique_ptr<inference::Model>> model = loadModel(models.front());
+  if (failed(model))
+    return 1;
+
+  std::vector<int64_t> ids(descriptorIds.begin(), descriptorIds.end());
+  if (!runArgv.empty()) {
+    featurize::RunInput input{{runArgv.begin(), runArgv.end()}, runStdin, ""};
+    std::vector<std::string> tokens, unknown;
+    std::string error;
+    if (!featurize::featurize(input, tokens, error))
+      return fail(error);
+    ids = (*model)->descriptorIds(tokens, unknown);
+    for (const std::string &token : unknown)
+      WithColor::warning(errs(), "phaedrus-model")
+          << "descriptor token never seen in training: " << token << "\n";
+  }
+  inference::GenerateOptions options;
+  if (seed >= 0)
+    options.seed = static_cast<uint64_t>(seed);
+  options.temperature = temperature;
+  std::string error;
+  json::Object out;
+
+  if (!logitIds.empty()) {
+    std::vector<int64_t> sequence(logitIds.begin(), logitIds.end());
+    std::vector<float> logits;
+    if (!(*model)->sequenceLogits(sequence, logits, error))
+      return fail(error);
+    size_t n = (*model)->getTokenSpace().size();
+    json::Array rows;
+    for (size_t t = 0; t < sequence.size(); ++t)
+      rows.push_back(json::Array(ArrayRef<float>(&logits[t * n], n)));
+    out["logits"] = std::move(rows);
+  }
+  if (generate) {
+    std::vector<inference::GeneratedToken> generated;
+    if (!(*model)->generate(ids, options, generated, error))
+      return fail(error);
+    json::Array rows;
+    for (const inference::GeneratedToken &g : generated)
+      rows.push_back(json::Array{g.token, g.bucket, g.probability});
+    out["generated"] = std::move(rows);
+  }
+  if (logCounts) {
+    std::vector<float> values;
+    if (!(*model)->predictLogCounts(ids, values, error))
+      return fail(error);
+    out["log_counts"] = json::Array(values);
+  }
+  if (benchRepeats) {
+    // Whole predictions, as --phaedrus-predict makes them; the first one
+    // warms up.
+    std::vector<uint64_t> counts;
+    double confidence = 0;
+    if (!(*model)->predictCounts(ids, options, counts, confidence, error))
+      return fail(error);
+    std::vector<double> seconds;
+    size_t steps = 0;
+    for (unsigned r = 0; r < benchRepeats; ++r) {
+      auto start = std::chrono::steady_clock::now();
+      std::vector<inference::GeneratedToken> generated;
+      if ((*model)->getKind() == inference::ModelKind::LSTM) {
+        if (!(*model)->generate(ids, options, generated, error))
+          return fail(error);
+        // <bos>, descriptors, <sep>, two tokens per generated entry, <eos>.
+        steps = ids.size() + 2 + 2 * generated.size() + 1;
+      } else {
+        if (!(*model)->predictCounts(ids, options, counts, confidence, error))
+          return fail(error);
+        steps = 1;
+      }
+      seconds.push_back(std::chrono::duration<double>(
+                            std::chrono::steady_clock::now() - start)
+                            .count());
+    }
+    std::sort(seconds.begin(), seconds.end());
+    double median = seconds[seconds.size() / 2];
+    out["steps"] = static_cast<int64_t>(steps);
+    out["prediction_s_median"] = median;
+    out["tokens_per_s"] = steps / median;
+  }
+  outs() << json::Value(std::move(out)) << "\n";
+  return 0;
+}
