@@ -1,0 +1,32 @@
+// A model file (as phaedrus train writes it) and the descriptor of the run
+// to predict, given as options.
+// RUN: phaedrus-opt %S/Inputs/predict-program.mlir '--phaedrus-predict=model-file=%S/Inputs/predict-model.mlir input={#phaedrus.input<argv = ["p"]>}' | FileCheck %s
+// CHECK-LABEL: llvm.func @f0()
+// CHECK-SAME: phaedrus.entry_count = #phaedrus.entry_count<10, model
+// CHECK-LABEL: llvm.func @f1()
+// CHECK-SAME: phaedrus.entry_count = #phaedrus.entry_count<2, model
+// CHECK: phaedrus.vocabulary @phaedrus_vocabulary
+// CHECK: phaedrus.model @model mlp
+// CHECK-NOT: phaedrus.predict
+
+// A model trained on another build of the program.
+// RUN: not phaedrus-opt %S/Inputs/predict-program.mlir '--phaedrus-predict=model-file=%S/Inputs/predict-model-other-build.mlir input={#phaedrus.input<argv = ["p"]>}' 2>&1 | FileCheck %s --check-prefix=STALE
+// STALE: error: phaedrus-predict: the model in '{{.*}}predict-model-other-build.mlir' was trained on another build of the program (its fingerprint is 42, this module's is 16086574722511184500)
+
+// A model file that is not there, or not a model.
+// RUN: not phaedrus-opt %S/Inputs/predict-program.mlir '--phaedrus-predict=model-file=%t.absent input={#phaedrus.input<argv = ["p"]>}' 2>&1 | FileCheck %s --check-prefix=ABSENT
+// ABSENT: phaedrus-predict: cannot read a model from '{{.*}}.absent'
+// RUN: not phaedrus-opt %S/Inputs/predict-program.mlir '--phaedrus-predict=model-file=%S/Inputs/predict-program.mlir input={#phaedrus.input<argv = ["p"]>}' 2>&1 | FileCheck %s --check-prefix=NOMODEL
+// NOMODEL: phaedrus-predict: '{{.*}}predict-program.mlir' must hold exactly one phaedrus.model, it holds 0
+
+// A model file cut short in its weights.
+// RUN: head -c 700 %S/Inputs/predict-model.mlir > %t.cut.mlir
+// RUN: not phaedrus-opt %S/Inputs/predict-program.mlir '--phaedrus-predict=model-file=%t.cut.mlir input={#phaedrus.input<argv = ["p"]>}' 2>&1 | FileCheck %s --check-prefix=CUT
+// CUT: cut.mlir:{{[0-9]+}}:{{[0-9]+}}: error:
+// CUT: phaedrus-predict: cannot read a model from '{{.*}}cut.mlir'
+
+// The input option must be a #phaedrus.input, and needs a model file.
+// RUN: not phaedrus-opt %S/Inputs/predict-program.mlir '--phaedrus-predict=model-file=%S/Inputs/predict-model.mlir input={"p"}' 2>&1 | FileCheck %s --check-prefix=BADINPUT
+// BADINPUT: phaedrus-predict: input must be a #phaedrus.input<...> attribute, got '"p"'
+// RUN: not phaedrus-opt %S/Inputs/predict-program.mlir '--phaedrus-predict=input={#phaedrus.input<argv = ["p"]>}' 2>&1 | FileCheck %s --check-prefix=NOFILE
+// NOFILE: phaedrus-predict: input needs a model-file

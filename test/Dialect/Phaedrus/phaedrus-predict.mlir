@@ -1,0 +1,114 @@
+// RUN: phaedrus-opt %s --split-input-file --phaedrus-predict --verify-diagnostics | FileCheck %s
+
+// A model in the module: counts from the model for every function its
+// vocabulary names, with provenance model; the predict op is consumed.
+// confidence = exp(-validation_loss) for a direct-count model.
+// CHECK-LABEL: llvm.func @f0()
+// CHECK-SAME: phaedrus.entry_count = #phaedrus.entry_count<10, model, confidence = 0.7788007830714049>
+// CHECK-LABEL: llvm.func @f1()
+// CHECK-SAME: phaedrus.entry_count = #phaedrus.entry_count<2, model, confidence = 0.7788007830714049>
+// CHECK-NOT: phaedrus.predict
+llvm.func @f0() {
+  llvm.return
+}
+llvm.func @f1() {
+  llvm.call @f0() : () -> ()
+  llvm.return
+}
+phaedrus.vocabulary @v fingerprint(16086574722511184500) {
+  phaedrus.entry 0 function @f0
+  phaedrus.entry 1 function @f1
+}
+phaedrus.model @m mlp vocabulary(@v) fingerprint(16086574722511184500) vocab_size(2)
+    descriptors(["argc=0", "stdin=none"])
+    hyperparameters({num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
+                     hidden_size = 1 : i64, validation_loss = 0.25 : f64})
+    weights({"hidden.weight" = dense<[[1.0, 0.0]]> : tensor<1x2xf32>, "hidden.bias" = dense<0.0> : tensor<1xf32>,
+             "output.weight" = dense<[[2.397895], [0.0]]> : tensor<2x1xf32>,
+             "output.bias" = dense<[0.0, 1.098612]> : tensor<2xf32>})
+phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
+
+// -----
+
+// Descriptor tokens the model never saw are named in a warning and left
+// out: without argc=0 the model predicts no entry of f0.
+// CHECK-LABEL: llvm.func @f0()
+// CHECK-SAME: phaedrus.entry_count = #phaedrus.entry_count<0, model
+// CHECK-LABEL: llvm.func @f1()
+// CHECK-SAME: phaedrus.entry_count = #phaedrus.entry_count<2, model
+llvm.func @f0() {
+  llvm.return
+}
+llvm.func @f1() {
+  llvm.call @f0() : () -> ()
+  llvm.return
+}
+phaedrus.vocabulary @v fingerprint(16086574722511184500) {
+  phaedrus.entry 0 function @f0
+  phaedrus.entry 1 function @f1
+}
+phaedrus.model @m mlp vocabulary(@v) fingerprint(16086574722511184500) vocab_size(2)
+    descriptors(["argc=0", "stdin=none"])
+    hyperparameters({num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
+                     hidden_size = 1 : i64})
+    weights({"hidden.weight" = dense<[[1.0, 0.0]]> : tensor<1x2xf32>, "hidden.bias" = dense<0.0> : tensor<1xf32>,
+             "output.weight" = dense<[[2.397895], [0.0]]> : tensor<2x1xf32>,
+             "output.bias" = dense<[0.0, 1.098612]> : tensor<2xf32>})
+// expected-warning @below {{3 of 4 descriptor tokens were never seen in training and are left out: argc=2, arg1=-9, arg2=#caca3794}}
+phaedrus.predict @m input(#phaedrus.input<argv = ["p", "-9", "x y"]>)
+
+// -----
+
+// A model of another build of the program is refused.
+llvm.func @f0() {
+  llvm.return
+}
+phaedrus.vocabulary @v fingerprint(7) {
+  phaedrus.entry 0 function @f0
+}
+phaedrus.model @m mlp vocabulary(@v) fingerprint(7) vocab_size(1)
+    descriptors(["argc=0"]) hyperparameters({num_specials = 5 : i64, num_buckets = 161 : i64,
+    buckets_per_octave = 4 : i64, hidden_size = 1 : i64}) weights({})
+// expected-error @below {{uses model @m, trained on another build of the program (its fingerprint is 7, this module's is}}
+phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
+
+// -----
+
+// A model whose weights do not fit its hyper-parameters cannot be run.
+llvm.func @f0() {
+  llvm.return
+}
+phaedrus.vocabulary @v fingerprint(13841122919434837456) {
+  phaedrus.entry 0 function @f0
+}
+// expected-error @below {{cannot be run: weight 'hidden.weight' has shape [1x1], expected [4x1]}}
+phaedrus.model @m mlp vocabulary(@v) fingerprint(13841122919434837456) vocab_size(1)
+    descriptors(["argc=0"]) hyperparameters({num_specials = 5 : i64, num_buckets = 161 : i64,
+    buckets_per_octave = 4 : i64, hidden_size = 4 : i64})
+    weights({"hidden.weight" = dense<1.0> : tensor<1x1xf32>})
+phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
+
+// -----
+
+// The input of the run must exist as described.
+llvm.func @f0() {
+  llvm.return
+}
+phaedrus.vocabulary @v fingerprint(13841122919434837456) {
+  phaedrus.entry 0 function @f0
+}
+phaedrus.model @m mlp vocabulary(@v) fingerprint(13841122919434837456) vocab_size(1)
+    descriptors(["argc=0"]) hyperparameters({num_specials = 5 : i64, num_buckets = 161 : i64,
+    buckets_per_octave = 4 : i64, hidden_size = 1 : i64}) weights({})
+// expected-error @below {{cannot describe its input: standard input 'no/such/file' is not a regular file}}
+phaedrus.predict @m input(#phaedrus.input<argv = ["p"], stdin = "no/such/file">)
+
+// -----
+
+// Nothing to predict is an error, not a silent no-op.
+// expected-error @below {{phaedrus-predict: the module has no phaedrus.predict op (give model-file and input, or add one)}}
+module {
+  llvm.func @f0() {
+    llvm.return
+  }
+}
