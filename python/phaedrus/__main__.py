@@ -8,6 +8,8 @@ want to chain the tools by hand.
                                              (and run.wpp.input.json: its descriptor)
   phaedrus corpus run*.wpp -o corpus.json    traces of several inputs -> training corpus
   phaedrus train corpus.json -o model.mlir   train a model (lstm, or the mlp baseline)
+  phaedrus predict prog.mlir --model model.mlir -o pred.mlir -- ARGS
+                                             profile of an unseen run, as attributes
 
 Run with /usr/bin/python3 -m phaedrus (PYTHONPATH=python) or the installed
 entry point."""
@@ -107,6 +109,19 @@ def cmd_train(args):
         f"{', '.join(report['validation_runs']) or 'the training runs'}")
 
 
+def cmd_predict(args):
+    if not args.args:
+        raise ToolError("give the command line of the run to predict after "
+                        "'--' (the program name first)")
+    if args.stdin and not Path(args.stdin).is_file():
+        raise ToolError(f"standard input file not found: {args.stdin}")
+    warnings = pipeline.predict(args.program, args.model, args.args, args.output,
+                                stdin=args.stdin, seed=args.seed)
+    if warnings:
+        log(warnings)
+    log(f"wrote {args.output}")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(
         prog="phaedrus",
@@ -178,6 +193,21 @@ def main(argv=None):
     p.add_argument("--validation", help="comma-separated run names held out "
                    "for early stopping (default: one run in five, seeded)")
     p.set_defaults(func=cmd_train)
+
+    p = sub.add_parser("predict", help="predict the profile of a run that has "
+                                       "not happened and attach it to the "
+                                       "program",
+                       usage="phaedrus predict PROGRAM --model MODEL -o OUT "
+                             "[--stdin FILE] -- PROGRAM-NAME ARGS...")
+    p.add_argument("program", help="plain LLVM-dialect module (phaedrus ir)")
+    p.add_argument("--model", required=True, help="model from 'phaedrus train'")
+    p.add_argument("-o", "--output", required=True,
+                   help="the module with predicted phaedrus.entry_count "
+                        "attributes (lower with --phaedrus-lower-profile)")
+    p.add_argument("--stdin", help="the file the run will read on standard input")
+    p.add_argument("--seed", type=int, help="sample the profile with this "
+                   "seed (default: greedy)")
+    p.set_defaults(func=cmd_predict)
 
     argv = list(sys.argv[1:] if argv is None else argv)
     # Everything after "--" belongs to the program being run.

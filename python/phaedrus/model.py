@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 import torch
 from torch import nn
 
+from .pipeline import mlir_string
+
 SPECIALS = ["<pad>", "<bos>", "<sep>", "<eos>", "<unk>"]
 PAD, BOS, SEP, EOS, UNK = range(len(SPECIALS))
 BUCKETS_PER_OCTAVE = 4
@@ -279,17 +281,25 @@ class SplitMix64:
         return (self.next() >> 11) * (1.0 / (1 << 53))
 
 
-def allowed_mask(space: TokenSpace, previous: int, generated: set):
-    """Which ids may follow `previous` in the generated profile."""
-    allowed = torch.zeros(space.size, dtype=torch.bool)
-    if space.program_base <= previous < space.bucket_base:
-        allowed[space.bucket_base:] = True
-    else:
-        allowed[space.program_base:space.bucket_base] = True
-        for token in generated:
-            allowed[space.program_base + token] = False
-        allowed[EOS] = True
-    return allowed
+class ProfileGrammar:
+    """Which ids may come next in a generated profile: after a vocabulary
+    token its bucket; otherwise a vocabulary token not generated yet, or
+    <eos>. Kept incrementally (one update per generated token)."""
+
+    def __init__(self, space: TokenSpace):
+        self.space = space
+        self.open = torch.zeros(space.size, dtype=torch.bool)
+        self.open[space.program_base:space.bucket_base] = True
+        self.open[EOS] = True
+        self.buckets = torch.zeros(space.size, dtype=torch.bool)
+        self.buckets[space.bucket_base:] = True
+
+    def allowed(self, previous: int):
+        s = self.space
+        return self.buckets if s.program_base <= previous < s.bucket_base else self.open
+
+    def take(self, token: int):
+        self.open[self.space.program_base + token] = False
 
 
 @torch.no_grad()
@@ -298,35 +308,41 @@ def generate(model: LstmModel, space: TokenSpace, descriptor, seed=None,
     """[(vocabulary token, bucket, probability of the bucket)]: greedy
     without a seed, sampled with one."""
     rng = SplitMix64(seed) if seed is not None else None
+    grammar = ProfileGrammar(space)
     prefix = torch.tensor([space.prefix(descriptor)])
     logits, state = model(prefix)
     last = logits[0, -1]
     previous = SEP
-    generated, result, pending = set(), [], None
+    result, pending = [], None
+    minus_inf = torch.tensor(-math.inf, dtype=torch.float64)
     limit = 2 * (max_tokens or space.vocab_size)
     for _ in range(limit):
-        mask = allowed_mask(space, previous, generated)
-        masked = torch.where(mask, last.double() / temperature,
-                             torch.tensor(-math.inf, dtype=torch.float64))
-        probs = torch.softmax(masked, 0)
+        mask = grammar.allowed(previous)
+        masked = torch.where(mask, last.double() / temperature, minus_inf)
         if rng is None:
             choice = int(torch.argmax(masked))
+            probability = None
         else:
+            probs = torch.softmax(masked, 0)
             u, total, choice = rng.uniform(), 0.0, None
-            for i in torch.nonzero(mask).flatten().tolist():
+            candidates = torch.nonzero(mask).flatten().tolist()
+            for i in candidates:
                 total += float(probs[i])
                 if u < total:
                     choice = i
                     break
             if choice is None:
-                choice = int(torch.nonzero(mask).flatten()[-1])
+                choice = candidates[-1]
+            probability = float(probs[choice])
         if choice == EOS:
             break
         if pending is None:
             pending = choice - space.program_base
-            generated.add(pending)
+            grammar.take(pending)
         else:
-            result.append((pending, choice - space.bucket_base, float(probs[choice])))
+            if probability is None:
+                probability = float(torch.softmax(masked, 0)[choice])
+            result.append((pending, choice - space.bucket_base, probability))
             pending = None
         previous = choice
         logits, state = model(torch.tensor([[choice]]), state)
@@ -344,16 +360,7 @@ def _symbol(name: str) -> str:
     return "@" + _string(name)
 
 
-def _string(text: str) -> str:
-    out = ['"']
-    for b in text.encode():
-        c = chr(b)
-        if c in '"\\' or b < 0x20 or b >= 0x7f:
-            out.append("\\%02X" % b)
-        else:
-            out.append(c)
-    out.append('"')
-    return "".join(out)
+_string = mlir_string
 
 
 def _vocabulary_ir(vocabulary: dict) -> str:

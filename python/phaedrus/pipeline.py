@@ -147,3 +147,39 @@ def fingerprint_of(instrumented_mlir: Path) -> int:
                 return int(line.split("fingerprint(")[1].split(")")[0])
     raise ToolError(f"{instrumented_mlir} has no phaedrus.vocabulary: "
                     f"it was not made by 'phaedrus instrument'")
+
+
+def mlir_string(text: str) -> str:
+    """An MLIR string literal of `text`."""
+    out = ['"']
+    for b in str(text).encode():
+        c = chr(b)
+        out.append("\\%02X" % b if c in '"\\' or b < 0x20 or b >= 0x7f else c)
+    out.append('"')
+    return "".join(out)
+
+
+def input_attribute(argv, stdin=None) -> str:
+    """The #phaedrus.input descriptor of a run (argv with the program name
+    first)."""
+    text = "#phaedrus.input<argv = [" + ", ".join(map(mlir_string, argv)) + "]"
+    if stdin:
+        text += f", stdin = {mlir_string(stdin)}"
+    return text + ">"
+
+
+def predict(program: Path, model: Path, argv, output: Path, stdin=None,
+            seed=None, input_dir=None) -> str:
+    """Annotates `program` with the profile `model` predicts for the run
+    `argv` (program name first) reading `stdin`. Returns the warnings."""
+    if not Path(model).exists():
+        raise ToolError(f"model not found: {model}")
+    options = [f"model-file={model}", f"input={{{input_attribute(argv, stdin)}}}"]
+    if seed is not None:
+        options.append(f"seed={seed}")
+    if input_dir:
+        options.append(f"input-dir={input_dir}")
+    result = run([phaedrus_tool("phaedrus-opt"), program,
+                  f"--phaedrus-predict={' '.join(options)}", "-o", output],
+                 what="phaedrus-opt --phaedrus-predict")
+    return result.stderr.decode(errors="replace").strip()
