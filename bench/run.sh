@@ -4,6 +4,8 @@
 #   ./bench/run.sh overhead [--runs N] [--programs NAME...] [--output FILE]
 #   ./bench/run.sh compress [--scale N] [--programs NAME...]
 #                           [--granularities G...] [--output FILE]
+#   ./bench/run.sh infer [--runs N] [--epochs N] [--threads N]
+#                        [--programs NAME...] [--output FILE]
 #
 # Benchmarks measure; they never build Phaedrus itself. Build first with
 # ./scripts/test.sh (or ninja -C build).
@@ -27,6 +29,11 @@ benchmarks:
              options: --scale N (default 1), --programs NAME...,
                       --granularities function|path..., --output FILE;
                       see: ./bench/run.sh compress --help
+  infer      oneDNN (lib/Inference) against PyTorch generating the same
+             profile with the same model; latency of one --phaedrus-predict
+             -> bench/results/infer.json
+             options: --runs N (default 5), --epochs N, --threads N,
+                      --programs NAME..., --output FILE
 
 Build Phaedrus first: ./scripts/test.sh (or ninja -C build).
 EOF
@@ -77,7 +84,12 @@ case "$benchmark" in
     done
     run_python bench/compress.py "$@"
     ;;
-  # Later benchmarks (infer, pgo) go here as further arms.
+  infer)
+    require_build
+    require_programs
+    run_python bench/infer.py "$@"
+    ;;
+  # Later benchmarks (pgo) go here as further arms.
   -h|--help|help)
     usage
     ;;

@@ -186,7 +186,7 @@ def main(argv=None):
     p.add_argument("--patience", type=int, default=30,
                    help="stop after this many epochs without a better "
                         "validation loss")
-    p.add_argument("--learning-rate", type=float, default=3e-3)
+    p.add_argument("--learning-rate", type=float, default=1e-2)
     p.add_argument("--hidden-size", type=int, default=128)
     p.add_argument("--embedding-dim", type=int, default=64)
     p.add_argument("--num-layers", type=int, default=1)

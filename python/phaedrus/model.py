@@ -139,7 +139,7 @@ class TrainConfig:
     seed: int = 0
     epochs: int = 300
     patience: int = 30
-    learning_rate: float = 3e-3
+    learning_rate: float = 1e-2
     embedding_dim: int = 64
     hidden_size: int = 128
     num_layers: int = 1
@@ -188,13 +188,34 @@ def _lstm_batch(space, runs):
     return ids, loss_mask
 
 
-def _lstm_loss(model, batch):
+def _lstm_loss(model, space, batch):
+    """Cross-entropy of each profile token among the tokens of its kind: a
+    bucket among the buckets; a vocabulary token or <eos> among those. This
+    is the distribution generation samples from (it masks the same way),
+    and it spares the output layer the rows a position can never take."""
     ids, mask = batch
-    logits, _ = model(ids[:, :-1])
-    losses = nn.functional.cross_entropy(
-        logits.reshape(-1, logits.shape[-1]), ids[:, 1:].reshape(-1),
-        reduction="none").reshape(mask.shape)
-    return (losses * mask).sum() / mask.sum()
+    hidden, _ = model.lstm(model.embedding(ids[:, :-1]))
+    targets = ids[:, 1:]
+    weight, bias = model.output.weight, model.output.bias
+    selected = mask.bool()
+    is_bucket = targets >= space.bucket_base
+    total = hidden.new_zeros(())
+    # Buckets.
+    sel = selected & is_bucket
+    if sel.any():
+        logits = hidden[sel] @ weight[space.bucket_base:].T + bias[space.bucket_base:]
+        total = total + nn.functional.cross_entropy(
+            logits, targets[sel] - space.bucket_base, reduction="sum")
+    # Vocabulary tokens and <eos>: row 0 is <eos>, row 1 + t is token t.
+    sel = selected & ~is_bucket
+    if sel.any():
+        rows = torch.cat([torch.tensor([EOS]),
+                          torch.arange(space.program_base, space.bucket_base)])
+        logits = hidden[sel] @ weight[rows].T + bias[rows]
+        t = targets[sel]
+        t = torch.where(t == EOS, torch.zeros_like(t), t - space.program_base + 1)
+        total = total + nn.functional.cross_entropy(logits, t, reduction="sum")
+    return total / mask.sum()
 
 
 def train(corpus: dict, config: TrainConfig):
@@ -215,7 +236,7 @@ def train(corpus: dict, config: TrainConfig):
         val_batch = _lstm_batch(space, val_runs) if val_runs else None
 
         def loss_of(batch):
-            return _lstm_loss(model, batch)
+            return _lstm_loss(model, space, batch)
     elif config.kind == "mlp":
         model = MlpModel(len(descriptors), vocab_size, config.hidden_size)
 
@@ -434,15 +455,20 @@ def load_model_ir(path) -> tuple:
     written by model_ir (used by the parity tests)."""
     import re
     import numpy as np
-    text = open(path).read()
-    m = re.search(r"phaedrus\.model @\S+ (\w+) vocabulary", text)
-    kind = m.group(1)
-    hyper = dict((k, int(v)) for k, v in
-                 re.findall(r"(\w+) = (\d+) : i64", text))
-    desc = re.search(r"descriptors\(\[(.*?)\]\)", text, re.S).group(1)
+    # The IR part is small; the resource blobs are read line by line (a
+    # regular expression over megabytes of hex would backtrack for ages).
+    ir, _, resources = open(path).read().partition("{-#")
+    kind = re.search(r"phaedrus\.model @\S+ (\w+) vocabulary", ir).group(1)
+    hyper = {k: int(v) for k, v in re.findall(r"(\w+) = (\d+) : i64", ir)}
+    desc = re.search(r"descriptors\(\[(.*?)\]\)", ir, re.S).group(1)
     descriptors = re.findall(r'"((?:[^"\\]|\\.)*)"', desc)
-    shapes = dict(re.findall(r'"([^"]+)" = dense_resource<(\w+)>', text))
-    blobs = dict(re.findall(r'(\w+): "0x([0-9A-F]+)"', text))
+    shapes = dict(re.findall(r'"([^"]+)" = dense_resource<(\w+)>', ir))
+    blobs = {}
+    for line in resources.splitlines():
+        m = re.match(r'\s*(\w+): "0x([0-9A-F]+)"', line)
+        if m:
+            blobs[m.group(1)] = m.group(2)
+    text = ir
     tensors = {}
     for key, blob in shapes.items():
         shape = re.search(rf"dense_resource<{blob}> : tensor<([0-9x]+)xf32>", text).group(1)

@@ -225,3 +225,37 @@ def match_entry_counts(clang: dict, ours: dict):
         if a.get(name) != b.get(name):
             problems.append(f"{name}: clang {a.get(name)}, phaedrus {b.get(name)}")
     return problems
+
+
+def record_runs(program: Program, b: Builds, outdir: Path, runs=None,
+                granularity="function") -> list:
+    """Runs the instrumented build on `runs` (default: all), keeping each
+    trace and its input description (as `phaedrus run` does). Returns the
+    trace paths."""
+    from . import corpus
+    binary = b.instrumented if granularity == "function" else b.instrumented_path
+    outdir = Path(outdir)
+    outdir.mkdir(parents=True, exist_ok=True)
+    traces = []
+    for r in runs or program.runs:
+        trace = outdir / f"{r.name}.wpp"
+        stdin = b.workdir / r.stdin if r.stdin else None
+        code, _, err = pipeline.run_program(binary, r.args, trace=trace,
+                                            stdin_path=stdin, cwd=b.workdir,
+                                            repeatable=True, argv0=program.name)
+        if code != 0:
+            raise ToolError(f"{program.name} {r.name} exited with {code}: "
+                            f"{err.decode(errors='replace')}")
+        corpus.describe_run(trace, [program.name, *r.args], stdin=stdin,
+                            cwd=b.workdir)
+        traces.append(trace)
+    return traces
+
+
+def collect_corpus(program: Program, b: Builds, outdir: Path, runs=None,
+                   granularity="function") -> dict:
+    """The training corpus of `runs` of `program` (see corpus.py)."""
+    from . import corpus
+    traces = record_runs(program, b, outdir, runs, granularity)
+    mlir = b.instrumented_mlir if granularity == "function" else b.instrumented_path_mlir
+    return corpus.corpus_from_traces(traces, fingerprint=pipeline.fingerprint_of(mlir))

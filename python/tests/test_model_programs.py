@@ -1,0 +1,121 @@
+"""The model on real programs (bzip2, lua5.4): a corpus of their runs,
+trained models whose oneDNN logits equal PyTorch's, and predictions for a
+held-out input that LLVM's profile lowering accepts."""
+
+import json
+import math
+
+import pytest
+import torch
+
+from phaedrus import corpus as C
+from phaedrus import model as M
+from phaedrus import pipeline, programs
+from phaedrus.tools import phaedrus_tool, run
+
+PROGRAMS = {p.name: p for p in programs.all_programs()}
+
+
+@pytest.fixture(scope="module", params=sorted(PROGRAMS))
+def trained(request, tmp_path_factory):
+    program = PROGRAMS[request.param]
+    b = programs.build(program)
+    tmp = tmp_path_factory.mktemp(program.name)
+    held_out = program.runs[-1]
+    corpus = programs.collect_corpus(program, b, tmp / "traces",
+                                     runs=program.runs[:-1])
+    # Lua's profile sequences are ~2500 tokens over a vocabulary of 5000: a
+    # few epochs there keep the suite fast (the weights are real-sized; their
+    # quality is bench/'s and eval's business, not this test's).
+    epochs = 40 if program.name == "bzip2" else 3
+    config = M.TrainConfig(kind="lstm", seed=1, epochs=epochs, patience=epochs,
+                           learning_rate=1e-2, embedding_dim=16, hidden_size=32,
+                           progress=False)
+    lstm, space, report = M.train(corpus, config)
+    lstm_path = tmp / "lstm.mlir"
+    lstm_path.write_text(M.model_ir(lstm, space, corpus, "lstm", report))
+    mlp, mlp_space, mlp_report = M.train(
+        corpus, M.TrainConfig(kind="mlp", seed=1, epochs=200, progress=False))
+    mlp_path = tmp / "mlp.mlir"
+    mlp_path.write_text(M.model_ir(mlp, mlp_space, corpus, "mlp", mlp_report))
+    return program, b, corpus, held_out, (lstm, space, lstm_path), (mlp, mlp_path), tmp
+
+
+def test_corpus_holds_every_run_with_exact_counts(trained):
+    program, _, corpus, held_out, *_ = trained
+    assert [r["name"] for r in corpus["runs"]] == [r.name for r in program.runs[:-1]]
+    for r in corpus["runs"]:
+        assert sum(n for _, n in r["tokens"]) == r["events"]
+        assert r["descriptor"][0].startswith("argc=")
+    # Different inputs, different descriptors.
+    descriptors = {tuple(r["descriptor"]) for r in corpus["runs"]}
+    assert len(descriptors) == len(corpus["runs"])
+
+
+def test_trained_lstm_logits_match_pytorch(trained):
+    _, _, corpus, _, (lstm, space, path), *_ = trained
+    r = corpus["runs"][0]
+    ids = space.sequence(r["descriptor"], r["tokens"])[:400]
+    with torch.no_grad():
+        expected, _ = lstm(torch.tensor([ids]))
+    out = run([phaedrus_tool("phaedrus-model"), path,
+               "--logits=" + ",".join(map(str, ids))]).stdout
+    got = torch.tensor(json.loads(out)["logits"])
+    assert (got - expected[0]).abs().max().item() < 1e-4
+
+
+def test_trained_lstm_generates_like_pytorch(trained):
+    _, _, corpus, _, (lstm, space, path), *_ = trained
+    descriptor = corpus["runs"][0]["descriptor"]
+    expected = M.generate(lstm, space, descriptor, seed=11)
+    ids = [space.index[d] for d in descriptor]
+    out = run([phaedrus_tool("phaedrus-model"), path, "--generate", "--seed=11",
+               "--descriptor-ids=" + ",".join(map(str, ids))]).stdout
+    got = json.loads(out)["generated"]
+    assert [(t, b) for t, b, _ in got] == [(t, b) for t, b, _ in expected]
+
+
+@pytest.mark.parametrize("kind", ["lstm", "mlp"])
+def test_prediction_for_a_held_out_input_lowers_to_llvm(trained, kind):
+    program, b, corpus, held_out, (_, _, lstm_path), (_, mlp_path), tmp = trained
+    model = lstm_path if kind == "lstm" else mlp_path
+    stdin = b.workdir / held_out.stdin if held_out.stdin else None
+    predicted = tmp / f"predicted-{kind}.mlir"
+    pipeline.predict(b.mlir, model, [program.name, *held_out.args], predicted,
+                     stdin=stdin, input_dir=b.workdir)
+    profile = json.loads(run([phaedrus_tool("phaedrus-translate"),
+                              "--export-profile-json", predicted]).stdout)
+    functions = profile["functions"]
+    names = {e["symbol"] if e["kind"] == "function" else None
+             for e in corpus["vocabulary"]["entries"]} - {None}
+    assert {f["name"] for f in functions} == names
+    assert all(f["provenance"] == "model" for f in functions)
+    assert all(0 <= f["confidence"] <= 1 for f in functions)
+    # The annotations are the model's own output, decoded: the same descriptor
+    # through phaedrus-model gives the same per-function counts.
+    tokens = C.featurize([program.name, *held_out.args], stdin=stdin, cwd=b.workdir)
+    if kind == "lstm":
+        space = trained[4][1]
+    else:
+        space = M.TokenSpace(M.load_model_ir(mlp_path)[2],
+                             len(corpus["vocabulary"]["entries"]))
+    ids = [space.index[t] for t in tokens if t in space.index]
+    args = ["--generate"] if kind == "lstm" else ["--log-counts"]
+    out = json.loads(run([phaedrus_tool("phaedrus-model"), model, *args,
+                          "--descriptor-ids=" + ",".join(map(str, ids))]).stdout)
+    per_token = [0] * len(corpus["vocabulary"]["entries"])
+    if kind == "lstm":
+        for token, bucket, _ in out["generated"]:
+            per_token[token] = M.count_of(bucket)
+    else:
+        per_token = [round(math.expm1(max(0.0, v))) for v in out["log_counts"]]
+    expected = {n: 0 for n in names}
+    for e in corpus["vocabulary"]["entries"]:
+        name = e["symbol"] if e["kind"] == "function" else e.get("callee")
+        if name:
+            expected[name] += per_token[e["id"]]
+    assert {f["name"]: f["entry_count"] for f in functions} == expected
+    lowered = run([phaedrus_tool("phaedrus-opt"), predicted,
+                   "--phaedrus-lower-profile", "--phaedrus-strip"]).stdout
+    assert b"function_entry_count" in lowered
+    assert b"ProfileSummary" in lowered
