@@ -54,3 +54,71 @@ def test_errors_are_clear(tmp_path):
     assert result.returncode == 1
     assert "the program wrote no trace" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_corpus_train_predict_on_the_demo_program(tmp_path):
+    """The whole model path through the driver, on the bundled example: runs
+    on three inputs, a corpus, an mlp, a prediction for a fourth input."""
+    assert phaedrus("ir", WORDFREQ, "-o", tmp_path / "w.mlir").returncode == 0
+    assert phaedrus("instrument", tmp_path / "w.mlir", "-o",
+                    tmp_path / "w.inst").returncode == 0
+    texts = {"a": "x y z\n" * 50, "b": "the cat the dog\n" * 400,
+             "c": "lorem ipsum dolor sit amet\n" * 3000, "new": "a b\n" * 900}
+    for name, text in texts.items():
+        (tmp_path / f"{name}.txt").write_text(text)
+    for name in ["a", "b", "c"]:
+        result = phaedrus("run", tmp_path / "w.inst", "-o", tmp_path / "runs" / f"{name}.wpp",
+                          "--", tmp_path / f"{name}.txt")
+        assert result.returncode == 0, result.stderr
+        assert (tmp_path / "runs" / f"{name}.wpp.input.json").exists()
+    result = phaedrus("corpus", *sorted((tmp_path / "runs").glob("*.wpp")),
+                      "--program", tmp_path / "w.inst.mlir", "-o", tmp_path / "corpus.json")
+    assert result.returncode == 0, result.stderr
+    assert "3 runs" in result.stderr
+    result = phaedrus("train", tmp_path / "corpus.json", "-o", tmp_path / "m.mlir",
+                      "--kind", "mlp", "--epochs", "50")
+    assert result.returncode == 0, result.stderr
+    assert "mlp model" in result.stderr and "validation loss" in result.stderr
+    result = phaedrus("predict", tmp_path / "w.mlir", "--model", tmp_path / "m.mlir",
+                      "-o", tmp_path / "p.mlir", "--", "wordfreq", tmp_path / "new.txt")
+    assert result.returncode == 0, result.stderr
+    assert "phaedrus.entry_count = #phaedrus.entry_count<" in (tmp_path / "p.mlir").read_text()
+
+
+def test_corpus_train_predict_errors(tmp_path):
+    trace = tmp_path / "r.wpp"
+    trace.write_bytes(b"PHDRWPP\n")
+    result = phaedrus("corpus", tmp_path / "absent.wpp", "-o", tmp_path / "c.json")
+    assert result.returncode == 1
+    assert "phaedrus corpus: error: trace not found" in result.stderr
+    result = phaedrus("corpus", trace, "-o", tmp_path / "c.json")
+    assert result.returncode == 1
+    assert "has no input description" in result.stderr and "phaedrus run" in result.stderr
+
+    result = phaedrus("train", tmp_path / "absent.json", "-o", tmp_path / "m.mlir")
+    assert result.returncode == 1
+    assert "phaedrus train: error: corpus not found" in result.stderr
+    (tmp_path / "bad.json").write_text("{\"format\": \"something else\"}")
+    result = phaedrus("train", tmp_path / "bad.json", "-o", tmp_path / "m.mlir")
+    assert result.returncode == 1
+    assert "is not a phaedrus corpus" in result.stderr
+    (tmp_path / "v9.json").write_text("{\"format\": \"phaedrus-corpus\", \"version\": 9}")
+    result = phaedrus("train", tmp_path / "v9.json", "-o", tmp_path / "m.mlir")
+    assert result.returncode == 1
+    assert "corpus version 9 is not supported" in result.stderr
+
+    result = phaedrus("predict", tmp_path / "p.mlir", "--model", tmp_path / "m.mlir",
+                      "-o", tmp_path / "o.mlir")
+    assert result.returncode == 1
+    assert "give the command line of the run to predict" in result.stderr
+    result = phaedrus("predict", tmp_path / "p.mlir", "--model", tmp_path / "m.mlir",
+                      "-o", tmp_path / "o.mlir", "--", "prog")
+    assert result.returncode == 1
+    assert "model not found" in result.stderr
+    result = phaedrus("predict", tmp_path / "p.mlir", "--model", tmp_path / "m.mlir",
+                      "--stdin", tmp_path / "absent.txt", "-o", tmp_path / "o.mlir",
+                      "--", "prog")
+    assert result.returncode == 1
+    assert "standard input file not found" in result.stderr
+    for r in [result]:
+        assert "Traceback" not in r.stderr

@@ -167,3 +167,18 @@ def test_missing_blob_is_refused(tmp_path):
     result = run_model(bad, "--log-counts", check=False)
     assert result.returncode == 1
     assert "model_hidden_bias" in result.stderr
+
+
+def test_corpus_refuses_mixed_builds_and_duplicate_names():
+    from phaedrus import corpus as C
+    from phaedrus.tools import ToolError
+    base = synthetic_corpus()
+    v = base["vocabulary"]
+    other = dict(v, fingerprint="42")
+    r0, r1 = base["runs"][:2]
+    with pytest.raises(ToolError, match="recorded from another build"):
+        C.make_corpus([(v, r0), (other, r1)])
+    with pytest.raises(ToolError, match="run names must be unique"):
+        C.make_corpus([(v, r0), (v, dict(r1, name=r0["name"]))])
+    with pytest.raises(ToolError, match="at least one run"):
+        C.make_corpus([])
