@@ -56,25 +56,63 @@ def run_entry(trace_mlir: Path, descriptor: list, name=None, argv=None,
     }
 
 
+def _entry_key(e):
+    return (e["kind"], e["symbol"], e.get("index"), e.get("callee"))
+
+
 def make_corpus(entries) -> dict:
-    """Corpus of (vocabulary, run) pairs; all runs must share one build."""
+    """Corpus of (vocabulary, run) pairs; all runs must share one build.
+
+    Function and call-site entries are fixed by the build, so they must be
+    equal in every run. Path entries are not: a trace's vocabulary lists the
+    Ball-Larus paths that run took, numbered in order of appearance. The
+    corpus vocabulary is the union (the build's entries, then every path in
+    order of first appearance over the runs), and each run's token ids are
+    renumbered into it."""
     entries = list(entries)
     if not entries:
         raise ToolError("a corpus needs at least one run")
-    vocabulary = entries[0][0]
+    first = entries[0][0]
     for other, r in entries[1:]:
-        if other["fingerprint"] != vocabulary["fingerprint"]:
+        if other["fingerprint"] != first["fingerprint"]:
             raise ToolError(
                 f"run {r['name']} was recorded from another build of the "
                 f"program (fingerprint {other['fingerprint']}, the corpus has "
-                f"{vocabulary['fingerprint']})")
+                f"{first['fingerprint']})")
     names = [r["name"] for _, r in entries]
     if len(set(names)) != len(names):
         raise ToolError(f"run names must be unique: {names}")
+
+    def static(vocabulary):
+        return [_entry_key(e) for e in sorted(vocabulary["entries"], key=lambda e: e["id"])
+                if e["kind"] != "path"]
+    base = static(first)
+    union = [dict(kind=k, symbol=s, **({"index": i} if i is not None else {}),
+                  **({"callee": c} if c is not None else {}))
+             for k, s, i, c in base]
+    for i, e in enumerate(union):
+        e["id"] = i
+    ids = {_entry_key(e): e["id"] for e in union}
+    runs = []
+    for vocabulary, r in entries:
+        if static(vocabulary) != base:
+            raise ToolError(f"run {r['name']} has another vocabulary of "
+                            f"functions and call sites than the first run, "
+                            f"though the fingerprints match")
+        remap = {}
+        for e in vocabulary["entries"]:
+            key = _entry_key(e)
+            if key not in ids:
+                ids[key] = len(union)
+                union.append(dict(e, id=len(union)))
+            remap[e["id"]] = ids[key]
+        runs.append(dict(r, tokens=[[remap[t], n] for t, n in r["tokens"]]))
+    vocabulary = {"name": first["name"], "fingerprint": first["fingerprint"],
+                  "entries": union}
     return {"format": FORMAT, "version": VERSION,
-            "fingerprint": vocabulary["fingerprint"],
+            "fingerprint": first["fingerprint"],
             "vocabulary": vocabulary,
-            "runs": [r for _, r in entries]}
+            "runs": runs}
 
 
 def load(path: Path) -> dict:

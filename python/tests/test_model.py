@@ -182,3 +182,32 @@ def test_corpus_refuses_mixed_builds_and_duplicate_names():
         C.make_corpus([(v, r0), (v, dict(r1, name=r0["name"]))])
     with pytest.raises(ToolError, match="at least one run"):
         C.make_corpus([])
+
+
+def test_corpus_merges_the_path_entries_of_its_runs():
+    """Path entries differ between the traces of one build (each lists the
+    paths its run took): the corpus renumbers them into one vocabulary."""
+    from phaedrus import corpus as C
+    static = [{"id": 0, "kind": "function", "symbol": "main"},
+              {"id": 1, "kind": "function", "symbol": "f"}]
+    v1 = {"name": "v", "fingerprint": "9", "entries": static + [
+        {"id": 2, "kind": "path", "symbol": "f", "index": 5},
+        {"id": 3, "kind": "path", "symbol": "f", "index": 7}]}
+    v2 = {"name": "v", "fingerprint": "9", "entries": static + [
+        {"id": 2, "kind": "path", "symbol": "f", "index": 7},
+        {"id": 3, "kind": "path", "symbol": "main", "index": 1}]}
+    run = {"argv": ["p"], "stdin": None, "descriptor": ["argc=0"], "events": 0}
+    corpus = C.make_corpus([(v1, dict(run, name="a", tokens=[[0, 1], [2, 4], [3, 9]])),
+                            (v2, dict(run, name="b", tokens=[[0, 1], [2, 3], [3, 2]]))])
+    entries = corpus["vocabulary"]["entries"]
+    assert [(e["id"], e["kind"], e["symbol"], e.get("index")) for e in entries] == [
+        (0, "function", "main", None), (1, "function", "f", None),
+        (2, "path", "f", 5), (3, "path", "f", 7), (4, "path", "main", 1)]
+    a, b = corpus["runs"]
+    assert a["tokens"] == [[0, 1], [2, 4], [3, 9]]
+    assert b["tokens"] == [[0, 1], [3, 3], [4, 2]]  # f[7] is id 3 in the union
+    # Entries of functions and call sites are the build's: they must agree.
+    v3 = dict(v1, entries=[static[1], dict(static[0], id=1)])
+    with pytest.raises(Exception, match="another vocabulary of functions"):
+        C.make_corpus([(v1, dict(run, name="a", tokens=[])),
+                       (v3, dict(run, name="c", tokens=[]))])
