@@ -259,3 +259,40 @@ def collect_corpus(program: Program, b: Builds, outdir: Path, runs=None,
     traces = record_runs(program, b, outdir, runs, granularity)
     mlir = b.instrumented_mlir if granularity == "function" else b.instrumented_path_mlir
     return corpus.corpus_from_traces(traces, fingerprint=pipeline.fingerprint_of(mlir))
+
+
+def branch_weights_by_function(ll_text: str) -> dict:
+    """Function name -> the branch_weights of its conditional branches and
+    switches, in order, from textual LLVM IR."""
+    metadata = {m.group(1): [int(x) for x in re.findall(r"i32 (\d+)", m.group(2))]
+                for m in re.finditer(r'^(!\d+) = !\{!"branch_weights"(?:, !"expected")?'
+                                     r'((?:, i32 \d+)+)\}', ll_text, re.M)}
+    weights, function = {}, None
+    for line in ll_text.splitlines():
+        m = re.match(r"define .*@([\w.$]+)\(", line)
+        if m:
+            function = m.group(1)
+            weights[function] = []
+            continue
+        m = re.search(r"(?:br i1|switch) .*!prof (!\d+)", line)
+        if m and function and m.group(1) in metadata:
+            weights[function].append(metadata[m.group(1)])
+    return weights
+
+
+def clang_profiled_frontend_ir(program: Program, profdata: Path, output: Path):
+    """The program's front-end IR (as `phaedrus ir` makes it) with clang's
+    own instrumentation profile applied: clang's branch weights are the
+    edge counts plus one."""
+    output = Path(output)
+    parts = []
+    for i, source in enumerate(program.sources):
+        part = output.with_name(f"{output.stem}.{i}.ll")
+        run([llvm_tool("clang"), *pipeline.FRONTEND_FLAGS[:-2], "-emit-llvm", "-S",
+             f"-fprofile-instr-use={profdata}", *program.cflags, source, "-o", part],
+            what=f"clang -fprofile-instr-use on {source}")
+        parts.append(part)
+    run([llvm_tool("llvm-link"), "-S", *parts, "-o", output], what="llvm-link")
+    for part in parts:
+        part.unlink()
+    return output

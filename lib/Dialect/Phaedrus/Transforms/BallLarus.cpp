@@ -48,12 +48,21 @@ static uint64_t saturatingAdd(uint64_t a, uint64_t b) {
 
 } // namespace
 
-std::optional<uint64_t>
-mlir::phaedrus::instrumentPaths(LLVM::LLVMFuncOp function,
-                                uint32_t functionToken,
-                                Recorder &recorder) {
+std::optional<PathNumbering>
+mlir::phaedrus::numberPaths(LLVM::LLVMFuncOp function) {
+  if (function.getBody().empty())
+    return std::nullopt;
+  PathNumbering numbering;
   Region &body = function.getBody();
-  Block *entry = &body.front();
+  Block *entry = numbering.entry = &body.front();
+  auto &indirectTargets = numbering.indirectTargets;
+  auto &breakEdges = numbering.breakEdges;
+  auto &reachable = numbering.reachable;
+  auto &breakTargets = numbering.breakTargets;
+  auto &numPaths = numbering.numPaths;
+  auto &edgeValue = numbering.edgeValue;
+  auto &entryToTarget = numbering.entryToTarget;
+  auto &toExit = numbering.toExit;
 
   // Only terminators whose successors we understand.
   for (Block &block : body) {
@@ -63,15 +72,12 @@ mlir::phaedrus::instrumentPaths(LLVM::LLVMFuncOp function,
       return std::nullopt;
   }
 
-  llvm::DenseSet<Block *> indirectTargets;
   for (Block &block : body)
     if (isa<LLVM::IndirectBrOp>(block.getTerminator()))
       for (Block *succ : block.getSuccessors())
         indirectTargets.insert(succ);
 
   // DFS from the entry: back edges and reachable blocks.
-  llvm::DenseSet<std::pair<Block *, unsigned>> breakEdges;
-  llvm::DenseSet<Block *> reachable;
   {
     enum Colour { White, Grey, Black };
     llvm::DenseMap<Block *, Colour> colour;
@@ -102,7 +108,7 @@ mlir::phaedrus::instrumentPaths(LLVM::LLVMFuncOp function,
   }
 
   // Break targets get a pseudo-edge ENTRY->v; break sources a pseudo-edge u->EXIT.
-  llvm::SetVector<Block *> breakTargets, breakSources;
+  llvm::SetVector<Block *> breakSources;
   for (Block &block : body) {
     if (!reachable.contains(&block))
       continue;
@@ -152,9 +158,6 @@ mlir::phaedrus::instrumentPaths(LLVM::LLVMFuncOp function,
   // non-break successors, then (entry only) the pseudo-edges to break
   // targets, then its edge to EXIT (a return, or the pseudo-edge of a break
   // source).
-  llvm::DenseMap<Block *, uint64_t> numPaths;
-  llvm::DenseMap<std::pair<Block *, unsigned>, uint64_t> edgeValue;
-  llvm::DenseMap<Block *, uint64_t> entryToTarget, toExit;
   for (Block *block : postOrder) {
     uint64_t sum = 0;
     for (unsigned i = 0; i < block->getNumSuccessors(); ++i) {
@@ -176,9 +179,28 @@ mlir::phaedrus::instrumentPaths(LLVM::LLVMFuncOp function,
     }
     numPaths[block] = sum;
   }
-  uint64_t total = numPaths.lookup(entry);
-  if (total == 0 || total > UINT32_MAX)
+  numbering.total = numPaths.lookup(entry);
+  if (numbering.total == 0 || numbering.total > UINT32_MAX)
     return std::nullopt;
+  return numbering;
+}
+
+std::optional<uint64_t>
+mlir::phaedrus::instrumentPaths(LLVM::LLVMFuncOp function,
+                                uint32_t functionToken,
+                                Recorder &recorder) {
+  std::optional<PathNumbering> numbering = numberPaths(function);
+  if (!numbering)
+    return std::nullopt;
+  Region &body = function.getBody();
+  Block *entry = numbering->entry;
+  const auto &indirectTargets = numbering->indirectTargets;
+  const auto &breakEdges = numbering->breakEdges;
+  const auto &reachable = numbering->reachable;
+  const auto &edgeValue = numbering->edgeValue;
+  const auto &entryToTarget = numbering->entryToTarget;
+  const auto &toExit = numbering->toExit;
+  uint64_t total = numbering->total;
   // A function with a single path (no branch, no loop) says nothing a path
   // event would add to its entry event: record nothing.
   if (total == 1)
@@ -340,4 +362,54 @@ mlir::phaedrus::instrumentPaths(LLVM::LLVMFuncOp function,
     emitFlush();
   }
   return total;
+}
+
+bool mlir::phaedrus::decodePath(const PathNumbering &numbering, uint64_t pathId,
+                                SmallVectorImpl<PathStep> &steps) {
+  steps.clear();
+  if (pathId >= numbering.total)
+    return false;
+  // Out-edges are visited in the order their values were assigned, so the
+  // one taken is the edge e with value(e) <= r < value(e) + paths(e).
+  uint64_t r = pathId;
+  Block *block = numbering.entry;
+  for (size_t guard = 0; guard <= numbering.numPaths.size() + 1; ++guard) {
+    bool moved = false;
+    for (unsigned i = 0, e = block->getNumSuccessors(); i < e && !moved; ++i) {
+      if (numbering.breakEdges.contains({block, i}))
+        continue;
+      uint64_t value = numbering.edgeValue.lookup({block, i});
+      uint64_t paths = numbering.numPaths.lookup(block->getSuccessor(i));
+      if (r >= value && r - value < paths) {
+        steps.push_back({block, i});
+        r -= value;
+        block = block->getSuccessor(i);
+        moved = true;
+      }
+    }
+    if (moved)
+      continue;
+    if (block == numbering.entry)
+      for (Block *target : numbering.breakTargets) {
+        uint64_t value = numbering.entryToTarget.lookup(target);
+        uint64_t paths = numbering.numPaths.lookup(target);
+        if (r >= value && r - value < paths) {
+          // The path starts at a break target, not at the entry.
+          steps.push_back({target, PathStep::kStart});
+          r -= value;
+          block = target;
+          moved = true;
+          break;
+        }
+      }
+    if (moved)
+      continue;
+    auto exit = numbering.toExit.find(block);
+    if (exit != numbering.toExit.end() && r == exit->second) {
+      steps.push_back({block, PathStep::kEnd});
+      return true;
+    }
+    return false;
+  }
+  return false;
 }

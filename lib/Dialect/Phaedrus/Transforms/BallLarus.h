@@ -11,10 +11,46 @@
 #include "Recorder.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
 
 #include <optional>
 
 namespace mlir::phaedrus {
+
+/// The Ball-Larus numbering of one function's acyclic paths, computed on
+/// the function as it is (instrumentation numbers the plain function; the
+/// profile passes recompute the same numbering on the plain program to
+/// decode recorded path ids).
+struct PathNumbering {
+  Block *entry = nullptr;
+  llvm::DenseSet<Block *> reachable, indirectTargets;
+  /// (block, successor index) of back edges and edges into indirect targets.
+  llvm::DenseSet<std::pair<Block *, unsigned>> breakEdges;
+  /// Targets of break edges, in the order of their ENTRY->target values.
+  llvm::SetVector<Block *> breakTargets;
+  llvm::DenseMap<Block *, uint64_t> numPaths, entryToTarget, toExit;
+  llvm::DenseMap<std::pair<Block *, unsigned>, uint64_t> edgeValue;
+  uint64_t total = 0;
+};
+
+/// Numbers the paths of `function`, or std::nullopt when it has more than
+/// 2^32 - 1 paths or a terminator the numbering does not handle.
+std::optional<PathNumbering> numberPaths(LLVM::LLVMFuncOp function);
+
+/// One step of a decoded path: the real edge `successor` out of `block`, or
+/// (kStart) the path starts at `block` after a break edge, or (kEnd) it ends
+/// at `block`: a return, or a break edge out of `block`.
+struct PathStep {
+  static constexpr unsigned kStart = ~0u, kEnd = ~0u - 1;
+  Block *block;
+  unsigned successor;
+};
+
+/// The steps of path `pathId`; false if no path has that number.
+bool decodePath(const PathNumbering &numbering, uint64_t pathId,
+                SmallVectorImpl<PathStep> &steps);
 
 /// Numbers the acyclic paths of `function` and inserts code that keeps the
 /// path number in a local and records (PHAEDRUS_PATH_MARK | functionToken,

@@ -1,6 +1,7 @@
 //===- Predict.cpp - Profiles of unseen inputs from a trained model -------===//
 
 #include "phaedrus/Dialect/Phaedrus/IR/TraceWalk.h"
+#include "phaedrus/Dialect/Phaedrus/Transforms/BranchWeights.h"
 #include "phaedrus/Dialect/Phaedrus/Transforms/ModelSpec.h"
 #include "phaedrus/Dialect/Phaedrus/Transforms/Passes.h"
 #include "phaedrus/Dialect/Phaedrus/Transforms/ProgramShape.h"
@@ -30,7 +31,8 @@ struct PhaedrusPredictPass
   FailureOr<StringAttr> importModelFile(ModuleOp module, uint64_t fingerprint);
   LogicalResult predict(PredictOp op, uint64_t fingerprint,
                         SymbolTableCollection &symbolTable,
-                        llvm::StringMap<uint64_t> &entries, double &confidence);
+                        llvm::StringMap<uint64_t> &entries,
+                        PathBranchCounts &branches, double &confidence);
 
   void runOnOperation() override;
 };
@@ -83,6 +85,7 @@ PhaedrusPredictPass::importModelFile(ModuleOp module, uint64_t fingerprint) {
 LogicalResult PhaedrusPredictPass::predict(PredictOp op, uint64_t fingerprint,
                                            SymbolTableCollection &symbolTable,
                                            llvm::StringMap<uint64_t> &entries,
+                                           PathBranchCounts &branches,
                                            double &confidence) {
   auto model = symbolTable.lookupNearestSymbolFrom<ModelOp>(op, op.getModelAttr());
   if (!model)
@@ -126,7 +129,9 @@ LogicalResult PhaedrusPredictPass::predict(PredictOp op, uint64_t fingerprint,
   std::vector<uint64_t> counts;
   if (!(*loaded)->predictCounts(ids, options, counts, confidence, error))
     return op.emitOpError() << "prediction failed: " << error;
-  return addEntryCounts(vocabulary, counts, entries, op);
+  if (failed(addEntryCounts(vocabulary, counts, entries, op)))
+    return failure();
+  return branches.addPathCounts(vocabulary, counts, op);
 }
 
 void PhaedrusPredictPass::runOnOperation() {
@@ -166,16 +171,18 @@ void PhaedrusPredictPass::runOnOperation() {
   }
   SymbolTableCollection symbolTable;
   llvm::StringMap<uint64_t> entries;
+  PathBranchCounts branches(module);
   double confidence = 0;
   for (PredictOp op : predictOps) {
     double one = 0;
-    if (failed(predict(op, fingerprint, symbolTable, entries, one)))
+    if (failed(predict(op, fingerprint, symbolTable, entries, branches, one)))
       return signalPassFailure();
     confidence += one / predictOps.size();
     ++numPredictions;
     op.erase();
   }
   confidence = std::clamp(confidence, 0.0, 1.0);
+  numBranchesAnnotated += branches.attach(Provenance::Model, confidence);
   module.walk([&](FunctionOpInterface function) {
     auto it = entries.find(SymbolTable::getSymbolName(function).getValue());
     if (it == entries.end())

@@ -1,6 +1,7 @@
 //===- TraceProfile.cpp - Measured entry counts from traces ---------------===//
 
 #include "phaedrus/Dialect/Phaedrus/IR/TraceWalk.h"
+#include "phaedrus/Dialect/Phaedrus/Transforms/BranchWeights.h"
 #include "phaedrus/Dialect/Phaedrus/Transforms/Passes.h"
 #include "phaedrus/Dialect/Phaedrus/Transforms/ProgramShape.h"
 
@@ -70,8 +71,10 @@ struct PhaedrusTraceProfilePass
       return signalPassFailure();
     }
 
-    // Entry counts per function symbol, summed over traces.
+    // Entry counts per function symbol and edge counts from Ball-Larus
+    // paths, summed over traces.
     llvm::StringMap<uint64_t> entries;
+    PathBranchCounts branches(module);
     for (TraceOp trace : traces) {
       auto vocabulary = symbolTable.lookupNearestSymbolFrom<VocabularyOp>(
           trace, trace.getVocabularyAttr());
@@ -79,9 +82,14 @@ struct PhaedrusTraceProfilePass
         trace.emitOpError("has no vocabulary");
         return signalPassFailure();
       }
-      if (failed(addEntryCounts(trace, vocabulary, walker, entries)))
+      FailureOr<SmallVector<uint64_t>> counts =
+          walker.countTokens(trace, vocabulary.getNumEntries());
+      if (failed(counts) ||
+          failed(addEntryCounts(vocabulary, *counts, entries, trace)) ||
+          failed(branches.addPathCounts(vocabulary, *counts, trace)))
         return signalPassFailure();
     }
+    numBranchesAnnotated += branches.attach(Provenance::Measured, 1.0);
 
     MLIRContext *context = module.getContext();
     module.walk([&](FunctionOpInterface function) {

@@ -267,6 +267,13 @@ def PhaedrusTraceProfilePass : Pass<"phaedrus-trace-profile", "::mlir::ModuleOp"
     traces never enter get a count of 0: measured as cold. Functions outside
     the vocabulary are left alone.
 
+    Path-granularity traces also give branch weights: each Ball-Larus path
+    id is decoded on this (plain) module's function into the edges it took,
+    and every `llvm.cond_br` and `llvm.switch` that ran gets
+    `phaedrus.branch_weights` with the exact count of each successor edge.
+    A branch whose edge the path numbers cannot tell apart (several back
+    edges out of one block) is left unannotated.
+
     Before:
 
     ```mlir
@@ -300,7 +307,9 @@ def PhaedrusTraceProfilePass : Pass<"phaedrus-trace-profile", "::mlir::ModuleOp"
   ];
   let statistics = [
     Statistic<"numFunctionsAnnotated", "functions-annotated",
-              "Number of functions given an entry count">
+              "Number of functions given an entry count">,
+    Statistic<"numBranchesAnnotated", "branches-annotated",
+              "Number of branches given weights from Ball-Larus path counts">
   ];
   let dependentDialects = ["::mlir::phaedrus::PhaedrusDialect"];
 }
@@ -360,7 +369,9 @@ def PhaedrusPredictPass : Pass<"phaedrus-predict", "::mlir::ModuleOp"> {
   let statistics = [
     Statistic<"numPredictions", "predictions", "Number of predict ops evaluated">,
     Statistic<"numFunctionsAnnotated", "functions-annotated",
-              "Number of functions given an entry count">
+              "Number of functions given an entry count">,
+    Statistic<"numBranchesAnnotated", "branches-annotated",
+              "Number of branches given weights from predicted path counts">
   ];
   let dependentDialects = ["::mlir::phaedrus::PhaedrusDialect"];
 }
