@@ -41,13 +41,22 @@ phaedrus.trace @t1 vocabulary(@v) fingerprint(5) input(#phaedrus.input<argv = ["
 llvm.func @main() {
   llvm.return
 }
-// CHECK-LABEL: llvm.func @work()
+// Ball-Larus path 1 of @work is the false edge (path 0 the true one): the
+// 1000 uses of @r took it 1000 times.
+// CHECK-LABEL: llvm.func @work(
 // CHECK-SAME: phaedrus.entry_count = #phaedrus.entry_count<3008, measured, confidence = 1.0>
-// ONE-LABEL: llvm.func @work()
+// CHECK: llvm.cond_br %{{.*}}, ^bb1, ^bb2 {phaedrus.branch_weights = #phaedrus.branch_weights<[0, 1000], measured, confidence = 1.0>}
+// ONE-LABEL: llvm.func @work(
 // ONE-SAME: phaedrus.entry_count = #phaedrus.entry_count<7, measured, confidence = 1.0>
-// PIPE-LABEL: llvm.func @work()
+// ONE-NOT: branch_weights
+// PIPE-LABEL: llvm.func @work(
 // PIPE-SAME: function_entry_count = 3008 : i64
-llvm.func @work() {
+// PIPE: llvm.cond_br %{{.*}} weights([0, 1000])
+llvm.func @work(%c: i1) {
+  llvm.cond_br %c, ^bb1, ^bb2
+^bb1:
+  llvm.return
+^bb2:
   llvm.return
 }
 // Known to the vocabulary but never entered: measured cold.
@@ -61,6 +70,25 @@ llvm.func @never() {
 // CHECK-NOT: phaedrus.entry_count
 // CHECK: llvm.return
 llvm.func @other() {
+  llvm.return
+}
+
+// -----
+
+// Path counts of another program: @f has two paths, not five.
+phaedrus.vocabulary @v fingerprint(5) {
+  phaedrus.entry 0 function @f
+  phaedrus.entry 1 path @f[4]
+}
+// expected-error @below {{'phaedrus.trace' op counts path 4 of @f, which has no such Ball-Larus path in this module}}
+phaedrus.trace @t1 vocabulary(@v) fingerprint(5) input(#phaedrus.input<argv = ["p"]>) {
+  phaedrus.tokens dense<[0, 1]> : tensor<2xi32>
+}
+llvm.func @f(%c: i1) {
+  llvm.cond_br %c, ^bb1, ^bb2
+^bb1:
+  llvm.return
+^bb2:
   llvm.return
 }
 
