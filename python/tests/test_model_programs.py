@@ -119,3 +119,28 @@ def test_prediction_for_a_held_out_input_lowers_to_llvm(trained, kind):
                    "--phaedrus-lower-profile", "--phaedrus-strip"]).stdout
     assert b"function_entry_count" in lowered
     assert b"ProfileSummary" in lowered
+
+
+def test_path_granularity_prediction_gives_branch_weights(tmp_path):
+    """A model trained on path-granularity traces predicts path counts; they
+    decode into branch weights of provenance model (bzip2, the mlp)."""
+    program = PROGRAMS["bzip2"]
+    b = programs.build(program)
+    corpus = programs.collect_corpus(program, b, tmp_path / "traces",
+                                     runs=program.runs[:3], granularity="path")
+    kinds = {e["kind"] for e in corpus["vocabulary"]["entries"]}
+    assert "path" in kinds
+    model, space, report = M.train(
+        corpus, M.TrainConfig(kind="mlp", seed=1, epochs=300, progress=False))
+    model_path = tmp_path / "mlp.mlir"
+    model_path.write_text(M.model_ir(model, space, corpus, "mlp", report))
+    held_out = program.runs[3]
+    predicted = tmp_path / "predicted.mlir"
+    pipeline.predict(b.mlir, model_path, [program.name, *held_out.args], predicted,
+                     stdin=b.workdir / held_out.stdin, input_dir=b.workdir)
+    text = predicted.read_text()
+    assert text.count("phaedrus.branch_weights = #phaedrus.branch_weights<[") >= 20
+    assert "measured" not in text.split("phaedrus.branch_weights", 1)[1].split(">", 1)[0]
+    lowered = run([phaedrus_tool("phaedrus-opt"), predicted,
+                   "--phaedrus-lower-profile", "--phaedrus-strip"]).stdout
+    assert b"weights(" in lowered
