@@ -21,6 +21,20 @@ static uint64_t saturatingAdd(uint64_t a, uint64_t b) {
   return result;
 }
 
+/// The ids of `tokens`, each checked to be below `numEntries`.
+static FailureOr<ArrayRef<int32_t>>
+checkedTokens(TokensOp tokens, size_t numEntries,
+              SmallVectorImpl<int32_t> &storage) {
+  FailureOr<ArrayRef<int32_t>> array = tokens.getTokenArray(storage);
+  if (failed(array))
+    return tokens.emitOpError("tokens have no data");
+  for (int32_t token : *array)
+    if (token < 0 || static_cast<size_t>(token) >= numEntries)
+      return tokens.emitOpError() << "token " << token
+                                  << " is not an id of the vocabulary";
+  return array;
+}
+
 FailureOr<RuleOp> TraceWalker::resolve(ApplyOp apply) {
   GrammarOp grammar = apply.getGrammar(symbolTable);
   Operation *rule =
@@ -100,13 +114,11 @@ LogicalResult TraceWalker::firstRegion(Region &body,
   for (Operation &op : body.front()) {
     if (auto tokens = dyn_cast<TokensOp>(op)) {
       SmallVector<int32_t> storage;
-      FailureOr<ArrayRef<int32_t>> array = tokens.getTokenArray(storage);
+      FailureOr<ArrayRef<int32_t>> array =
+          checkedTokens(tokens, seenTokens.size(), storage);
       if (failed(array))
-        return tokens.emitOpError("tokens have no data");
+        return failure();
       for (int32_t token : *array) {
-        if (token < 0 || static_cast<size_t>(token) >= seenTokens.size())
-          return tokens.emitOpError() << "token " << token
-                                      << " is not an id of the vocabulary";
         if (!seenTokens[token]) {
           seenTokens[token] = true;
           order.push_back(token);
@@ -161,15 +173,12 @@ TraceWalker::countRegion(Region &body, uint64_t multiplier,
   for (Operation &op : body.front()) {
     if (auto tokens = dyn_cast<TokensOp>(op)) {
       SmallVector<int32_t> storage;
-      FailureOr<ArrayRef<int32_t>> array = tokens.getTokenArray(storage);
+      FailureOr<ArrayRef<int32_t>> array =
+          checkedTokens(tokens, counts.size(), storage);
       if (failed(array))
-        return tokens.emitOpError("tokens have no data");
-      for (int32_t token : *array) {
-        if (token < 0 || static_cast<size_t>(token) >= counts.size())
-          return tokens.emitOpError() << "token " << token
-                                      << " is not an id of the vocabulary";
+        return failure();
+      for (int32_t token : *array)
         counts[token] = saturatingAdd(counts[token], multiplier);
-      }
     } else if (auto repeat = dyn_cast<RepeatOp>(op)) {
       if (failed(countRegion(repeat.getBody(),
                              saturatingMul(multiplier, repeat.getCount()),
