@@ -3,6 +3,7 @@
 #include "phaedrus/Dialect/Phaedrus/IR/TraceWalk.h"
 
 #include "llvm/ADT/DenseSet.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::phaedrus;
@@ -254,4 +255,20 @@ LogicalResult mlir::phaedrus::addEntryCounts(TraceOp trace,
   if (failed(counts))
     return failure();
   return addEntryCounts(vocabulary, *counts, entries, trace);
+}
+
+unsigned mlir::phaedrus::attachEntryCounts(
+    Operation *module, const llvm::StringMap<uint64_t> &entries,
+    Provenance provenance, double confidence) {
+  unsigned annotated = 0;
+  module->walk([&](FunctionOpInterface function) {
+    auto it = entries.find(SymbolTable::getSymbolName(function).getValue());
+    if (it == entries.end())
+      return;
+    function->setAttr(PhaedrusDialect::getEntryCountAttrName(),
+                      EntryCountAttr::get(function->getContext(), it->second,
+                                          provenance, confidence));
+    ++annotated;
+  });
+  return annotated;
 }

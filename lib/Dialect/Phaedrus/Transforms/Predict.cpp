@@ -183,13 +183,6 @@ void PhaedrusPredictPass::runOnOperation() {
   }
   confidence = std::clamp(confidence, 0.0, 1.0);
   numBranchesAnnotated += branches.attach(Provenance::Model, confidence);
-  module.walk([&](FunctionOpInterface function) {
-    auto it = entries.find(SymbolTable::getSymbolName(function).getValue());
-    if (it == entries.end())
-      return;
-    function->setAttr(
-        PhaedrusDialect::getEntryCountAttrName(),
-        EntryCountAttr::get(context, it->second, Provenance::Model, confidence));
-    ++numFunctionsAnnotated;
-  });
+  numFunctionsAnnotated +=
+      attachEntryCounts(module, entries, Provenance::Model, confidence);
 }

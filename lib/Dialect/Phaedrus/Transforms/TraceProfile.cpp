@@ -91,16 +91,8 @@ struct PhaedrusTraceProfilePass
     }
     numBranchesAnnotated += branches.attach(Provenance::Measured, 1.0);
 
-    MLIRContext *context = module.getContext();
-    module.walk([&](FunctionOpInterface function) {
-      auto it = entries.find(SymbolTable::getSymbolName(function).getValue());
-      if (it == entries.end())
-        return;
-      function->setAttr(
-          PhaedrusDialect::getEntryCountAttrName(),
-          EntryCountAttr::get(context, it->second, Provenance::Measured, 1.0));
-      ++numFunctionsAnnotated;
-    });
+    numFunctionsAnnotated +=
+        attachEntryCounts(module, entries, Provenance::Measured, 1.0);
   }
 };
 } // namespace

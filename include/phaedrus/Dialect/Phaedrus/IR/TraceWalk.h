@@ -76,6 +76,12 @@ LogicalResult addEntryCounts(VocabularyOp vocabulary,
                              llvm::StringMap<uint64_t> &entries,
                              Operation *diagnosticOp);
 
+/// Attaches `phaedrus.entry_count` with `provenance` and `confidence` to
+/// every function of `module` that `entries` names; returns how many.
+unsigned attachEntryCounts(Operation *module,
+                           const llvm::StringMap<uint64_t> &entries,
+                           Provenance provenance, double confidence);
+
 } // namespace mlir::phaedrus
 
 #endif // PHAEDRUS_DIALECT_PHAEDRUS_IR_TRACEWALK_H
