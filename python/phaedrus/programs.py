@@ -59,7 +59,8 @@ class Bzip2(Program):
         self.scale = scale
         sfx = "" if scale == 1 else f".x{scale}"
         self.files = {"text": f"text{sfx}.txt", "repetitive": f"repetitive{sfx}.bin",
-                      "random": f"random{sfx}.bin", "compressed": f"text{sfx}.txt.bz2"}
+                      "random": f"random{sfx}.bin", "compressed": f"text{sfx}.txt.bz2",
+                      "small": f"small{sfx}.txt"}
         super().__init__(
             name="bzip2",
             sources=[src / f for f in files],
@@ -69,8 +70,11 @@ class Bzip2(Program):
                 # Text, the largest block size and the smallest.
                 Run("text-9", ["-9", "-c", "-k"], stdin=self.files["text"]),
                 Run("text-1", ["-1", "-c", "-k"], stdin=self.files["text"]),
+                # A small text: one block, less sorting.
+                Run("small-9", ["-9", "-c"], stdin=self.files["small"]),
                 # Highly repetitive data: bzip2 falls back to another sort.
                 Run("repetitive-9", ["-9", "-c"], stdin=self.files["repetitive"]),
+                Run("repetitive-1", ["-1", "-c"], stdin=self.files["repetitive"]),
                 # Incompressible random bytes.
                 Run("random-5", ["-5", "-c"], stdin=self.files["random"]),
                 # Decompression of the compressed text.
@@ -87,6 +91,9 @@ class Bzip2(Program):
             corpus = b"".join(chunks)
             size = 600_000 * self.scale
             text.write_bytes((corpus * (size // len(corpus) + 1))[:size])
+        small = workdir / self.files["small"]
+        if not small.exists():
+            small.write_bytes(text.read_bytes()[:40_000 * self.scale])
         rep = workdir / self.files["repetitive"]
         if not rep.exists():
             rep.write_bytes(b"phaedrus" * (100_000 * self.scale))
