@@ -10,6 +10,8 @@ want to chain the tools by hand.
   phaedrus train corpus.json -o model.mlir   train a model (lstm, or the mlp baseline)
   phaedrus predict prog.mlir --model model.mlir -o pred.mlir -- ARGS
                                              profile of an unseen run, as attributes
+  phaedrus build prog.mlir --model model.mlir -o prog.pgo -- ARGS
+                                             a binary optimised with that profile
 
 Run with /usr/bin/python3 -m phaedrus (PYTHONPATH=python) or the installed
 entry point."""
@@ -122,6 +124,27 @@ def cmd_predict(args):
     log(f"wrote {args.output}")
 
 
+def cmd_build(args):
+    import tempfile
+    if not args.args:
+        raise ToolError("give the command line of the run to build for after "
+                        "'--' (the program name first)")
+    if args.stdin and not Path(args.stdin).is_file():
+        raise ToolError(f"standard input file not found: {args.stdin}")
+    with tempfile.TemporaryDirectory(prefix="phaedrus-build-") as tmp:
+        predicted = Path(tmp) / "predicted.mlir"
+        warnings = pipeline.predict(args.program, args.model, args.args, predicted,
+                                    stdin=args.stdin, seed=args.seed)
+        if warnings:
+            log(warnings)
+        lowered = pipeline.lower_profile(predicted, Path(tmp) / "lowered.mlir")
+        if args.keep_ir:
+            Path(args.keep_ir).write_text(lowered.read_text())
+        pipeline.mlir_to_binary(lowered, args.output, shlex.split(args.ldflags))
+    log(f"wrote {args.output} (optimised with the profile predicted for "
+        f"{' '.join(args.args)})")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(
         prog="phaedrus",
@@ -208,6 +231,21 @@ def main(argv=None):
     p.add_argument("--seed", type=int, help="sample the profile with this "
                    "seed (default: greedy)")
     p.set_defaults(func=cmd_predict)
+
+    p = sub.add_parser("build", help="build a binary optimised with the "
+                                     "profile predicted for one future run",
+                       usage="phaedrus build PROGRAM --model MODEL -o BINARY "
+                             "[--stdin FILE] -- PROGRAM-NAME ARGS...")
+    p.add_argument("program", help="plain LLVM-dialect module (phaedrus ir)")
+    p.add_argument("--model", required=True, help="model from 'phaedrus train'")
+    p.add_argument("-o", "--output", required=True, help="binary")
+    p.add_argument("--stdin", help="the file the run will read on standard input")
+    p.add_argument("--seed", type=int, help="sample the profile with this "
+                   "seed (default: greedy)")
+    p.add_argument("--ldflags", default="", help="extra link flags, e.g. '-lm'")
+    p.add_argument("--keep-ir", help="also write the module with LLVM profile "
+                   "metadata here")
+    p.set_defaults(func=cmd_build)
 
     argv = list(sys.argv[1:] if argv is None else argv)
     # Everything after "--" belongs to the program being run.

@@ -183,3 +183,11 @@ def predict(program: Path, model: Path, argv, output: Path, stdin=None,
                   f"--phaedrus-predict={' '.join(options)}", "-o", output],
                  what="phaedrus-opt --phaedrus-predict")
     return result.stderr.decode(errors="replace").strip()
+
+
+def lower_profile(program: Path, output: Path) -> Path:
+    """phaedrus profile attributes -> LLVM's (entry counts, branch weights,
+    ProfileSummary)."""
+    run([phaedrus_tool("phaedrus-opt"), program, "--phaedrus-lower-profile",
+         "-o", output], what="phaedrus-opt --phaedrus-lower-profile")
+    return Path(output)

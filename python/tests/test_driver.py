@@ -83,6 +83,16 @@ def test_corpus_train_predict_on_the_demo_program(tmp_path):
                       "-o", tmp_path / "p.mlir", "--", "wordfreq", tmp_path / "new.txt")
     assert result.returncode == 0, result.stderr
     assert "phaedrus.entry_count = #phaedrus.entry_count<" in (tmp_path / "p.mlir").read_text()
+    # And a binary built with that profile, which behaves like the plain one.
+    result = phaedrus("build", tmp_path / "w.mlir", "--model", tmp_path / "m.mlir",
+                      "-o", tmp_path / "w.pgo", "--keep-ir", tmp_path / "w.pgo.mlir",
+                      "--", "wordfreq", tmp_path / "new.txt")
+    assert result.returncode == 0, result.stderr
+    assert "function_entry_count" in (tmp_path / "w.pgo.mlir").read_text()
+    assert phaedrus("compile", tmp_path / "w.mlir", "-o", tmp_path / "w.plain").returncode == 0
+    pgo = subprocess.run([tmp_path / "w.pgo", tmp_path / "new.txt"], capture_output=True)
+    plain = subprocess.run([tmp_path / "w.plain", tmp_path / "new.txt"], capture_output=True)
+    assert pgo.returncode == 0 and pgo.stdout == plain.stdout
 
 
 def test_corpus_train_predict_errors(tmp_path):
@@ -111,6 +121,14 @@ def test_corpus_train_predict_errors(tmp_path):
                       "-o", tmp_path / "o.mlir")
     assert result.returncode == 1
     assert "give the command line of the run to predict" in result.stderr
+    result = phaedrus("build", tmp_path / "p.mlir", "--model", tmp_path / "m.mlir",
+                      "-o", tmp_path / "o")
+    assert result.returncode == 1
+    assert "give the command line of the run to build for" in result.stderr
+    result = phaedrus("build", tmp_path / "p.mlir", "--model", tmp_path / "m.mlir",
+                      "-o", tmp_path / "o", "--", "prog")
+    assert result.returncode == 1
+    assert "phaedrus build: error: model not found" in result.stderr
     result = phaedrus("predict", tmp_path / "p.mlir", "--model", tmp_path / "m.mlir",
                       "-o", tmp_path / "o.mlir", "--", "prog")
     assert result.returncode == 1
