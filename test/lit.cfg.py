@@ -32,5 +32,6 @@ tools = [
     ToolSubst("mlir-translate", unresolved="fatal"),
     ToolSubst("opt", unresolved="fatal"),
     ToolSubst("llc", unresolved="fatal"),
+    ToolSubst("llvm-profdata", unresolved="fatal"),
 ]
 llvm_config.add_tool_substitutions(tools, [config.phaedrus_tools_dir, config.llvm_tools_dir])

@@ -57,6 +57,42 @@ static LogicalResult exportProfileJson(Operation *op, raw_ostream &os) {
   return success();
 }
 
+/// Exports the profile attributes as a sample profile in LLVM's text format,
+/// for builds that do not go through MLIR (clang -fprofile-sample-use).
+/// Function level (docs/SampleProfile.md): head samples are the entry
+/// count; total samples add the function's branch weights (the branches
+/// that ran, a proxy for the blocks executed), recorded at line offset 0
+/// because IR without debug locations has no other line to name.
+static LogicalResult exportSampleProfile(Operation *op, raw_ostream &os) {
+  bool failedAny = false;
+  op->walk([&](FunctionOpInterface function) {
+    auto count = function->getAttrOfType<EntryCountAttr>(
+        PhaedrusDialect::getEntryCountAttrName());
+    if (!count)
+      return;
+    uint64_t head = count.getCount(), total = head;
+    function->walk([&](Operation *nested) {
+      if (auto weights = nested->getAttrOfType<BranchWeightsAttr>(
+              PhaedrusDialect::getBranchWeightsAttrName()))
+        for (uint64_t w : weights.getWeights())
+          if (__builtin_add_overflow(total, w, &total))
+            total = UINT64_MAX;
+    });
+    StringRef name = function.getName();
+    if (name.contains(':') || name.contains(' ')) {
+      function->emitError() << "phaedrus-translate: @" << name
+                            << " cannot be named in a text sample profile "
+                               "(it holds ':' or a space)";
+      failedAny = true;
+      return;
+    }
+    os << name << ":" << total << ":" << head << "\n";
+    if (total)
+      os << " 0: " << total << "\n";
+  });
+  return failure(failedAny);
+}
+
 /// A vocabulary as JSON: its fingerprint and entries (see docs/Corpus.md).
 static llvm::json::Object vocabularyJson(VocabularyOp vocabulary) {
   llvm::json::Array entries;
@@ -215,6 +251,11 @@ int main(int argc, char **argv) {
       "export-trace-counts",
       "Write each trace's length and function entry counts as JSON",
       exportTraceCounts, registerProgramDialects);
+  TranslateFromMLIRRegistration exportSampleProfileRegistration(
+      "export-sample-profile",
+      "Write the phaedrus profile attributes as an LLVM text sample profile "
+      "(clang -fprofile-sample-use)",
+      exportSampleProfile, registerProgramDialects);
   TranslateFromMLIRRegistration exportProfile(
       "export-profile-json",
       "Write the phaedrus profile attributes of a module as JSON",
