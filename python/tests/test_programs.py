@@ -152,8 +152,11 @@ def test_branch_weights_from_paths_equal_clang(program_name, tmp_path):
     assert len(compared) >= 30 and branches >= 300, (len(compared), branches)
     different = {f: (ours[f], theirs[f]) for f in compared if f not in equal}
     # bzip2: every function. Lua: 14 of 317 functions differ on
-    # tables.lua, where clang weights a branch ours leaves out or the
-    # other way round (docs/architecture.md); at least 95% must be equal.
+    # closures.lua, where clang's weights come from its source-level region
+    # counters rather than the IR's edges: a constant `br i1 false` of a ?:
+    # (never taken in the IR, weighted by clang) and the branch on the phi
+    # of a short-circuit && (clang counts the && operand's region, we the
+    # branch's edges; docs/architecture.md). At least 95% must be equal.
     if program_name == "bzip2":
         assert not different, different
     else:
