@@ -211,3 +211,34 @@ def test_corpus_merges_the_path_entries_of_its_runs():
     with pytest.raises(Exception, match="another vocabulary of functions"):
         C.make_corpus([(v1, dict(run, name="a", tokens=[])),
                        (v3, dict(run, name="c", tokens=[]))])
+
+
+def test_phaedrus_model_errors(tmp_path):
+    _, space, _, path = write_model(tmp_path)
+    result = run_model(path, f"--logits=1,{space.size}", check=False)
+    assert result.returncode == 1
+    assert f"token id {space.size} is outside the model's {space.size} ids" in result.stderr
+    result = run_model(path, "--generate", "--descriptor-ids=99", check=False)
+    assert result.returncode == 1
+    assert "descriptor id 99 is not one of the model's" in result.stderr
+    result = run_model(path, "--generate", "--seed=1", "--temperature=0", check=False)
+    assert result.returncode == 1
+    assert "the sampling temperature must be positive" in result.stderr
+    result = run_model(path, "--log-counts", check=False)
+    assert result.returncode == 1
+    assert "log counts need an mlp model" in result.stderr
+    no_model = tmp_path / "vocabulary.mlir"
+    no_model.write_text("phaedrus.vocabulary @v fingerprint(1) {\n"
+                        "  phaedrus.entry 0 function @f\n}\n")
+    result = run_model(no_model, "--generate", check=False)
+    assert result.returncode == 1
+    assert "must hold exactly one phaedrus.model" in result.stderr
+    program = tmp_path / "program.mlir"
+    program.write_text("llvm.func @f() {\n  llvm.return\n}\n")
+    result = run_model(program, "--generate", check=False)
+    assert result.returncode == 1
+    assert "cannot read a model from" in result.stderr
+    result = run_model(path, "--generate", "--argv=p", "--stdin=" + str(tmp_path / "absent"),
+                       check=False)
+    assert result.returncode == 1
+    assert "standard input" in result.stderr and "is not a regular file" in result.stderr

@@ -30,3 +30,10 @@
 // BADINPUT: phaedrus-predict: input must be a #phaedrus.input<...> attribute, got '"p"'
 // RUN: not phaedrus-opt %S/Inputs/predict-program.mlir '--phaedrus-predict=input={#phaedrus.input<argv = ["p"]>}' 2>&1 | FileCheck %s --check-prefix=NOFILE
 // NOFILE: phaedrus-predict: input needs a model-file
+
+// The model file's symbols must not clash with the module's.
+// (A global does not change the program's fingerprint.)
+// RUN: cp %S/Inputs/predict-program.mlir %t.clash.mlir
+// RUN: echo 'llvm.mlir.global internal @model(0 : i32) : i32' >> %t.clash.mlir
+// RUN: not phaedrus-opt %t.clash.mlir '--phaedrus-predict=model-file=%S/Inputs/predict-model.mlir input={#phaedrus.input<argv = ["p"]>}' 2>&1 | FileCheck %s --check-prefix=CLASH
+// CLASH: phaedrus-predict: the module already has a symbol @model that the model file also defines

@@ -112,3 +112,34 @@ module {
     llvm.return
   }
 }
+
+// -----
+
+// Weights must be f32, as lib/Inference computes in f32.
+llvm.func @f0() {
+  llvm.return
+}
+phaedrus.vocabulary @v fingerprint(13841122919434837456) {
+  phaedrus.entry 0 function @f0
+}
+// expected-error @below {{weight 'hidden.bias' must hold f32 values, got 'f64'}}
+phaedrus.model @m mlp vocabulary(@v) fingerprint(13841122919434837456) vocab_size(1)
+    descriptors(["argc=0"]) hyperparameters({num_specials = 5 : i64, num_buckets = 161 : i64,
+    buckets_per_octave = 4 : i64, hidden_size = 1 : i64})
+    weights({"hidden.bias" = dense<0.0> : tensor<1xf64>})
+phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
+
+// -----
+
+// Hyper-parameters the kind needs must be there.
+llvm.func @f0() {
+  llvm.return
+}
+phaedrus.vocabulary @v fingerprint(13841122919434837456) {
+  phaedrus.entry 0 function @f0
+}
+// expected-error @below {{cannot be run: the model has no hyper-parameter 'embedding_dim'}}
+phaedrus.model @m lstm vocabulary(@v) fingerprint(13841122919434837456) vocab_size(1)
+    descriptors(["argc=0"]) hyperparameters({num_specials = 5 : i64, num_buckets = 161 : i64,
+    buckets_per_octave = 4 : i64, hidden_size = 1 : i64}) weights({})
+phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)

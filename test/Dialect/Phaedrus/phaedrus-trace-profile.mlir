@@ -94,6 +94,21 @@ llvm.func @f(%c: i1) {
 
 // -----
 
+// Path counts of a function the module does not define.
+phaedrus.vocabulary @v fingerprint(5) {
+  phaedrus.entry 0 function @gone
+  phaedrus.entry 1 path @gone[1]
+}
+// expected-error @below {{'phaedrus.trace' op counts paths of @gone, which this module does not define}}
+phaedrus.trace @t1 vocabulary(@v) fingerprint(5) input(#phaedrus.input<argv = ["p"]>) {
+  phaedrus.tokens dense<[0, 1]> : tensor<2xi32>
+}
+llvm.func @f() {
+  llvm.return
+}
+
+// -----
+
 // expected-error @below {{phaedrus-trace-profile: the module has no trace}}
 module {
   llvm.func @f() {
