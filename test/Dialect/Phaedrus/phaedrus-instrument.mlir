@@ -110,3 +110,37 @@ module {
 module {
   llvm.func @only_a_declaration()
 }
+
+// -----
+
+// An internal function entered only by direct calls: the caller records the
+// call-site token (id 3: @main[0] -> @helper) inline before the call, and
+// @helper records nothing. @cb is internal but address-taken, so it keeps
+// its entry hook and its caller the thread-local hand-over (id 4 + 1).
+// CHECK-LABEL: llvm.func internal @cb()
+// CHECK: llvm.mlir.addressof @__phaedrus_site
+// CHECK-LABEL: llvm.func internal @helper()
+// CHECK-NOT: __phaedrus
+// CHECK: llvm.return
+// CHECK-LABEL: llvm.func @main()
+// CHECK: llvm.mlir.addressof @__phaedrus_site
+// CHECK: %[[SITE:.*]] = llvm.mlir.constant(3 : i32) : i32
+// CHECK: llvm.store %[[SITE]], %{{.*}} {alignment = 4 : i64} : i32, !llvm.ptr
+// CHECK: llvm.call preserve_mostcc @__phaedrus_record_slow(%[[SITE]])
+// CHECK: llvm.call @helper()
+// CHECK-NEXT: %[[PTR:.*]] = llvm.mlir.addressof @__phaedrus_site
+// CHECK-NEXT: %[[PENDING:.*]] = llvm.mlir.constant(5 : i32) : i32
+// CHECK-NEXT: llvm.store %[[PENDING]], %[[PTR]] : i32, !llvm.ptr
+// CHECK-NEXT: llvm.call @cb()
+llvm.func internal @cb() {
+  llvm.return
+}
+llvm.func internal @helper() {
+  llvm.return
+}
+llvm.func @main() -> !llvm.ptr {
+  llvm.call @helper() : () -> ()
+  llvm.call @cb() : () -> ()
+  %f = llvm.mlir.addressof @cb : !llvm.ptr
+  llvm.return %f : !llvm.ptr
+}

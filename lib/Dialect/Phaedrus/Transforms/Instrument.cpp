@@ -11,6 +11,8 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 
+#include "llvm/ADT/StringSet.h"
+
 #include <map>
 
 namespace mlir::phaedrus {
@@ -84,8 +86,39 @@ struct PhaedrusInstrumentPass
         builder, loc, kRegisterName,
         LLVM::LLVMFunctionType::get(voidType, {ptr, i64, i64, i32}));
 
-    // Call sites: store the pending token right before the call.
+    // Functions entered only by direct calls from recorded code (internal,
+    // never address-taken, not a constructor): their callers record the
+    // call-site token inline and they record nothing, which spares the
+    // thread-local hand-over of the pending site.
+    llvm::DenseSet<Operation *> siteCalls;
+    for (const ProgramShape::CallSite &site : sites)
+      siteCalls.insert(site.call);
+    llvm::StringSet<> callerRecorded;
+    for (auto &[name, function] : functions) {
+      if (function.getLinkage() != LLVM::Linkage::Internal &&
+          function.getLinkage() != LLVM::Linkage::Private)
+        continue;
+      std::optional<SymbolTable::UseRange> uses =
+          SymbolTable::getSymbolUses(function, module);
+      if (!uses)
+        continue;
+      bool onlyDirectCalls = llvm::all_of(*uses, [&](SymbolTable::SymbolUse use) {
+        auto call = dyn_cast<LLVM::CallOp>(use.getUser());
+        return call && call.getCallee() == StringRef(name) &&
+               siteCalls.contains(call);
+      });
+      if (onlyDirectCalls)
+        callerRecorded.insert(name);
+    }
+
+    // Call sites of the other functions: store the pending token right
+    // before the call.
+    SmallVector<std::pair<LLVM::CallOp, uint32_t>> recordAtCall;
     for (auto [site, token] : llvm::zip(sites, siteToken)) {
+      if (callerRecorded.contains(site.callee)) {
+        recordAtCall.push_back({site.call, token});
+        continue;
+      }
       builder.setInsertionPoint(site.call);
       Location callLoc = site.call.getLoc();
       Value address = LLVM::AddressOfOp::create(builder, callLoc, siteGlobal);
@@ -111,6 +144,8 @@ struct PhaedrusInstrumentPass
     // take the pending call-site token or else the function's own, and
     // record it.
     for (auto &[name, function] : functions) {
+      if (callerRecorded.contains(name))
+        continue;
       Block &entry = function.getBody().front();
       auto point = entry.begin();
       while (isa<LLVM::ConstantOp, LLVM::AllocaOp, LLVM::ZeroOp, LLVM::UndefOp,
@@ -133,6 +168,17 @@ struct PhaedrusInstrumentPass
       Value token = LLVM::SelectOp::create(builder, entryLoc, hasSite, fromSite, own);
       recorder.emit(builder, entryLoc, {token});
       ++numFunctions;
+    }
+    // Call-site tokens recorded by the caller, right before the call (after
+    // the path instrumentation, which numbers the unchanged CFG and records
+    // an open path run before every call, so events stay in order).
+    for (auto [call, token] : recordAtCall) {
+      builder.setInsertionPoint(call);
+      Value value = LLVM::ConstantOp::create(builder, call.getLoc(), i32,
+                                             builder.getI32IntegerAttr(token));
+      recorder.emit(builder, call.getLoc(), {value});
+      ++numCallSites;
+      ++numCallerRecorded;
     }
 
     // Registration: the vocabulary text and a priority-0 constructor.

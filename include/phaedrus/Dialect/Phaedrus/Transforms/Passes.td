@@ -98,7 +98,10 @@ def PhaedrusInstrumentPass : Pass<"phaedrus-instrument", "::mlir::ModuleOp"> {
     Statistic<"numPathFunctions", "path-functions",
               "Number of functions whose paths are recorded">,
     Statistic<"numFunctions", "functions", "Number of functions instrumented">,
-    Statistic<"numCallSites", "call-sites", "Number of call sites instrumented">
+    Statistic<"numCallSites", "call-sites", "Number of call sites instrumented">,
+    Statistic<"numCallerRecorded", "caller-recorded-sites",
+              "Call sites that record their token themselves (the callee is "
+              "only ever called directly)">
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::phaedrus::PhaedrusDialect"];
