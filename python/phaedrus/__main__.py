@@ -111,32 +111,30 @@ def cmd_train(args):
         f"{', '.join(report['validation_runs']) or 'the training runs'}")
 
 
-def cmd_predict(args):
+def _predict_future_run(args, output, purpose):
+    """The shared part of predict and build: check the described run, then
+    annotate the program with the profile the model predicts for it."""
     if not args.args:
-        raise ToolError("give the command line of the run to predict after "
+        raise ToolError(f"give the command line of the run to {purpose} after "
                         "'--' (the program name first)")
     if args.stdin and not Path(args.stdin).is_file():
         raise ToolError(f"standard input file not found: {args.stdin}")
-    warnings = pipeline.predict(args.program, args.model, args.args, args.output,
+    warnings = pipeline.predict(args.program, args.model, args.args, output,
                                 stdin=args.stdin, seed=args.seed)
     if warnings:
         log(warnings)
+
+
+def cmd_predict(args):
+    _predict_future_run(args, args.output, "predict")
     log(f"wrote {args.output}")
 
 
 def cmd_build(args):
     import tempfile
-    if not args.args:
-        raise ToolError("give the command line of the run to build for after "
-                        "'--' (the program name first)")
-    if args.stdin and not Path(args.stdin).is_file():
-        raise ToolError(f"standard input file not found: {args.stdin}")
     with tempfile.TemporaryDirectory(prefix="phaedrus-build-") as tmp:
         predicted = Path(tmp) / "predicted.mlir"
-        warnings = pipeline.predict(args.program, args.model, args.args, predicted,
-                                    stdin=args.stdin, seed=args.seed)
-        if warnings:
-            log(warnings)
+        _predict_future_run(args, predicted, "build for")
         lowered = pipeline.lower_profile(predicted, Path(tmp) / "lowered.mlir")
         if args.keep_ir:
             Path(args.keep_ir).write_text(lowered.read_text())
