@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <limits>
 #include <unordered_map>
 
 using namespace mlir::phaedrus::inference;
@@ -65,7 +64,7 @@ struct Model::Impl {
     // Recurrent state: [layer][0 or 1], swapped every step.
     std::vector<memory> h[2], c[2];
     dnnl::matmul output;
-    memory outSrc, outWeights, outBias, logits;
+    memory outWeights, outBias, logits;
     dnnl::softmax_forward softmax;
     memory probsIn, probsOut;
     int current = 0;
@@ -256,7 +255,6 @@ void Model::Impl::buildStep() {
   int64_t n = space.size();
   auto pd = linearDesc(engine, 1, hiddenSize, n, false);
   st.output = dnnl::matmul(pd);
-  st.outSrc = st.dst.back();
   st.outWeights = wrap(pd.weights_desc(), weight("output.weight").data.data());
   st.outBias = wrap(pd.bias_desc(), weight("output.bias").data.data());
   st.logits = memory(pd.dst_desc(), engine);

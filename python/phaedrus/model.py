@@ -378,10 +378,7 @@ def _symbol(name: str) -> str:
     import re
     if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_$.]*", name):
         return "@" + name
-    return "@" + _string(name)
-
-
-_string = mlir_string
+    return "@" + mlir_string(name)
 
 
 def _vocabulary_ir(vocabulary: dict) -> str:
@@ -425,10 +422,10 @@ def model_ir(model, space: TokenSpace, corpus: dict, kind: str, report=None,
     for key, tensor in weights_of(model).items():
         blob = f"{name}_{key.replace('.', '_')}"
         shape = "x".join(map(str, tensor.shape))
-        weights.append(f"{_string(key)} = dense_resource<{blob}> : tensor<{shape}xf32>")
+        weights.append(f"{mlir_string(key)} = dense_resource<{blob}> : tensor<{shape}xf32>")
         data = tensor.numpy().astype("<f4").tobytes()
         blobs.append(f"      {blob}: \"0x04000000{data.hex().upper()}\"")
-    descriptors = ", ".join(_string(d) for d in space.descriptors)
+    descriptors = ", ".join(mlir_string(d) for d in space.descriptors)
     vocab_symbol = _symbol(vocabulary["name"])
     return "\n".join([
         "// A phaedrus model, written by `phaedrus train` (docs/Model.md).",
@@ -468,10 +465,9 @@ def load_model_ir(path) -> tuple:
         m = re.match(r'\s*(\w+): "0x([0-9A-F]+)"', line)
         if m:
             blobs[m.group(1)] = m.group(2)
-    text = ir
     tensors = {}
     for key, blob in shapes.items():
-        shape = re.search(rf"dense_resource<{blob}> : tensor<([0-9x]+)xf32>", text).group(1)
+        shape = re.search(rf"dense_resource<{blob}> : tensor<([0-9x]+)xf32>", ir).group(1)
         data = bytes.fromhex(blobs[blob])[4:]
         tensors[key] = torch.from_numpy(
             np.frombuffer(data, dtype="<f4").copy()).reshape(

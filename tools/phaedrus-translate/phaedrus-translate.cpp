@@ -126,10 +126,16 @@ static LogicalResult exportTraceCounts(Operation *op, raw_ostream &os) {
   op->walk([&](TraceOp trace) {
     auto vocabulary = symbolTable.lookupNearestSymbolFrom<VocabularyOp>(
         trace, trace.getVocabularyAttr());
-    llvm::StringMap<uint64_t> entries;
     FailureOr<uint64_t> length = walker.getExpandedLength(trace);
-    if (!vocabulary || failed(length) ||
-        failed(addEntryCounts(trace, vocabulary, walker, entries))) {
+    if (!vocabulary || failed(length)) {
+      failedAny = true;
+      return;
+    }
+    FailureOr<SmallVector<uint64_t>> tokenCounts =
+        walker.countTokens(trace, vocabulary.getNumEntries());
+    llvm::StringMap<uint64_t> entries;
+    if (failed(tokenCounts) ||
+        failed(addEntryCounts(vocabulary, *tokenCounts, entries, trace))) {
       failedAny = true;
       return;
     }
@@ -137,12 +143,6 @@ static LogicalResult exportTraceCounts(Operation *op, raw_ostream &os) {
     for (auto &entry : entries)
       counts[entry.getKey().str()] = static_cast<int64_t>(entry.getValue());
     // Ball-Larus path counts (path granularity): function -> path id -> n.
-    FailureOr<SmallVector<uint64_t>> tokenCounts =
-        walker.countTokens(trace, vocabulary.getNumEntries());
-    if (failed(tokenCounts)) {
-      failedAny = true;
-      return;
-    }
     std::map<std::string, std::map<uint64_t, uint64_t>> paths;
     for (EntryOp entry : vocabulary.getBody().getOps<EntryOp>())
       if (entry.getKind() == EntryKind::Path && (*tokenCounts)[entry.getId()])

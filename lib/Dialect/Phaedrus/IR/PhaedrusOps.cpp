@@ -202,6 +202,14 @@ TokensOp::getTokenArray(SmallVectorImpl<int32_t> &storage) {
   return ArrayRef<int32_t>(storage);
 }
 
+FailureOr<ArrayRef<int32_t>>
+TokensOp::readTokens(SmallVectorImpl<int32_t> &storage) {
+  FailureOr<ArrayRef<int32_t>> array = getTokenArray(storage);
+  if (failed(array))
+    return emitOpError("tokens have no data");
+  return array;
+}
+
 LogicalResult TokensOp::verify() {
   ShapedType type = getTokens().getShapedType();
   if (type.getRank() != 1 || !type.getElementType().isSignlessInteger(32))

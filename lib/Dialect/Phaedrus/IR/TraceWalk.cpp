@@ -26,9 +26,9 @@ static uint64_t saturatingAdd(uint64_t a, uint64_t b) {
 static FailureOr<ArrayRef<int32_t>>
 checkedTokens(TokensOp tokens, size_t numEntries,
               SmallVectorImpl<int32_t> &storage) {
-  FailureOr<ArrayRef<int32_t>> array = tokens.getTokenArray(storage);
+  FailureOr<ArrayRef<int32_t>> array = tokens.readTokens(storage);
   if (failed(array))
-    return tokens.emitOpError("tokens have no data");
+    return failure();
   for (int32_t token : *array)
     if (token < 0 || static_cast<size_t>(token) >= numEntries)
       return tokens.emitOpError() << "token " << token
@@ -84,9 +84,9 @@ TraceWalker::expandRegion(Region &body,
   for (Operation &op : body.front()) {
     if (auto tokens = dyn_cast<TokensOp>(op)) {
       SmallVector<int32_t> storage;
-      FailureOr<ArrayRef<int32_t>> array = tokens.getTokenArray(storage);
+      FailureOr<ArrayRef<int32_t>> array = tokens.readTokens(storage);
       if (failed(array))
-        return tokens.emitOpError("tokens have no data");
+        return failure();
       sink(*array);
     } else if (auto repeat = dyn_cast<RepeatOp>(op)) {
       for (int64_t i = 0, e = repeat.getCount(); i < e; ++i)
@@ -244,17 +244,6 @@ LogicalResult mlir::phaedrus::addEntryCounts(VocabularyOp vocabulary,
                                          << " does not fit in 64 bits";
   }
   return success();
-}
-
-LogicalResult mlir::phaedrus::addEntryCounts(TraceOp trace,
-                                             VocabularyOp vocabulary,
-                                             TraceWalker &walker,
-                                             llvm::StringMap<uint64_t> &entries) {
-  FailureOr<SmallVector<uint64_t>> counts =
-      walker.countTokens(trace, vocabulary.getNumEntries());
-  if (failed(counts))
-    return failure();
-  return addEntryCounts(vocabulary, *counts, entries, trace);
 }
 
 unsigned mlir::phaedrus::attachEntryCounts(

@@ -24,9 +24,9 @@ static LogicalResult appendKey(Region &body, std::string &key) {
   for (Operation &op : body.front()) {
     if (auto tokens = dyn_cast<TokensOp>(op)) {
       SmallVector<int32_t> storage;
-      FailureOr<ArrayRef<int32_t>> array = tokens.getTokenArray(storage);
+      FailureOr<ArrayRef<int32_t>> array = tokens.readTokens(storage);
       if (failed(array))
-        return tokens.emitOpError("tokens have no data");
+        return failure();
       key += 'T';
       for (int32_t t : *array)
         key += std::to_string(t) + ',';
@@ -83,9 +83,9 @@ struct PhaedrusGrammarPass
       for (Operation &op : trace.getBody().front()) {
         if (auto tokens = dyn_cast<TokensOp>(op)) {
           SmallVector<int32_t> storage;
-          FailureOr<ArrayRef<int32_t>> array = tokens.getTokenArray(storage);
+          FailureOr<ArrayRef<int32_t>> array = tokens.readTokens(storage);
           if (failed(array))
-            return tokens.emitOpError("tokens have no data");
+            return failure();
           seq.insert(seq.end(), array->begin(), array->end());
         } else if (auto repeat = dyn_cast<RepeatOp>(op)) {
           std::string key = std::to_string(repeat.getCount()) + '{';

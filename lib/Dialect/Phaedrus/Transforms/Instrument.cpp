@@ -93,23 +93,28 @@ struct PhaedrusInstrumentPass
     llvm::DenseSet<Operation *> siteCalls;
     for (const ProgramShape::CallSite &site : sites)
       siteCalls.insert(site.call);
-    llvm::StringSet<> callerRecorded;
-    for (auto &[name, function] : functions) {
-      if (function.getLinkage() != LLVM::Linkage::Internal &&
-          function.getLinkage() != LLVM::Linkage::Private)
-        continue;
-      std::optional<SymbolTable::UseRange> uses =
-          SymbolTable::getSymbolUses(function, module);
-      if (!uses)
-        continue;
-      bool onlyDirectCalls = llvm::all_of(*uses, [&](SymbolTable::SymbolUse use) {
-        auto call = dyn_cast<LLVM::CallOp>(use.getUser());
-        return call && call.getCallee() == StringRef(name) &&
-               siteCalls.contains(call);
-      });
-      if (onlyDirectCalls)
+    // One walk over all symbol uses: a candidate is disqualified by any use
+    // that is not one of its recorded direct call sites.
+    llvm::StringSet<> callerRecorded, disqualified;
+    for (auto &[name, function] : functions)
+      if (function.getLinkage() == LLVM::Linkage::Internal ||
+          function.getLinkage() == LLVM::Linkage::Private)
         callerRecorded.insert(name);
-    }
+    std::optional<SymbolTable::UseRange> uses =
+        SymbolTable::getSymbolUses(&module.getBodyRegion());
+    if (!uses)
+      callerRecorded.clear(); // unknown uses: keep every entry hook
+    else
+      for (const SymbolTable::SymbolUse &use : *uses) {
+        StringRef name = use.getSymbolRef().getRootReference().getValue();
+        if (!callerRecorded.contains(name))
+          continue;
+        auto call = dyn_cast<LLVM::CallOp>(use.getUser());
+        if (!call || call.getCallee() != name || !siteCalls.contains(call))
+          disqualified.insert(name);
+      }
+    for (const auto &name : disqualified)
+      callerRecorded.erase(name.getKey());
 
     // Call sites of the other functions: store the pending token right
     // before the call.

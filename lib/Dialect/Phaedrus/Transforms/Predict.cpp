@@ -22,6 +22,9 @@ using namespace mlir;
 using namespace mlir::phaedrus;
 
 namespace {
+/// Loaded models, once per phaedrus.model op however many predict ops use it.
+using ModelCache = llvm::DenseMap<Operation *, std::unique_ptr<inference::Model>>;
+
 struct PhaedrusPredictPass
     : public phaedrus::impl::PhaedrusPredictPassBase<PhaedrusPredictPass> {
   using PhaedrusPredictPassBase::PhaedrusPredictPassBase;
@@ -32,7 +35,8 @@ struct PhaedrusPredictPass
   LogicalResult predict(PredictOp op, uint64_t fingerprint,
                         SymbolTableCollection &symbolTable,
                         llvm::StringMap<uint64_t> &entries,
-                        PathBranchCounts &branches, double &confidence);
+                        PathBranchCounts &branches, ModelCache &models,
+                        double &confidence);
 
   void runOnOperation() override;
 };
@@ -86,6 +90,7 @@ LogicalResult PhaedrusPredictPass::predict(PredictOp op, uint64_t fingerprint,
                                            SymbolTableCollection &symbolTable,
                                            llvm::StringMap<uint64_t> &entries,
                                            PathBranchCounts &branches,
+                                           ModelCache &models,
                                            double &confidence) {
   auto model = symbolTable.lookupNearestSymbolFrom<ModelOp>(op, op.getModelAttr());
   if (!model)
@@ -112,11 +117,15 @@ LogicalResult PhaedrusPredictPass::predict(PredictOp op, uint64_t fingerprint,
   if (!featurize::featurize(input, tokens, error))
     return op.emitOpError() << "cannot describe its input: " << error;
 
-  FailureOr<std::unique_ptr<inference::Model>> loaded = loadModel(model);
-  if (failed(loaded))
-    return failure();
+  std::unique_ptr<inference::Model> &loaded = models[model];
+  if (!loaded) {
+    FailureOr<std::unique_ptr<inference::Model>> created = loadModel(model);
+    if (failed(created))
+      return failure();
+    loaded = std::move(*created);
+  }
   std::vector<std::string> unknown;
-  std::vector<int64_t> ids = (*loaded)->descriptorIds(tokens, unknown);
+  std::vector<int64_t> ids = loaded->descriptorIds(tokens, unknown);
   if (!unknown.empty())
     op.emitWarning() << unknown.size() << " of " << tokens.size()
                      << " descriptor tokens were never seen in training and "
@@ -127,7 +136,7 @@ LogicalResult PhaedrusPredictPass::predict(PredictOp op, uint64_t fingerprint,
     options.seed = static_cast<uint64_t>(seed);
   options.temperature = temperature;
   std::vector<uint64_t> counts;
-  if (!(*loaded)->predictCounts(ids, options, counts, confidence, error))
+  if (!loaded->predictCounts(ids, options, counts, confidence, error))
     return op.emitOpError() << "prediction failed: " << error;
   if (failed(addEntryCounts(vocabulary, counts, entries, op)))
     return failure();
@@ -172,10 +181,11 @@ void PhaedrusPredictPass::runOnOperation() {
   SymbolTableCollection symbolTable;
   llvm::StringMap<uint64_t> entries;
   PathBranchCounts branches(module);
+  ModelCache models;
   double confidence = 0;
   for (PredictOp op : predictOps) {
     double one = 0;
-    if (failed(predict(op, fingerprint, symbolTable, entries, branches, one)))
+    if (failed(predict(op, fingerprint, symbolTable, entries, branches, models, one)))
       return signalPassFailure();
     confidence += one / predictOps.size();
     ++numPredictions;

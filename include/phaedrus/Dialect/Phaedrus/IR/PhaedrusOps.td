@@ -156,6 +156,10 @@ def Phaedrus_TokensOp : Phaedrus_Op<"tokens", [
     /// without a copy. Fails if a resource blob has no data.
     ::mlir::FailureOr<::llvm::ArrayRef<int32_t>>
     getTokenArray(::llvm::SmallVectorImpl<int32_t> &storage);
+    /// getTokenArray for passes on verified IR: a blob released since
+    /// verification is reported on the op.
+    ::mlir::FailureOr<::llvm::ArrayRef<int32_t>>
+    readTokens(::llvm::SmallVectorImpl<int32_t> &storage);
   }];
 }
 

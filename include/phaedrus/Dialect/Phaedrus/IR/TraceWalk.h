@@ -61,16 +61,12 @@ private:
   llvm::DenseMap<Operation *, uint64_t> ruleLength;
 };
 
-/// Function entries in `trace`: a `function` token enters its symbol, a
-/// `call_site` token its callee. Every function `vocabulary` names gets a
-/// count, 0 if the trace never enters it. Adds to `entries`, so several
-/// traces can be summed; fails with a diagnostic on 64-bit overflow.
-LogicalResult addEntryCounts(TraceOp trace, VocabularyOp vocabulary,
-                             TraceWalker &walker,
-                             llvm::StringMap<uint64_t> &entries);
-
-/// The same from per-token counts (one per vocabulary id), however they were
-/// obtained (a trace, a model's prediction). Diagnostics go to `diagnosticOp`.
+/// Function entries implied by per-token counts (one per vocabulary id, as
+/// TraceWalker::countTokens gives them for a trace, or a model predicts
+/// them): a `function` token enters its symbol, a `call_site` token its
+/// callee. Every function `vocabulary` names gets a count, 0 if never
+/// entered. Adds to `entries`, so several traces can be summed; fails with a
+/// diagnostic on `diagnosticOp` on 64-bit overflow.
 LogicalResult addEntryCounts(VocabularyOp vocabulary,
                              ArrayRef<uint64_t> tokenCounts,
                              llvm::StringMap<uint64_t> &entries,
