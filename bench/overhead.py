@@ -23,7 +23,6 @@ goals are reported, never asserted: the exit status is 0 whether they are
 met or not."""
 
 import argparse
-import ctypes
 import json
 import os
 import shutil
@@ -34,6 +33,7 @@ import time
 from pathlib import Path
 
 from phaedrus import programs
+from phaedrus.timing import disable_aslr, interleaved_rounds, timed_run
 from phaedrus.tools import REPO_ROOT, ToolError
 
 from common import (BenchError, add_programs_argument, listed, machine_info,
@@ -42,7 +42,6 @@ from common import (BenchError, add_programs_argument, listed, machine_info,
 MIN_RUNS = 5
 GOALS = {"function_ratio_max": 1.3, "path_ratio_max": 2.0}
 DEFAULT_OUTPUT = REPO_ROOT / "bench" / "results" / "overhead.json"
-ADDR_NO_RANDOMIZE = 0x0040000
 
 METHOD = (
     "Wall time of whole process runs (exec to exit, including writing the "
@@ -92,23 +91,6 @@ def parse_args(argv=None):
     return args
 
 
-def disable_aslr():
-    """Turns address-space randomisation off for the processes this one
-    starts (the personality flag is inherited across fork and exec), like
-    `setarch -R` without a wrapper process in the timed region. Returns
-    whether it worked."""
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        current = libc.personality(0xFFFFFFFF)
-        if current == -1:
-            return False
-        if current & ADDR_NO_RANDOMIZE:
-            return True
-        return libc.personality(current | ADDR_NO_RANDOMIZE) != -1
-    except (OSError, AttributeError):
-        return False
-
-
 class Variant:
     """One binary and how to run it."""
 
@@ -142,17 +124,10 @@ def run_once(variant: Variant, program, run, b, errfile):
         variant.output.unlink()
     errfile.seek(0)
     errfile.truncate()
-    stdin = open(b.workdir / run.stdin, "rb") if run.stdin else subprocess.DEVNULL
-    argv = [program.name, *map(str, run.args)]
-    try:
-        start = time.perf_counter()
-        result = subprocess.run(argv, executable=str(variant.binary), stdin=stdin,
-                                stdout=subprocess.DEVNULL, stderr=errfile,
-                                env=variant.env, cwd=b.workdir)
-        seconds = time.perf_counter() - start
-    finally:
-        if run.stdin:
-            stdin.close()
+    seconds, code = timed_run(
+        variant.binary, [program.name, *run.args],
+        stdin_path=b.workdir / run.stdin if run.stdin else None,
+        cwd=b.workdir, env=variant.env, stderr=errfile)
     if variant.output is not None:
         size = variant.output.stat().st_size if variant.output.exists() else 0
         variant.output.unlink(missing_ok=True)
@@ -163,12 +138,11 @@ def run_once(variant: Variant, program, run, b, errfile):
             raise BenchError(f"{program.name} {run.name}: the {variant.key} run "
                              f"({variant.binary}) wrote no {what} to "
                              f"{variant.output}; stderr:\n{err[-2000:]}")
-    return seconds, result.returncode
+    return seconds, code
 
 
 def measure_input(program, run, b, variants, runs):
     """Warm-up plus `runs` interleaved rounds; returns {key: [seconds]}."""
-    samples = {v.key: [] for v in variants}
     with tempfile.TemporaryFile() as errfile:
         def checked(variant, expected):
             seconds, code = run_once(variant, program, run, b, errfile)
@@ -187,12 +161,9 @@ def measure_input(program, run, b, variants, runs):
         _, expected = checked(variants[0], None)
         for v in variants[1:]:
             checked(v, expected)
-        for i in range(runs):
-            k = i % len(variants)
-            for v in variants[k:] + variants[:k]:
-                seconds, _ = checked(v, expected)
-                samples[v.key].append(seconds)
-    return samples
+        by_key = {v.key: v for v in variants}
+        return interleaved_rounds(by_key, lambda key: checked(by_key[key], expected)[0],
+                                  runs)
 
 
 def fmt_s(seconds):

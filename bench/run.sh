@@ -6,6 +6,8 @@
 #                           [--granularities G...] [--output FILE]
 #   ./bench/run.sh infer [--runs N] [--epochs N] [--threads N]
 #                        [--programs NAME...] [--output FILE]
+#   ./bench/run.sh pgo [--scale N] [--rounds N] [--kind lstm|mlp] [--epochs N]
+#                      [--programs NAME...] [--output FILE]
 #
 # Benchmarks measure; they never build Phaedrus itself. Build first with
 # ./scripts/test.sh (or ninja -C build).
@@ -34,6 +36,13 @@ benchmarks:
              -> bench/results/infer.json
              options: --runs N (default 5), --epochs N, --threads N,
                       --programs NAME..., --output FILE
+  pgo        phaedrus eval on the held-out inputs of the real programs:
+             builds with the predicted profile against no profile,
+             mismatched and oracle clang PGO; speedups, profile overlap,
+             hot coverage
+             -> bench/results/pgo.json, bench/results/pgo-PROGRAM.png
+             options: --scale N (default 4), --rounds N (default 7), --kind,
+                      --epochs N, --seed N, --programs NAME..., --output FILE
 
 Build Phaedrus first: ./scripts/test.sh (or ninja -C build).
 EOF
@@ -89,7 +98,11 @@ case "$benchmark" in
     require_programs
     run_python bench/infer.py "$@"
     ;;
-  # Later benchmarks (pgo) go here as further arms.
+  pgo)
+    require_build
+    require_programs
+    run_python bench/pgo.py "$@"
+    ;;
   -h|--help|help)
     usage
     ;;

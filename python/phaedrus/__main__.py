@@ -12,11 +12,16 @@ want to chain the tools by hand.
                                              profile of an unseen run, as attributes
   phaedrus build prog.mlir --model model.mlir -o prog.pgo -- ARGS
                                              a binary optimised with that profile
+  phaedrus eval prog.mlir --model model.mlir --corpus corpus.json
+                --held-out run.input.json... -o eval.json
+                                             speedups on held-out inputs against
+                                             no profile, mismatched and oracle PGO
 
 Run with /usr/bin/python3 -m phaedrus (PYTHONPATH=python) or the installed
 entry point."""
 
 import argparse
+import json
 import shlex
 import sys
 from pathlib import Path
@@ -143,6 +148,39 @@ def cmd_build(args):
         f"{' '.join(args.args)})")
 
 
+def cmd_eval(args):
+    from . import evaluate
+    if args.rounds < evaluate.MIN_ROUNDS:
+        raise ToolError(f"--rounds must be at least {evaluate.MIN_ROUNDS}: "
+                        f"fewer give medians too noisy to compare")
+    corpus = corpus_mod.load(args.corpus)
+    inputs = [evaluate.load_input(p) for p in args.held_out]
+    names = [i.name for i in inputs]
+    if len(set(names)) != len(names):
+        raise ToolError(f"held-out input names must be unique: {names}")
+    import tempfile
+    with tempfile.TemporaryDirectory(prefix="phaedrus-eval-") as tmp:
+        evaluation = evaluate.Evaluation(
+            args.program, args.model, corpus, args.workdir or tmp,
+            ldflags=shlex.split(args.ldflags), rounds=args.rounds,
+            pgo_input=args.pgo_input)
+        result = evaluation.run(inputs)
+    Path(args.output).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.output).write_text(json.dumps(result, indent=1) + "\n")
+    if args.plot:
+        evaluate.plot(result, args.plot)
+    s = result["summary"]
+
+    def f(x):
+        return "n/a" if x is None else f"{x:.3f}"
+    log(f"wrote {args.output}{' and ' + args.plot if args.plot else ''}: "
+        f"oracle recovery {f(s['oracle_recovery_mean'])}, lowering recovery "
+        f"{f(s['lowering_recovery_mean'])} (over {s['oracle_meaningful_count']} "
+        f"inputs where the oracle gains >= 2%), overlap predicted "
+        f"{f(s['overlap_predicted_mean'])} vs mismatched "
+        f"{f(s['overlap_mismatch_mean'])}, hot coverage {f(s['hot_coverage_mean'])}")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(
         prog="phaedrus",
@@ -244,6 +282,31 @@ def main(argv=None):
     p.add_argument("--keep-ir", help="also write the module with LLVM profile "
                    "metadata here")
     p.set_defaults(func=cmd_build)
+
+    p = sub.add_parser("eval", help="build and time, on held-out inputs, the "
+                                    "binary optimised with the predicted "
+                                    "profile against no profile, clang PGO "
+                                    "trained on another input and on the "
+                                    "same input (docs/Eval.md)")
+    p.add_argument("program", help="plain LLVM-dialect module (phaedrus ir) the "
+                   "corpus was recorded from")
+    p.add_argument("--model", required=True, help="model from 'phaedrus train'")
+    p.add_argument("--corpus", required=True, help="the model's training corpus")
+    p.add_argument("--held-out", nargs="+", required=True, metavar="INPUT.json",
+                   help="input descriptions of runs that are not in the corpus: "
+                        "the RUN.wpp.input.json of 'phaedrus run', or "
+                        '{"argv": [...], "stdin": FILE, "cwd": DIR}')
+    p.add_argument("-o", "--output", required=True, help="results (.json)")
+    p.add_argument("--plot", help="also plot the speedups (.png)")
+    p.add_argument("--rounds", type=int, default=5,
+                   help="timed runs of every build per input, interleaved "
+                        "(median; at least 5)")
+    p.add_argument("--pgo-input", help="the corpus run that trains the "
+                   "mismatched PGO build (default: the corpus's first run)")
+    p.add_argument("--ldflags", default="", help="extra link flags, e.g. '-lm'")
+    p.add_argument("--workdir", help="keep the builds and profiles here "
+                   "(default: a temporary directory)")
+    p.set_defaults(func=cmd_eval)
 
     argv = list(sys.argv[1:] if argv is None else argv)
     # Everything after "--" belongs to the program being run.

@@ -7,6 +7,7 @@ Format (JSON, documented in docs/Corpus.md):
    "fingerprint": "<u64 as a string>",
    "vocabulary": {"name": ..., "fingerprint": ..., "entries": [...]},
    "runs": [{"name": ..., "argv": [...], "stdin": "<path or null>",
+             "cwd": "<directory the run ran in, or null>",
              "descriptor": ["argc=2", ...],
              "events": N,
              "tokens": [[id, count], ...]}]}
@@ -15,6 +16,7 @@ Format (JSON, documented in docs/Corpus.md):
 its first occurrence, with its exact count."""
 
 import json
+import re
 from pathlib import Path
 
 from . import pipeline
@@ -37,7 +39,7 @@ def featurize(argv, stdin=None, cwd=None) -> list:
 
 
 def run_entry(trace_mlir: Path, descriptor: list, name=None, argv=None,
-              stdin=None) -> tuple:
+              stdin=None, cwd=None) -> tuple:
     """(vocabulary, corpus run) of one imported trace."""
     counts = pipeline.trace_counts(trace_mlir)
     if len(counts["traces"]) != 1:
@@ -50,6 +52,7 @@ def run_entry(trace_mlir: Path, descriptor: list, name=None, argv=None,
         "name": name or trace["name"],
         "argv": list(argv) if argv is not None else trace["argv"],
         "stdin": str(stdin) if stdin else None,
+        "cwd": str(cwd) if cwd else None,
         "descriptor": list(descriptor),
         "events": trace["events"],
         "tokens": trace["tokens"],
@@ -154,7 +157,8 @@ def sidecar_of(trace: Path) -> Path:
 def describe_run(trace: Path, argv, stdin=None, cwd=None) -> dict:
     """Featurizes a run's input and keeps it next to its trace."""
     info = {"argv": [str(a) for a in argv],
-            "stdin": str(stdin) if stdin else None,
+            "stdin": str(Path(stdin).resolve()) if stdin else None,
+            "cwd": str(Path(cwd or ".").resolve()),
             "descriptor": featurize(argv, stdin=stdin, cwd=cwd)}
     sidecar_of(trace).write_text(json.dumps(info, indent=1) + "\n")
     return info
@@ -183,5 +187,48 @@ def corpus_from_traces(traces, fingerprint=None, workdir=None) -> dict:
                 raise ToolError(f"{trace} is not a complete trace; a corpus "
                                 f"takes only complete runs:\n{warnings}")
             entries.append(run_entry(mlir, info["descriptor"], name=name,
-                                     argv=info["argv"], stdin=info["stdin"]))
+                                     argv=info["argv"], stdin=info["stdin"],
+                                     cwd=info.get("cwd")))
     return make_corpus(entries)
+
+
+# --------------------------------------------------------------------------
+# Corpus contents as phaedrus IR
+
+def symbol_ref(name: str) -> str:
+    """An MLIR symbol reference to `name`, quoted when it is not a bare id."""
+    if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_$.]*", name):
+        return "@" + name
+    return "@" + pipeline.mlir_string(name)
+
+
+def vocabulary_ir(vocabulary: dict) -> str:
+    """The phaedrus.vocabulary op of a corpus vocabulary."""
+    lines = [f"phaedrus.vocabulary {symbol_ref(vocabulary['name'])} "
+             f"fingerprint({vocabulary['fingerprint']}) {{"]
+    for e in vocabulary["entries"]:
+        line = f"  phaedrus.entry {e['id']} {e['kind']} {symbol_ref(e['symbol'])}"
+        if "index" in e:
+            line += f"[{e['index']}]"
+        if "callee" in e:
+            line += f" -> {symbol_ref(e['callee'])}"
+        lines.append(line)
+    lines.append("}")
+    return "\n".join(lines)
+
+
+def counts_trace_ir(corpus: dict, name: str, token_counts, argv) -> str:
+    """A module holding the corpus vocabulary and one trace in which every
+    token of `token_counts` ([[id, count], ...]) occurs `count` times, as a
+    counted repeat: what --phaedrus-trace-profile needs to attach that
+    profile (it counts tokens; their order does not matter to it)."""
+    vocabulary = corpus["vocabulary"]
+    body = [f"  phaedrus.repeat {count} {{\n"
+            f"    phaedrus.tokens dense<[{token}]> : tensor<1xi32>\n  }}"
+            for token, count in token_counts if count > 0]
+    return "\n".join([
+        vocabulary_ir(vocabulary),
+        f"phaedrus.trace {symbol_ref(name)} vocabulary("
+        f"{symbol_ref(vocabulary['name'])}) fingerprint({vocabulary['fingerprint']}) "
+        f"input({pipeline.input_attribute(argv)}) {{",
+        *body, "}", ""])

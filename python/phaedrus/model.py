@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 import torch
 from torch import nn
 
+from . import corpus as corpus_mod
 from .pipeline import mlir_string
 
 SPECIALS = ["<pad>", "<bos>", "<sep>", "<eos>", "<unk>"]
@@ -374,27 +375,6 @@ def generate(model: LstmModel, space: TokenSpace, descriptor, seed=None,
 # --------------------------------------------------------------------------
 # The model file: phaedrus IR with weights in dense_resource blobs
 
-def _symbol(name: str) -> str:
-    import re
-    if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_$.]*", name):
-        return "@" + name
-    return "@" + mlir_string(name)
-
-
-def _vocabulary_ir(vocabulary: dict) -> str:
-    lines = [f"phaedrus.vocabulary {_symbol(vocabulary['name'])} "
-             f"fingerprint({vocabulary['fingerprint']}) {{"]
-    for e in vocabulary["entries"]:
-        line = f"  phaedrus.entry {e['id']} {e['kind']} {_symbol(e['symbol'])}"
-        if "index" in e:
-            line += f"[{e['index']}]"
-        if "callee" in e:
-            line += f" -> {_symbol(e['callee'])}"
-        lines.append(line)
-    lines.append("}")
-    return "\n".join(lines)
-
-
 def weights_of(model) -> dict:
     """Tensor name -> float32 tensor, in the names docs/Model.md lists."""
     return {k: v.detach().float().contiguous() for k, v in model.state_dict().items()}
@@ -426,12 +406,12 @@ def model_ir(model, space: TokenSpace, corpus: dict, kind: str, report=None,
         data = tensor.numpy().astype("<f4").tobytes()
         blobs.append(f"      {blob}: \"0x04000000{data.hex().upper()}\"")
     descriptors = ", ".join(mlir_string(d) for d in space.descriptors)
-    vocab_symbol = _symbol(vocabulary["name"])
+    vocab_symbol = corpus_mod.symbol_ref(vocabulary["name"])
     return "\n".join([
         "// A phaedrus model, written by `phaedrus train` (docs/Model.md).",
         "module {",
-        _vocabulary_ir(vocabulary),
-        f"phaedrus.model {_symbol(name)} {kind} vocabulary({vocab_symbol}) "
+        corpus_mod.vocabulary_ir(vocabulary),
+        f"phaedrus.model {corpus_mod.symbol_ref(name)} {kind} vocabulary({vocab_symbol}) "
         f"fingerprint({vocabulary['fingerprint']}) vocab_size({space.vocab_size})",
         f"    descriptors([{descriptors}])",
         f"    hyperparameters({{{', '.join(attrs)}}})",

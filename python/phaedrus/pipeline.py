@@ -60,13 +60,9 @@ def instrument_mlir(program: Path, output: Path, granularity="function") -> Path
     return Path(output)
 
 
-def mlir_to_binary(program: Path, output: Path, ldflags=(), link_runtime=False,
-                   cflags=("-O2",)) -> Path:
-    """LLVM-dialect module -> executable: strip phaedrus IR, translate to LLVM
-    IR, compile and link with clang-22."""
-    output = Path(output)
-    output.parent.mkdir(parents=True, exist_ok=True)
-    ll = output.with_suffix(output.suffix + ".ll")
+def mlir_to_llvm_ir(program: Path, output: Path) -> Path:
+    """LLVM-dialect module -> textual LLVM IR: strip phaedrus IR (keeping what
+    --phaedrus-lower-profile made of it) and translate."""
     stripped = subprocess.run(
         [str(phaedrus_tool("phaedrus-opt")), str(program), "--phaedrus-strip"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -74,14 +70,32 @@ def mlir_to_binary(program: Path, output: Path, ldflags=(), link_runtime=False,
         raise ToolError("phaedrus-opt --phaedrus-strip failed:\n" +
                         stripped.stderr.decode(errors="replace"))
     translate = subprocess.run(
-        [str(llvm_tool("mlir-translate")), "--mlir-to-llvmir", "-o", str(ll)],
+        [str(llvm_tool("mlir-translate")), "--mlir-to-llvmir", "-o", str(output)],
         input=stripped.stdout, stderr=subprocess.PIPE)
     if translate.returncode != 0:
         raise ToolError("mlir-translate --mlir-to-llvmir failed:\n" +
                         translate.stderr.decode(errors="replace"))
+    return Path(output)
+
+
+def llvm_ir_to_binary(ll: Path, output: Path, ldflags=(), link_runtime=False,
+                      cflags=("-O2",)) -> Path:
+    """LLVM IR -> executable: clang-22 optimises (reading any profile
+    metadata the IR carries), compiles and links."""
     libs = [runtime_library(), "-lpthread", "-lzstd"] if link_runtime else []
     run([llvm_tool("clang"), *cflags, ll, *libs, *ldflags, "-o", output],
         what="clang (compile and link)")
+    return Path(output)
+
+
+def mlir_to_binary(program: Path, output: Path, ldflags=(), link_runtime=False,
+                   cflags=("-O2",)) -> Path:
+    """LLVM-dialect module -> executable (mlir_to_llvm_ir, then
+    llvm_ir_to_binary)."""
+    output = Path(output)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    ll = mlir_to_llvm_ir(program, output.with_suffix(output.suffix + ".ll"))
+    llvm_ir_to_binary(ll, output, ldflags, link_runtime, cflags)
     ll.unlink()
     return output
 

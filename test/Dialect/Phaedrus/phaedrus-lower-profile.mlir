@@ -1,5 +1,5 @@
-// RUN: phaedrus-opt %s --phaedrus-lower-profile | FileCheck %s
-// RUN: phaedrus-opt %s --phaedrus-lower-profile=keep-annotations | FileCheck %s --check-prefix=KEEP
+// RUN: phaedrus-opt %s --phaedrus-lower-profile=repair-flow=false | FileCheck %s
+// RUN: phaedrus-opt %s --phaedrus-lower-profile="keep-annotations repair-flow=false" | FileCheck %s --check-prefix=KEEP
 // RUN: phaedrus-opt %s --phaedrus-lower-profile=emit-summary=false | FileCheck %s --check-prefix=NOSUM
 // LLVM must accept the summary: after translation, LLVM's own
 // ProfileSummaryInfo classifies the functions by their counts.

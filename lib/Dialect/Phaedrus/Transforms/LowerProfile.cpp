@@ -1,6 +1,7 @@
 //===- LowerProfile.cpp - Lower phaedrus profiles to LLVM -----------------===//
 
 #include "phaedrus/Dialect/Phaedrus/IR/PhaedrusOps.h"
+#include "phaedrus/Dialect/Phaedrus/Transforms/FlowRepair.h"
 #include "phaedrus/Dialect/Phaedrus/Transforms/Passes.h"
 #include "phaedrus/Dialect/Phaedrus/Transforms/ProfileSummary.h"
 
@@ -41,6 +42,16 @@ struct PhaedrusLowerProfilePass
     bool anyFailed = false, anyLowered = false;
     StringRef entryName = PhaedrusDialect::getEntryCountAttrName();
     StringRef weightsName = PhaedrusDialect::getBranchWeightsAttrName();
+
+    if (repairFlow) {
+      for (auto function : module.getOps<LLVM::LLVMFuncOp>()) {
+        FailureOr<bool> changed = phaedrus::repairFlow(function);
+        if (failed(changed))
+          return signalPassFailure();
+        if (*changed)
+          ++numRepaired;
+      }
+    }
 
     module.walk([&](Operation *op) {
       if (auto count = op->getAttrOfType<EntryCountAttr>(entryName)) {

@@ -401,6 +401,19 @@ def PhaedrusLowerProfilePass : Pass<"phaedrus-lower-profile", "::mlir::ModuleOp"
     for instrumentation profiles. The phaedrus attributes are removed unless
     `keep-annotations` is set.
 
+    First, unless `repair-flow=false`, each function's counts are made one
+    consistent flow: a predicted profile's entry count and branch weights
+    need not agree (the weights into a block summing to more than the
+    weights out of it, the entry block's weights to other than the entry
+    count), and LLVM's block frequencies assume they do. The repair is
+    LLVM's own profile inference (profi: a min-cost flow over the blocks
+    reachable from the entry that reach an exit), which changes the given
+    counts as little as possible; only the entry count and branches that
+    carry weights are written back, so a branch the profile says nothing
+    about keeps LLVM's static estimate. A consistent (measured) profile
+    passes unchanged. A function whose entry block is a loop header is left
+    as it is.
+
     Before:
 
     ```mlir
@@ -424,9 +437,12 @@ def PhaedrusLowerProfilePass : Pass<"phaedrus-lower-profile", "::mlir::ModuleOp"
     Option<"keepAnnotations", "keep-annotations", "bool", "false",
            "Keep the phaedrus profile attributes after lowering">,
     Option<"emitSummary", "emit-summary", "bool", "true",
-           "Emit the ProfileSummary module flag">
+           "Emit the ProfileSummary module flag">,
+    Option<"repairFlow", "repair-flow", "bool", "true",
+           "Make each function's counts a consistent flow first (profi)">
   ];
   let statistics = [
+    Statistic<"numRepaired", "repaired-functions", "Number of functions whose counts the flow repair changed">,
     Statistic<"numEntryCounts", "entry-counts", "Number of function entry counts lowered">,
     Statistic<"numBranchWeights", "branch-weights", "Number of branch weight sets lowered">
   ];

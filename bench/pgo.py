@@ -1,0 +1,161 @@
+"""The payoff: builds optimised with the profile Phaedrus predicts for inputs
+the model never saw, timed against no profile, traditional (mismatched) PGO
+and oracle PGO. Runs `phaedrus eval` (python/phaedrus/evaluate.py) on the
+real programs.
+
+Run through ./bench/run.sh pgo; writes bench/results/pgo.json and
+bench/results/pgo-PROGRAM.png.
+
+Per program (bzip2, lua5.4), at input scale --scale:
+
+  corpus    the path-instrumented build records the training inputs (every
+            input not marked held_out in python/phaedrus/programs.py);
+            phaedrus corpus
+  train     --kind (default lstm) with the default shape, --epochs at most,
+            seeded
+  eval      phaedrus eval on the held-out inputs (bzip2: text-1,
+            repetitive-1; lua5.4: numeric, objects), --rounds interleaved
+            rounds; mismatched PGO trained on --pgo-input (bzip2: text-9,
+            lua5.4: tables)
+
+Summary keys (docs/Eval.md defines each): oracle_recovery_mean,
+lowering_recovery_mean, mismatch_loses_count, predicted_beats_mismatch_count,
+overlap_predicted_mean, overlap_mismatch_mean, hot_coverage_mean, over the
+held-out inputs of all programs. Goals (reported, not asserted): lowering
+recovery >= 0.95, oracle recovery >= 0.9, predicted faster than mismatched
+wherever mismatched loses, overlap >= 0.9 and above the mismatched profile's,
+hot coverage >= 0.95."""
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from phaedrus import corpus as corpus_mod
+from phaedrus import evaluate, programs
+from phaedrus import model as M
+from phaedrus.tools import REPO_ROOT, ToolError, build_dir
+
+from common import add_programs_argument, listed, machine_info, program_names
+
+DEFAULT_OUTPUT = REPO_ROOT / "bench" / "results" / "pgo.json"
+PGO_INPUT = {"bzip2": "text-9", "lua5.4": "tables"}
+GOALS = {"lowering_recovery_min": 0.95, "oracle_recovery_min": 0.9,
+         "overlap_min": 0.9, "hot_coverage_min": 0.95}
+
+
+def log(message):
+    print(f"pgo: {message}", file=sys.stderr, flush=True)
+
+
+def parse_args(argv):
+    names = program_names("pgo")
+    parser = argparse.ArgumentParser(
+        prog="./bench/run.sh pgo",
+        description="Speedup of builds with the predicted profile on held-out "
+                    "inputs (phaedrus eval), against no profile, mismatched "
+                    "and oracle PGO.")
+    add_programs_argument(parser, names)
+    parser.add_argument("--scale", type=int, default=4,
+                        help="input scale (bzip2: input sizes; lua5.4: "
+                             "repetitions of each script)")
+    parser.add_argument("--rounds", type=int, default=7,
+                        help="timed runs of each build per input (at least 5)")
+    parser.add_argument("--kind", choices=["lstm", "mlp"], default="lstm")
+    parser.add_argument("--epochs", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT)
+    args = parser.parse_args(argv)
+    if args.rounds < evaluate.MIN_ROUNDS:
+        parser.error(f"--rounds must be at least {evaluate.MIN_ROUNDS}")
+    args.programs = listed(parser, args.programs, names, "program(s)")
+    return args
+
+
+def evaluate_program(program, args, workroot: Path) -> dict:
+    b = programs.build(program)
+    work = workroot / program.name
+    training = program.training_runs()
+    log(f"{program.name}: recording {len(training)} training inputs (path "
+        f"granularity, scale {args.scale})")
+    corpus = programs.collect_corpus(program, b, work / "runs", runs=training,
+                                     granularity="path")
+    corpus_path = work / "corpus.json"
+    corpus_mod.save(corpus, corpus_path)
+    log(f"{program.name}: training {args.kind} ({args.epochs} epochs at most)")
+    started = time.perf_counter()
+    config = M.TrainConfig(kind=args.kind, seed=args.seed, epochs=args.epochs,
+                           progress=sys.stderr.isatty())
+    model, space, report = M.train(corpus, config)
+    train_s = time.perf_counter() - started
+    model_path = work / "model.mlir"
+    model_path.write_text(M.model_ir(model, space, corpus, args.kind, report))
+    held_out = [evaluate.Input(r.name, [program.name, *r.args],
+                               str(b.workdir / r.stdin) if r.stdin else None,
+                               str(b.workdir))
+                for r in program.held_out_runs()]
+    evaluation = evaluate.Evaluation(b.mlir, model_path, corpus, work / "eval",
+                                     ldflags=program.ldflags, rounds=args.rounds,
+                                     pgo_input=PGO_INPUT.get(program.name))
+    result = evaluation.run(held_out)
+    result["program_name"] = program.name
+    result["training_inputs"] = [r.name for r in training]
+    result["model_report"] = {k: report[k] for k in
+                              ("kind", "epochs", "best_epoch", "train_loss",
+                               "validation_loss", "validation_runs")}
+    result["train_s"] = round(train_s, 1)
+    plot = args.output.with_name(f"pgo-{program.name}.png")
+    evaluate.plot(result, plot)
+    result["plot"] = str(plot.relative_to(REPO_ROOT)) \
+        if plot.is_relative_to(REPO_ROOT) else str(plot)
+    return result
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    started = time.perf_counter()
+    workroot = build_dir() / "bench-pgo"
+    results = []
+    for program in programs.all_programs(args.scale):
+        if program.name not in args.programs:
+            continue
+        try:
+            results.append(evaluate_program(program, args, workroot))
+        except ToolError as e:
+            sys.exit(f"pgo: {program.name}: {e}")
+    rows = [dict(r, program=res["program_name"])
+            for res in results for r in res["rows"]]
+    summary = evaluate.summarize(rows)
+    summary["goals"] = dict(GOALS)
+    summary["goals_met"] = goals_met(summary)
+    summary["scale"] = args.scale
+    summary["elapsed_s"] = round(time.perf_counter() - started, 1)
+    out = {"benchmark": "pgo", "machine": machine_info(True, workroot),
+           "method": evaluate.__doc__, "summary": summary,
+           "programs": results}
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    args.output.write_text(json.dumps(out, indent=1) + "\n")
+    print(json.dumps({k: v for k, v in summary.items() if k != "goals"}, indent=1))
+    log(f"wrote {args.output}")
+
+
+def goals_met(s) -> dict:
+    def at_least(x, bound):
+        return None if x is None else x >= bound
+    return {
+        "lowering_recovery": at_least(s["lowering_recovery_mean"],
+                                      GOALS["lowering_recovery_min"]),
+        "oracle_recovery": at_least(s["oracle_recovery_mean"],
+                                    GOALS["oracle_recovery_min"]),
+        "predicted_beats_mismatch_wherever_it_loses":
+            s["predicted_beats_mismatch_count"] == s["mismatch_loses_count"],
+        "overlap": None if s["overlap_predicted_mean"] is None else
+            s["overlap_predicted_mean"] >= GOALS["overlap_min"] and
+            s["overlap_predicted_mean"] > s["overlap_mismatch_mean"],
+        "hot_coverage": at_least(s["hot_coverage_mean"], GOALS["hot_coverage_min"]),
+    }
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,225 @@
+//===- FlowRepair.cpp - Make a function's profile flow-consistent ---------===//
+//
+// A predicted profile need not be a flow: the entry count, the branch
+// weights of one block and the weights flowing into the blocks after it may
+// disagree. LLVM's optimiser assumes they agree (block frequencies come from
+// branch probabilities, scaled by the entry count), so the profile is
+// repaired first with LLVM's own profile inference ("profi", the min-cost
+// flow of SampleProfileInference), which changes the given counts as little
+// as possible and fills in the blocks the profile says nothing about. A
+// consistent profile (a measured one) comes out unchanged.
+//
+//===----------------------------------------------------------------------===//
+
+#include "phaedrus/Dialect/Phaedrus/Transforms/FlowRepair.h"
+
+#include "phaedrus/Dialect/Phaedrus/IR/PhaedrusOps.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Transforms/Utils/SampleProfileInference.h"
+
+using namespace mlir;
+using namespace mlir::phaedrus;
+
+/// Blocks reachable from the entry that also reach an exit: the part of the
+/// CFG a flow can pass through (profi needs every block on an entry-to-exit
+/// path).
+static SmallVector<Block *> flowBlocks(Region &body) {
+  SmallVector<Block *> forward;
+  llvm::SmallPtrSet<Block *, 32> seen;
+  SmallVector<Block *> stack{&body.front()};
+  seen.insert(&body.front());
+  while (!stack.empty()) {
+    Block *b = stack.pop_back_val();
+    forward.push_back(b);
+    for (Block *s : b->getSuccessors())
+      if (seen.insert(s).second)
+        stack.push_back(s);
+  }
+  llvm::SmallPtrSet<Block *, 32> reachesExit;
+  for (Block *b : forward)
+    if (b->getNumSuccessors() == 0) {
+      reachesExit.insert(b);
+      stack.push_back(b);
+    }
+  while (!stack.empty()) {
+    Block *b = stack.pop_back_val();
+    for (Block *p : b->getPredecessors())
+      if (seen.contains(p) && reachesExit.insert(p).second)
+        stack.push_back(p);
+  }
+  SmallVector<Block *> blocks;
+  for (Block &b : body) // keep the region's order: the entry first
+    if (seen.contains(&b) && reachesExit.contains(&b))
+      blocks.push_back(&b);
+  return blocks;
+}
+
+/// The costs of changing counts. LLVM's defaults (for sample profiles)
+/// trust the entry block least; here the entry count is the most reliable
+/// number (every call is counted, and a model predicts it from the call
+/// tokens), so moving it costs 100 times more than moving any other block
+/// or jump. Increasing a count is cheaper than decreasing one, and making a
+/// block that did not run run is dearer than either, as in LLVM.
+static const llvm::ProfiParams &profiParams() {
+  static const llvm::ProfiParams params = [] {
+    llvm::ProfiParams p;
+    p.EvenFlowDistribution = true;
+    p.RebalanceUnknown = true;
+    p.JoinIslands = true;
+    p.CostBlockInc = 10;
+    p.CostBlockDec = 20;
+    p.CostBlockZeroInc = 11;
+    p.CostBlockEntryInc = 2000;
+    p.CostBlockEntryDec = 2000;
+    p.CostBlockUnknownInc = 0;
+    p.CostJumpInc = 10;
+    p.CostJumpFTInc = 10;
+    p.CostJumpDec = 20;
+    p.CostJumpFTDec = 20;
+    p.CostJumpUnknownInc = 0;
+    p.CostJumpUnknownFTInc = 0;
+    return p;
+  }();
+  return params;
+}
+
+FailureOr<bool> mlir::phaedrus::repairFlow(LLVM::LLVMFuncOp function) {
+  if (function.isExternal())
+    return false;
+  StringRef entryName = PhaedrusDialect::getEntryCountAttrName();
+  StringRef weightsName = PhaedrusDialect::getBranchWeightsAttrName();
+  auto entryCount = function->getAttrOfType<EntryCountAttr>(entryName);
+  bool anyWeights = false;
+  function.walk([&](Operation *op) {
+    anyWeights |= op->hasAttr(weightsName);
+  });
+  if (!entryCount && !anyWeights)
+    return false; // no profile to repair
+
+  Region &body = function.getBody();
+  SmallVector<Block *> blocks = flowBlocks(body);
+  if (blocks.empty() || blocks.front() != &body.front())
+    return false; // the entry reaches no exit: nothing flows
+
+  llvm::DenseMap<Block *, uint64_t> index;
+  for (Block *b : blocks)
+    index[b] = index.size();
+  llvm::FlowFunction flow;
+  flow.Entry = 0;
+  flow.Blocks.resize(blocks.size());
+  // (block, successor number) of each jump, to write the flow back.
+  SmallVector<std::pair<Block *, unsigned>> jumpOf;
+  for (Block *b : blocks) {
+    flow.Blocks[index[b]].Index = index[b];
+    auto weights = b->getTerminator()->getAttrOfType<BranchWeightsAttr>(weightsName);
+    if (weights && weights.getWeights().size() != b->getNumSuccessors())
+      return b->getTerminator()->emitOpError()
+             << "has " << weights.getWeights().size() << " branch weights for "
+             << b->getNumSuccessors() << " successors";
+    for (unsigned i = 0; i < b->getNumSuccessors(); ++i) {
+      Block *s = b->getSuccessor(i);
+      if (!index.count(s))
+        continue; // leads nowhere an exit is reached from: no flow
+      llvm::FlowJump jump;
+      jump.Source = index[b];
+      jump.Target = index[s];
+      if (weights) {
+        jump.Weight = weights.getWeights()[i];
+        jump.HasUnknownWeight = false;
+      }
+      flow.Jumps.push_back(jump);
+      jumpOf.push_back({b, i});
+    }
+  }
+  // profi weighs blocks, not jumps: a block's count is what its weighted
+  // terminator sends out, else what weighted jumps send in when all its
+  // incoming jumps are weighted; the entry block's is the entry count.
+  SmallVector<uint64_t> in(blocks.size(), 0), out(blocks.size(), 0);
+  SmallVector<bool> inKnown(blocks.size(), true), outKnown(blocks.size(), false);
+  SmallVector<bool> hasPred(blocks.size(), false);
+  for (const llvm::FlowJump &jump : flow.Jumps) {
+    hasPred[jump.Target] = true;
+    if (jump.HasUnknownWeight) {
+      inKnown[jump.Target] = false;
+      continue;
+    }
+    outKnown[jump.Source] = true;
+    out[jump.Source] += jump.Weight;
+    in[jump.Target] += jump.Weight;
+  }
+  for (unsigned i = 0; i < blocks.size(); ++i) {
+    llvm::FlowBlock &fb = flow.Blocks[i];
+    if (outKnown[i]) {
+      fb.Weight = out[i];
+      fb.HasUnknownWeight = false;
+    } else if (hasPred[i] && inKnown[i]) {
+      fb.Weight = in[i];
+      fb.HasUnknownWeight = false;
+    }
+  }
+  if (entryCount) {
+    flow.Blocks[0].Weight = entryCount.getCount();
+    flow.Blocks[0].HasUnknownWeight = false;
+  }
+  for (llvm::FlowJump &jump : flow.Jumps) {
+    flow.Blocks[jump.Source].SuccJumps.push_back(&jump);
+    flow.Blocks[jump.Target].PredJumps.push_back(&jump);
+  }
+  // profi's entry is the one block without predecessors; a loop back to
+  // the entry block cannot be expressed (clang never makes one).
+  if (!flow.Blocks[0].PredJumps.empty())
+    return false;
+
+  llvm::applyFlowInference(profiParams(), flow);
+
+  // Write the flow back: the entry count and the branch weights.
+  bool changed = false;
+  MLIRContext *context = function.getContext();
+  Provenance provenance = Provenance::Measured;
+  double confidence = 1.0;
+  if (entryCount) {
+    provenance = entryCount.getProvenance();
+    confidence = entryCount.getConfidenceValue();
+  }
+  if (!entryCount || entryCount.getCount() != flow.Blocks[0].Flow) {
+    function->setAttr(entryName, EntryCountAttr::get(context, flow.Blocks[0].Flow,
+                                                      provenance, confidence));
+    changed = true;
+  }
+  llvm::DenseMap<Block *, SmallVector<uint64_t>> flows;
+  for (auto [jump, where] : llvm::zip(flow.Jumps, jumpOf)) {
+    SmallVector<uint64_t> &f = flows[where.first];
+    f.resize(where.first->getNumSuccessors(), 0);
+    f[where.second] = jump.Flow;
+  }
+  for (Block *b : blocks) {
+    Operation *term = b->getTerminator();
+    auto old = term->getAttrOfType<BranchWeightsAttr>(weightsName);
+    // Only branches the profile weighs get weights: where it says nothing
+    // (a function-granularity profile, a block measured ambiguously), the
+    // inferred split would be a guess, and LLVM's static estimate is a
+    // better one.
+    if (!old)
+      continue;
+    SmallVector<uint64_t> weights = flows.lookup(b);
+    weights.resize(b->getNumSuccessors(), 0);
+    uint64_t total = 0;
+    for (uint64_t w : weights)
+      total += w;
+    if (!total) {
+      // No flow through this block: LLVM keeps its static estimate.
+      term->removeAttr(weightsName);
+      changed = true;
+      continue;
+    }
+    if (ArrayRef<uint64_t>(weights) == old.getWeights())
+      continue;
+    term->setAttr(weightsName,
+                  BranchWeightsAttr::get(context, weights, old.getProvenance(),
+                                         old.getConfidenceValue()));
+    changed = true;
+  }
+  return changed;
+}

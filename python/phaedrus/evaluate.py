@@ -1,0 +1,498 @@
+"""`phaedrus eval`: does the predicted profile make a faster binary for an
+input the model never saw, and how close does it come to PGO trained on that
+very input? (docs/Eval.md has the method and the JSON format.)
+
+For each held-out input, seven builds of the same whole-program module, all
+compiled by `clang -O2` from LLVM IR that differs only in its profile
+metadata:
+
+  plain      no profile
+  mismatch   clang's instrumentation PGO (IR level: -fprofile-generate's
+             instrumentation) trained on one other input, the traditional way
+  predicted  the profile the model predicts from the input's description
+  oracle     clang's instrumentation PGO trained on this input
+  measured   this input's own Phaedrus trace, lowered (what the lowering
+             loses against the oracle)
+  nearest    the profile of the training input whose description is nearest
+  mean       the mean of the training inputs' profiles
+
+clang's profiles are applied with `opt -passes=pgo-instr-use` to the same IR
+at the same point where Phaedrus attaches its profile, so that every build
+then runs the identical optimisation pipeline."""
+
+import json
+import statistics
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import corpus as corpus_mod
+from . import pipeline
+from .timing import disable_aslr, interleaved_rounds, timed_run
+from .tools import ToolError, llvm_tool, log, phaedrus_tool, run
+
+FORMAT = "phaedrus-eval"
+VERSION = 1
+MIN_ROUNDS = 5
+# Oracle speedups below this count as no speedup to recover.
+MEANINGFUL_SPEEDUP = 0.02
+# LLVM's hot cutoff (ProfileSummaryCutoffHot): the hottest functions that
+# take 99% of the calls.
+HOT_CUTOFF = 0.99
+
+VARIANTS = {
+    "plain": "-O2, no profile",
+    "mismatch": "clang instrumentation PGO trained on one other input",
+    "predicted": "Phaedrus: the profile the model predicts for this input",
+    "oracle": "clang instrumentation PGO trained on this input",
+    "measured": "Phaedrus: this input's own measured trace, lowered",
+    "nearest": "Phaedrus lowering of the nearest training input's profile",
+    "mean": "Phaedrus lowering of the training inputs' mean profile",
+}
+PROFILED = [v for v in VARIANTS if v != "plain"]
+
+
+@dataclass
+class Input:
+    """A run to evaluate on: argv (program name first), standard input and
+    working directory."""
+    name: str
+    argv: list
+    stdin: str = None
+    cwd: str = None
+
+
+def load_input(path) -> Input:
+    """An input description: the TRACE.input.json `phaedrus run` writes, or
+    by hand {"argv": [...], "stdin": FILE or null, "cwd": DIR or null}."""
+    path = Path(path)
+    try:
+        info = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise ToolError(f"input description not found: {path}")
+    except json.JSONDecodeError as e:
+        raise ToolError(f"{path} is not an input description (JSON): {e}")
+    argv = info.get("argv") if isinstance(info, dict) else None
+    if not isinstance(argv, list) or not argv or \
+            not all(isinstance(a, str) for a in argv):
+        raise ToolError(f"{path}: an input description needs \"argv\": a list "
+                        f"of strings, the program name first")
+    stdin = info.get("stdin")
+    if stdin and not Path(stdin).is_file():
+        raise ToolError(f"{path}: standard input file not found: {stdin}")
+    return Input(path.name.split(".")[0], argv, stdin, info.get("cwd"))
+
+
+def corpus_input(r: dict) -> Input:
+    return Input(r["name"], r["argv"], r.get("stdin"), r.get("cwd"))
+
+
+# --------------------------------------------------------------------------
+# Profiles as they reach LLVM: entry counts and branch weights in the IR
+
+def profile_counters(ll_text: str) -> dict:
+    """The counters a profile gives the optimiser, from textual LLVM IR, for
+    the functions the program defines (not available_externally copies):
+    ("entry", f) -> function_entry_count, ("branch", f, k, j) -> weight of
+    successor j of the k-th conditional branch or switch of f (k counts every
+    one, profiled or not, so that two profiles of one module line up)."""
+    import re
+    metadata = {}
+    for m in re.finditer(r'^(!\d+) = !\{!"(branch_weights|function_entry_count)"'
+                         r'(?:, !"expected")?((?:, i(?:32|64) \d+)+)\}', ll_text, re.M):
+        metadata[m.group(1)] = [int(x) for x in re.findall(r"i(?:32|64) (\d+)", m.group(3))]
+    counters, function, k, pending = {}, None, 0, None
+    for line in ll_text.splitlines():
+        if line.startswith("define "):
+            if line.startswith("define available_externally "):
+                # A library's inline copy (tolower from ctype.h): the program
+                # does not define it, Phaedrus does not record it.
+                function = None
+                continue
+            m = re.search(r"@([\w.$]+|\"[^\"]+\")\(", line)
+            function, k = m.group(1), 0
+            m = re.search(r"!prof (!\d+)", line)
+            if m and m.group(1) in metadata:
+                counters[("entry", function)] = metadata[m.group(1)][0]
+            continue
+        if function is None:
+            continue
+        if line == "}":
+            function = None
+            continue
+        prof = None
+        if " br i1 " in line:
+            m = re.search(r"!prof (!\d+)", line)
+            prof = m.group(1) if m else None
+            index = k
+            k += 1
+        elif " switch " in line:
+            pending = k
+            k += 1
+            continue
+        elif pending is not None and line.lstrip().startswith("]"):
+            m = re.search(r"!prof (!\d+)", line)
+            prof = m.group(1) if m else None
+            index, pending = pending, None
+        if prof in metadata:
+            for j, w in enumerate(metadata[prof]):
+                counters[("branch", function, index, j)] = w
+    return counters
+
+
+def overlap(a: dict, b: dict) -> float:
+    """Overlap of two profiles as `llvm-profdata overlap` defines it: each
+    counter normalised by its profile's total, summed minimum over all
+    counters (1 for profiles of the same shape, 0 for disjoint ones)."""
+    total_a, total_b = sum(a.values()), sum(b.values())
+    if not total_a or not total_b:
+        return 0.0
+    return sum(min(a.get(key, 0) / total_a, b.get(key, 0) / total_b)
+               for key in set(a) | set(b))
+
+
+def entry_counts(counters: dict) -> dict:
+    return {key[1]: n for key, n in counters.items() if key[0] == "entry"}
+
+
+def hot_coverage(candidate: dict, oracle: dict) -> float:
+    """Share of the oracle's calls that the candidate's hottest functions
+    take, against the oracle's own: k is the size of the oracle's hot set
+    (its hottest functions taking 99% of its calls), and the result is the
+    oracle's calls into the candidate's top k over those into its own top k."""
+    oracle_entries = entry_counts(oracle)
+    candidate_entries = entry_counts(candidate)
+    ranked = sorted(oracle_entries.values(), reverse=True)
+    total = sum(ranked)
+    if not total:
+        return 0.0
+    k, running = 0, 0
+    while running < HOT_CUTOFF * total:
+        running += ranked[k]
+        k += 1
+    top = sorted(candidate_entries, key=lambda f: (-candidate_entries[f], f))[:k]
+    return sum(oracle_entries.get(f, 0) for f in top) / sum(ranked[:k])
+
+
+# --------------------------------------------------------------------------
+# Builds
+
+def descriptor_distance(a, b) -> float:
+    """Jaccard distance of two descriptors' token sets."""
+    a, b = set(a), set(b)
+    return 1.0 - len(a & b) / len(a | b) if a | b else 0.0
+
+
+def mean_counts(corpus: dict) -> list:
+    """[[token, count]]: each token's share of its run's events, averaged
+    over the runs, times the mean run length (every token any run took
+    keeps a count of at least 1)."""
+    runs = corpus["runs"]
+    shares = {}
+    for r in runs:
+        total = sum(n for _, n in r["tokens"]) or 1
+        for token, n in r["tokens"]:
+            shares[token] = shares.get(token, 0.0) + n / total / len(runs)
+    events = statistics.mean(sum(n for _, n in r["tokens"]) for r in runs)
+    return [[t, max(1, round(share * events))] for t, share in shares.items()]
+
+
+class Evaluation:
+    def __init__(self, program, model, corpus: dict, workdir, ldflags=(),
+                 rounds=MIN_ROUNDS, pgo_input=None, jobs=2):
+        self.program = Path(program)
+        self.model = Path(model)
+        self.corpus = corpus
+        self.workdir = Path(workdir)
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        self.ldflags = list(ldflags)
+        self.rounds = rounds
+        self.jobs = jobs
+        names = [r["name"] for r in corpus["runs"]]
+        if pgo_input is None:
+            pgo_input = names[0]
+        if pgo_input not in names:
+            raise ToolError(f"--pgo-input {pgo_input} is not a run of the corpus "
+                            f"({', '.join(names)})")
+        self.pgo_input = corpus_input(corpus["runs"][names.index(pgo_input)])
+        kinds = {e["kind"] for e in corpus["vocabulary"]["entries"]}
+        self.granularity = "path" if "path" in kinds else "function"
+        if not self.program.exists():
+            raise ToolError(f"program not found: {self.program}")
+        if not self.model.exists():
+            raise ToolError(f"model not found: {self.model}")
+        model_fingerprint = pipeline.fingerprint_of(self.model)
+        if str(model_fingerprint) != str(corpus["fingerprint"]):
+            raise ToolError(f"the model {self.model} was trained on another build "
+                            f"(fingerprint {model_fingerprint}) than the corpus's "
+                            f"({corpus['fingerprint']})")
+
+    # -- helpers -----------------------------------------------------------
+    def path(self, name):
+        return self.workdir / name
+
+    def parallel(self, fn, items):
+        with ThreadPoolExecutor(max_workers=self.jobs) as pool:
+            return list(pool.map(fn, items))
+
+    def run_input(self, binary, inp: Input, env=None, trace=None):
+        """Runs a build on an input as the corpus runs did (same argv[0], no
+        address randomisation); returns (exit code, stdout)."""
+        code, out, err = pipeline.run_program(
+            binary, inp.argv[1:], trace=trace, stdin_path=inp.stdin, cwd=inp.cwd,
+            repeatable=True, argv0=inp.argv[0], extra_env=env)
+        return code, out
+
+    def binary_of(self, ll: Path) -> Path:
+        return pipeline.llvm_ir_to_binary(ll, ll.with_suffix(""), self.ldflags)
+
+    # -- clang's instrumentation PGO ------------------------------------------
+    def pgo_generate_binary(self):
+        gen_bc = self.path("pgo-gen.bc")
+        run([llvm_tool("opt"), "-passes=pgo-instr-gen,instrprof", self.plain_ll,
+             "-o", gen_bc], what="opt -passes=pgo-instr-gen")
+        gen_o = self.path("pgo-gen.o")
+        run([llvm_tool("clang"), "-O2", "-c", gen_bc, "-o", gen_o],
+            what="clang (pgo-gen)")
+        binary = self.path("pgo-gen")
+        run([llvm_tool("clang"), "-fprofile-generate", gen_o, *self.ldflags,
+             "-o", binary], what="clang -fprofile-generate (link)")
+        return binary
+
+    def clang_profile(self, inp: Input, out_ll: Path) -> Path:
+        """Trains clang's instrumentation on `inp`; the plain IR with that
+        profile applied."""
+        profraw = out_ll.with_suffix(".profraw")
+        profraw.unlink(missing_ok=True)
+        code, _ = self.run_input(self.pgo_gen, inp,
+                                 env={"LLVM_PROFILE_FILE": str(profraw)})
+        if not profraw.exists():
+            raise ToolError(f"clang's instrumented build wrote no profile on "
+                            f"{inp.name} (exit {code})")
+        profdata = out_ll.with_suffix(".profdata")
+        run([llvm_tool("llvm-profdata"), "merge", profraw, "-o", profdata],
+            what="llvm-profdata merge")
+        run([llvm_tool("opt"), "-passes=pgo-instr-use",
+             f"-pgo-test-profile-file={profdata}", self.plain_ll, "-S", "-o", out_ll],
+            what="opt -passes=pgo-instr-use")
+        return out_ll
+
+    # -- Phaedrus profiles ------------------------------------------------------
+    def lowered_ll(self, annotated_mlir: Path, out_ll: Path) -> Path:
+        lowered = out_ll.with_suffix(".lowered.mlir")
+        pipeline.lower_profile(annotated_mlir, lowered)
+        return pipeline.mlir_to_llvm_ir(lowered, out_ll)
+
+    def trace_profile(self, trace_mlir: Path, out_ll: Path) -> Path:
+        annotated = out_ll.with_suffix(".profile.mlir")
+        run([phaedrus_tool("phaedrus-opt"), self.program,
+             f"--phaedrus-trace-profile=trace-files={trace_mlir}", "-o", annotated],
+            what="phaedrus-opt --phaedrus-trace-profile")
+        return self.lowered_ll(annotated, out_ll)
+
+    def counts_profile(self, name, token_counts, argv, out_ll: Path) -> Path:
+        trace = out_ll.with_suffix(".trace.mlir")
+        trace.write_text(corpus_mod.counts_trace_ir(self.corpus, name,
+                                                    token_counts, argv))
+        return self.trace_profile(trace, out_ll)
+
+    def measured_profile(self, inp: Input, out_ll: Path) -> Path:
+        wpp = out_ll.with_suffix(".wpp")
+        wpp.unlink(missing_ok=True)
+        self.run_input(self.instrumented, inp, trace=wpp)
+        imported = out_ll.with_suffix(".trace.mlir")
+        warnings = pipeline.import_trace(wpp, imported, name=inp.name,
+                                         fingerprint=self.corpus["fingerprint"])
+        if warnings:
+            raise ToolError(f"the trace of {inp.name} is not complete:\n{warnings}")
+        return self.trace_profile(imported, out_ll)
+
+    def predicted_profile(self, inp: Input, out_ll: Path) -> Path:
+        predicted = out_ll.with_suffix(".predicted.mlir")
+        warnings = pipeline.predict(self.program, self.model, inp.argv, predicted,
+                                    stdin=inp.stdin, input_dir=inp.cwd)
+        if warnings:
+            log(f"{inp.name}: {warnings}")
+        return self.lowered_ll(predicted, out_ll)
+
+    def nearest_run(self, inp: Input) -> dict:
+        descriptor = corpus_mod.featurize(inp.argv, stdin=inp.stdin, cwd=inp.cwd)
+        return min(self.corpus["runs"],
+                   key=lambda r: (descriptor_distance(descriptor, r["descriptor"]),
+                                  r["name"]))
+
+    # -- the whole evaluation ---------------------------------------------------
+    def prepare(self):
+        """The builds every held-out input shares."""
+        log(f"eval: building plain, clang-instrumented and {self.granularity}-"
+            f"instrumented binaries of {self.program}")
+        self.plain_ll = pipeline.mlir_to_llvm_ir(self.program, self.path("plain.ll"))
+        inst_mlir = self.path("instrumented.mlir")
+
+        def instrumented():
+            pipeline.instrument_mlir(self.program, inst_mlir, self.granularity)
+            fingerprint = pipeline.fingerprint_of(inst_mlir)
+            if str(fingerprint) != str(self.corpus["fingerprint"]):
+                raise ToolError(
+                    f"the corpus was recorded from another build (fingerprint "
+                    f"{self.corpus['fingerprint']}) than {self.program} "
+                    f"({fingerprint})")
+            return pipeline.mlir_to_binary(inst_mlir, self.path("instrumented"),
+                                           self.ldflags, link_runtime=True)
+        self.plain, self.pgo_gen, self.instrumented = self.parallel(
+            lambda f: f(), [lambda: self.binary_of(self.plain_ll),
+                            self.pgo_generate_binary, instrumented])
+        log(f"eval: mismatched PGO trained on {self.pgo_input.name}; mean profile "
+            f"of {len(self.corpus['runs'])} training runs")
+        shared_ll = self.parallel(lambda f: f(), [
+            lambda: self.clang_profile(self.pgo_input, self.path("mismatch.ll")),
+            lambda: self.counts_profile("mean", mean_counts(self.corpus),
+                                        self.pgo_input.argv, self.path("mean.ll"))])
+        self.shared = dict(zip(["mismatch", "mean"], shared_ll))
+        self.shared_binaries = dict(zip(self.shared, self.parallel(
+            self.binary_of, list(self.shared.values()))))
+
+    def evaluate_input(self, inp: Input) -> dict:
+        names = {r["name"] for r in self.corpus["runs"]}
+        if inp.name in names:
+            raise ToolError(f"{inp.name} is a training run of the corpus: "
+                            f"evaluate on held-out inputs only")
+        nearest = self.nearest_run(inp)
+        d = self.workdir / inp.name
+        d.mkdir(exist_ok=True)
+        log(f"eval {inp.name}: profiles (oracle, measured, predicted, nearest: "
+            f"{nearest['name']})")
+        lls = dict(self.shared)
+        lls.update(zip(["oracle", "measured", "predicted", "nearest"], self.parallel(
+            lambda f: f(), [
+                lambda: self.clang_profile(inp, d / "oracle.ll"),
+                lambda: self.measured_profile(inp, d / "measured.ll"),
+                lambda: self.predicted_profile(inp, d / "predicted.ll"),
+                lambda: self.counts_profile(nearest["name"], nearest["tokens"],
+                                            nearest["argv"], d / "nearest.ll")])))
+        log(f"eval {inp.name}: building")
+        binaries = {"plain": self.plain, **self.shared_binaries}
+        own = ["oracle", "measured", "predicted", "nearest"]
+        binaries.update(zip(own, self.parallel(self.binary_of, [lls[v] for v in own])))
+
+        # Every build must do what the plain one does (this is also the
+        # warm-up run).
+        expected = self.run_input(self.plain, inp)
+        for v in PROFILED:
+            if self.run_input(binaries[v], inp) != expected:
+                raise ToolError(f"{inp.name}: the {v} build's output or exit code "
+                                f"differs from the plain build's")
+        log(f"eval {inp.name}: timing {len(VARIANTS)} builds, {self.rounds} "
+            f"interleaved rounds")
+        import os
+        env = {k: v for k, v in os.environ.items() if k != "LLVM_PROFILE_FILE"}
+        env["PHAEDRUS_TRACE"] = "off"
+
+        def time_one(v):
+            seconds, code = timed_run(binaries[v], inp.argv, stdin_path=inp.stdin,
+                                      cwd=inp.cwd, env=env)
+            if code != expected[0]:
+                raise ToolError(f"{inp.name}: the {v} build exited with {code}")
+            return seconds
+        times = interleaved_rounds(list(VARIANTS), time_one, self.rounds)
+
+        counters = {v: profile_counters(Path(lls[v]).read_text()) for v in PROFILED}
+        medians = {v: statistics.median(times[v]) for v in VARIANTS}
+        row = {
+            "input": inp.name, "argv": inp.argv, "stdin": inp.stdin,
+            "pgo_input": self.pgo_input.name, "nearest_input": nearest["name"],
+            "times_s": times,
+            "median_s": medians,
+            "speedup": {v: medians["plain"] / medians[v] for v in VARIANTS},
+            "size_bytes": {v: Path(binaries[v]).stat().st_size for v in VARIANTS},
+            "overlap": {v: overlap(counters[v], counters["oracle"]) for v in PROFILED},
+            "hot_coverage": {v: hot_coverage(counters[v], counters["oracle"])
+                             for v in PROFILED},
+        }
+        return row
+
+    def run(self, inputs) -> dict:
+        aslr_off = disable_aslr()
+        self.prepare()
+        rows = []
+        for inp in inputs:
+            rows.append(self.evaluate_input(inp))
+            print_row(rows[-1])
+        return {"format": FORMAT, "version": VERSION,
+                "program": str(self.program), "model": str(self.model),
+                "granularity": self.granularity, "rounds": self.rounds,
+                "aslr_off": aslr_off, "variants": VARIANTS,
+                "rows": rows, "summary": summarize(rows)}
+
+
+def recovery(row, variant):
+    """(T_a/T_x - 1) / (T_a/T_oracle - 1), or None when the oracle's speedup
+    is below MEANINGFUL_SPEEDUP."""
+    oracle = row["speedup"]["oracle"] - 1
+    if oracle < MEANINGFUL_SPEEDUP:
+        return None
+    return (row["speedup"][variant] - 1) / oracle
+
+
+def _mean(values):
+    values = [v for v in values if v is not None]
+    return statistics.mean(values) if values else None
+
+
+def summarize(rows) -> dict:
+    loses = [r for r in rows
+             if r["median_s"]["mismatch"] >= (1 + MEANINGFUL_SPEEDUP) * r["median_s"]["oracle"]]
+    summary = {
+        "inputs": len(rows),
+        "oracle_meaningful_count": sum(recovery(r, "oracle") is not None for r in rows),
+        "oracle_recovery_mean": _mean(recovery(r, "predicted") for r in rows),
+        "lowering_recovery_mean": _mean(recovery(r, "measured") for r in rows),
+        "mismatch_loses_count": len(loses),
+        "predicted_beats_mismatch_count": sum(
+            r["median_s"]["predicted"] < r["median_s"]["mismatch"] for r in loses),
+        "overlap_predicted_mean": _mean(r["overlap"]["predicted"] for r in rows),
+        "overlap_mismatch_mean": _mean(r["overlap"]["mismatch"] for r in rows),
+        "hot_coverage_mean": _mean(r["hot_coverage"]["predicted"] for r in rows),
+    }
+    for v in ("measured", "nearest", "mean"):
+        summary[f"overlap_{v}_mean"] = _mean(r["overlap"][v] for r in rows)
+    summary["speedup_median"] = {
+        v: statistics.median(r["speedup"][v] for r in rows) for v in VARIANTS} if rows else {}
+    return summary
+
+
+def print_row(row):
+    print(f"{row['input']}: speedup over plain (median of "
+          f"{len(row['times_s']['plain'])} runs), overlap with the oracle, "
+          f"hot coverage", flush=True)
+    for v in VARIANTS:
+        line = f"  {v:<10} {row['median_s'][v] * 1000:9.1f} ms  {row['speedup'][v]:6.3f}x"
+        if v in row["overlap"]:
+            line += f"  overlap {row['overlap'][v]:.3f}  hot {row['hot_coverage'][v]:.3f}"
+        print(line, flush=True)
+
+
+def plot(result: dict, output: Path):
+    """Speedup over plain per held-out input and build (PNG)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    rows = result["rows"]
+    shown = [v for v in VARIANTS if v != "plain"]
+    fig, ax = plt.subplots(figsize=(max(6, 1.6 * len(rows) + 3), 4))
+    width = 0.8 / len(shown)
+    for i, v in enumerate(shown):
+        ax.bar([x + i * width for x in range(len(rows))],
+               [r["speedup"][v] for r in rows], width, label=v)
+    ax.axhline(1.0, color="black", linewidth=0.8)
+    ax.set_xticks([x + 0.4 - width / 2 for x in range(len(rows))])
+    ax.set_xticklabels([r["input"] for r in rows])
+    ax.set_ylabel("speedup over -O2 without profile")
+    ax.set_title(f"{Path(result['program']).name}: held-out inputs")
+    lo = min([r["speedup"][v] for r in rows for v in shown] + [1.0])
+    hi = max([r["speedup"][v] for r in rows for v in shown] + [1.0])
+    ax.set_ylim(lo - 0.05, hi + 0.05)
+    ax.legend(fontsize="small", ncol=3)
+    fig.tight_layout()
+    fig.savefig(output, dpi=100)
+    plt.close(fig)

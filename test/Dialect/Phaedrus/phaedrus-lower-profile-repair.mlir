@@ -1,0 +1,85 @@
+// RUN: phaedrus-opt %s --phaedrus-lower-profile=emit-summary=false | FileCheck %s
+// RUN: phaedrus-opt %s --phaedrus-lower-profile="emit-summary=false repair-flow=false" | FileCheck %s --check-prefix=NOREPAIR
+
+// Before LLVM sees them, each function's counts become one flow (profi,
+// LLVM's min-cost profile inference): every block's inflow equals its
+// outflow and the entry block's equals the entry count.
+
+// A measured profile is a flow already and passes unchanged: 10 entries,
+// 990 iterations, the 990 split 900/90 inside the loop.
+// CHECK-LABEL: llvm.func @consistent(
+// CHECK-SAME: function_entry_count = 10 : i64
+// CHECK: weights([990, 10])
+// CHECK: weights([900, 90])
+llvm.func @consistent(%c: i1, %d: i1) attributes {phaedrus.entry_count = #phaedrus.entry_count<10, measured, confidence = 1.0>} {
+  llvm.br ^header
+^header:
+  llvm.cond_br %c, ^body, ^exit {phaedrus.branch_weights = #phaedrus.branch_weights<[990, 10], measured, confidence = 1.0>}
+^body:
+  llvm.cond_br %d, ^a, ^b {phaedrus.branch_weights = #phaedrus.branch_weights<[900, 90], measured, confidence = 1.0>}
+^a:
+  llvm.br ^header
+^b:
+  llvm.br ^header
+^exit:
+  llvm.return
+}
+
+// A prediction whose branch carries fewer runs than the function has
+// entries: the entry count is trusted most, the missing 60 are spread over
+// both successors (profi adds flow evenly where the costs tie).
+// CHECK-LABEL: llvm.func @split(
+// CHECK-SAME: function_entry_count = 100 : i64
+// CHECK: weights([60, 40])
+// NOREPAIR-LABEL: llvm.func @split(
+// NOREPAIR: weights([30, 10])
+llvm.func @split(%c: i1) attributes {phaedrus.entry_count = #phaedrus.entry_count<100, model, confidence = 0.5>} {
+  llvm.cond_br %c, ^a, ^b {phaedrus.branch_weights = #phaedrus.branch_weights<[30, 10], model, confidence = 0.5>}
+^a:
+  llvm.return
+^b:
+  llvm.return
+}
+
+// A loop that is left 3 times but entered 10 times: the exit edge carries
+// all 10.
+// CHECK-LABEL: llvm.func @loop(
+// CHECK-SAME: function_entry_count = 10 : i64
+// CHECK: weights([1000, 10])
+llvm.func @loop(%c: i1) attributes {phaedrus.entry_count = #phaedrus.entry_count<10, model, confidence = 0.5>} {
+  llvm.br ^header
+^header:
+  llvm.cond_br %c, ^body, ^exit {phaedrus.branch_weights = #phaedrus.branch_weights<[1000, 3], model, confidence = 0.5>}
+^body:
+  llvm.br ^header
+^exit:
+  llvm.return
+}
+
+// Only an entry count (a function-granularity profile): no branch weights
+// are invented; LLVM keeps its static estimate.
+// CHECK-LABEL: llvm.func @entryonly(
+// CHECK-SAME: function_entry_count = 10 : i64
+// CHECK-NEXT: llvm.cond_br %{{[^ ]*}}, ^bb1, ^bb2
+llvm.func @entryonly(%c: i1) attributes {phaedrus.entry_count = #phaedrus.entry_count<10, model, confidence = 0.5>} {
+  llvm.cond_br %c, ^a, ^b
+^a:
+  llvm.return
+^b:
+  llvm.return
+}
+
+// Branch weights without an entry count: the entry count is the flow into
+// the function.
+// CHECK-LABEL: llvm.func @noentry(
+// CHECK-SAME: function_entry_count = 10 : i64
+// CHECK: weights([7, 3])
+// NOREPAIR-LABEL: llvm.func @noentry(
+// NOREPAIR-NOT: function_entry_count
+llvm.func @noentry(%c: i1) {
+  llvm.cond_br %c, ^a, ^b {phaedrus.branch_weights = #phaedrus.branch_weights<[7, 3], model, confidence = 0.5>}
+^a:
+  llvm.return
+^b:
+  llvm.return
+}
