@@ -14,7 +14,7 @@ Per program (bzip2, lua5.4), at input scale --scale:
   train     --kind (default lstm) with the default shape, --epochs at most,
             seeded
   eval      phaedrus eval on the held-out inputs (bzip2: text-1,
-            repetitive-1; lua5.4: numeric, objects), --rounds interleaved
+            repetitive-9; lua5.4: numeric, objects), --rounds interleaved
             rounds; mismatched PGO trained on --pgo-input (bzip2: text-9,
             lua5.4: tables)
 
@@ -33,7 +33,7 @@ import time
 from pathlib import Path
 
 from phaedrus import corpus as corpus_mod
-from phaedrus import evaluate, programs
+from phaedrus import evaluate, pipeline, programs
 from phaedrus import model as M
 from phaedrus.tools import REPO_ROOT, ToolError, build_dir
 
@@ -73,16 +73,36 @@ def parse_args(argv):
     return args
 
 
+def reusable_corpus(path: Path, b, training):
+    """The corpus an earlier run of this benchmark recorded, when it is of
+    the same build (fingerprint) and the same training inputs."""
+    if not path.exists():
+        return None
+    try:
+        corpus = corpus_mod.load(path)
+    except ToolError:
+        return None
+    fingerprint = str(pipeline.fingerprint_of(b.instrumented_path_mlir))
+    if str(corpus["fingerprint"]) != fingerprint or \
+            [r["name"] for r in corpus["runs"]] != [r.name for r in training]:
+        return None
+    return corpus
+
+
 def evaluate_program(program, args, workroot: Path) -> dict:
     b = programs.build(program)
     work = workroot / program.name
     training = program.training_runs()
-    log(f"{program.name}: recording {len(training)} training inputs (path "
-        f"granularity, scale {args.scale})")
-    corpus = programs.collect_corpus(program, b, work / "runs", runs=training,
-                                     granularity="path")
-    corpus_path = work / "corpus.json"
-    corpus_mod.save(corpus, corpus_path)
+    corpus_path = work / f"corpus.x{args.scale}.json"
+    corpus = reusable_corpus(corpus_path, b, training)
+    if corpus is None:
+        log(f"{program.name}: recording {len(training)} training inputs (path "
+            f"granularity, scale {args.scale})")
+        corpus = programs.collect_corpus(program, b, work / "runs", runs=training,
+                                         granularity="path")
+        corpus_mod.save(corpus, corpus_path)
+    else:
+        log(f"{program.name}: reusing {corpus_path} (same build, same inputs)")
     log(f"{program.name}: training {args.kind} ({args.epochs} epochs at most)")
     started = time.perf_counter()
     config = M.TrainConfig(kind=args.kind, seed=args.seed, epochs=args.epochs,

@@ -96,6 +96,7 @@ class TokenSpace:
 class LstmModel(nn.Module):
     def __init__(self, size, embedding_dim=64, hidden_size=128, num_layers=1):
         super().__init__()
+        self.init_args = (size, embedding_dim, hidden_size, num_layers)
         self.embedding = nn.Embedding(size, embedding_dim)
         self.lstm = nn.LSTM(embedding_dim, hidden_size, num_layers,
                             batch_first=True)
@@ -109,6 +110,7 @@ class LstmModel(nn.Module):
 class MlpModel(nn.Module):
     def __init__(self, num_descriptors, vocab_size, hidden_size=64):
         super().__init__()
+        self.init_args = (num_descriptors, vocab_size, hidden_size)
         self.hidden = nn.Linear(num_descriptors, hidden_size)
         self.output = nn.Linear(hidden_size, vocab_size)
 
@@ -145,6 +147,9 @@ class TrainConfig:
     hidden_size: int = 128
     num_layers: int = 1
     validation: list = None  # run names held out for early stopping
+    # After early stopping, train again on all runs for the chosen number of
+    # epochs.
+    refit: bool = True
     progress: bool = True
 
 
@@ -253,10 +258,39 @@ def train(corpus: dict, config: TrainConfig):
     else:
         raise ValueError(f"unknown model kind '{config.kind}': use lstm or mlp")
 
+    best, history = _fit(model, loss_of, train_batch, val_batch, config.epochs,
+                         config, f"train {config.kind}")
+    model.load_state_dict(best[1])
+    refit_batch = None
+    if config.refit and val_runs:
+        # The validation runs chose the number of epochs; the model itself
+        # then learns from every run (a corpus of a few runs cannot spare
+        # one), from the same initial weights, for that many epochs.
+        torch.manual_seed(config.seed)
+        model = type(model)(*model.init_args)
+        refit_batch = (_lstm_batch(space, runs) if config.kind == "lstm" else
+                       mlp_batch(runs))
+        _, _ = _fit(model, loss_of, refit_batch, None, best[2] + 1, config,
+                    f"refit {config.kind}", fixed=True)
+    model.eval()
+    report = {"kind": config.kind, "epochs": len(history), "best_epoch": best[2],
+              "train_loss": history[best[2]][0], "validation_loss": best[0],
+              "train_runs": [r["name"] for r in train_runs],
+              "validation_runs": [r["name"] for r in val_runs],
+              "refit_on_all_runs": refit_batch is not None}
+    return model, space, report
+
+
+def _fit(model, loss_of, train_batch, val_batch, max_epochs, config, desc,
+         fixed=False):
+    """Full-batch Adam for at most `max_epochs` (exactly that many when
+    `fixed`), keeping the weights of the best validation loss (training loss
+    without validation runs) and stopping after `config.patience` epochs
+    without improvement. Returns ((loss, weights, epoch), history)."""
     optimizer = torch.optim.Adam(model.parameters(), lr=config.learning_rate)
     best = (math.inf, None, 0)
     history = []
-    epochs = _progress(range(config.epochs), config.progress, f"train {config.kind}")
+    epochs = _progress(range(max_epochs), config.progress, desc)
     for epoch in epochs:
         model.train()
         optimizer.zero_grad()
@@ -272,15 +306,9 @@ def train(corpus: dict, config: TrainConfig):
             epochs.set_postfix(train=f"{loss.item():.3f}", val=f"{val:.3f}")
         if val < best[0] - 1e-6:
             best = (val, {k: v.clone() for k, v in model.state_dict().items()}, epoch)
-        elif epoch - best[2] >= config.patience:
+        elif epoch - best[2] >= config.patience and not fixed:
             break
-    model.load_state_dict(best[1])
-    model.eval()
-    report = {"kind": config.kind, "epochs": len(history), "best_epoch": best[2],
-              "train_loss": history[best[2]][0], "validation_loss": best[0],
-              "train_runs": [r["name"] for r in train_runs],
-              "validation_runs": [r["name"] for r in val_runs]}
-    return model, space, report
+    return best, history
 
 
 # --------------------------------------------------------------------------

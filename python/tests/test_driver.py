@@ -140,3 +140,97 @@ def test_corpus_train_predict_errors(tmp_path):
     assert "standard input file not found" in result.stderr
     for r in [result]:
         assert "Traceback" not in r.stderr
+
+
+def _demo_corpus(tmp_path, granularity, training, held_out):
+    """wordfreq instrumented at `granularity`, run on the `training` texts
+    (a corpus and an mlp trained on it) and described on the `held_out`
+    ones. Returns the held-out input descriptions."""
+    assert phaedrus("ir", WORDFREQ, "-o", tmp_path / "w.mlir").returncode == 0
+    result = phaedrus("instrument", tmp_path / "w.mlir", "-o", tmp_path / "w.inst",
+                      "--granularity", granularity)
+    assert result.returncode == 0, result.stderr
+    for name, text in {**training, **held_out}.items():
+        (tmp_path / f"{name}.txt").write_text(text)
+    for name in [*training, *held_out]:
+        out = tmp_path / ("runs" if name in training else "held") / f"{name}.wpp"
+        result = phaedrus("run", tmp_path / "w.inst", "-o", out, "--",
+                          tmp_path / f"{name}.txt")
+        assert result.returncode == 0, result.stderr
+    result = phaedrus("corpus", *sorted((tmp_path / "runs").glob("*.wpp")),
+                      "--program", tmp_path / "w.inst.mlir", "-o", tmp_path / "corpus.json")
+    assert result.returncode == 0, result.stderr
+    result = phaedrus("train", tmp_path / "corpus.json", "-o", tmp_path / "m.mlir",
+                      "--kind", "mlp", "--epochs", "100")
+    assert result.returncode == 0, result.stderr
+    return [tmp_path / "held" / f"{name}.wpp.input.json" for name in held_out]
+
+
+def test_eval_on_the_demo_program(tmp_path):
+    """phaedrus eval on the bundled example: every build behaves like the
+    plain one, the exact measured profile lowers to what clang's own PGO
+    gives the optimiser (overlap 1), and the report has every row and
+    summary key."""
+    import json
+    held = _demo_corpus(
+        tmp_path, "path",
+        {"few": "x y z\n" * 50, "pets": "the cat the dog\n" * 400,
+         "latin": "lorem ipsum dolor sit amet\n" * 3000},
+        {"pairs": "a b\n" * 900, "mixed": "one two three two one\n" * 2000})
+    result = phaedrus("eval", tmp_path / "w.mlir", "--model", tmp_path / "m.mlir",
+                      "--corpus", tmp_path / "corpus.json", "--held-out", *held,
+                      "--pgo-input", "pets", "-o", tmp_path / "eval.json",
+                      "--plot", tmp_path / "eval.png")
+    assert result.returncode == 0, result.stderr
+    assert "oracle recovery" in result.stderr and "hot coverage" in result.stderr
+    report = json.loads((tmp_path / "eval.json").read_text())
+    assert report["format"] == "phaedrus-eval" and report["granularity"] == "path"
+    assert [r["input"] for r in report["rows"]] == ["pairs", "mixed"]
+    variants = ["plain", "mismatch", "predicted", "oracle", "measured", "nearest", "mean"]
+    for row in report["rows"]:
+        assert sorted(row["median_s"]) == sorted(variants)
+        assert all(len(row["times_s"][v]) == 5 for v in variants)
+        assert row["pgo_input"] == "pets" and row["nearest_input"] in ("few", "pets", "latin")
+        # The measured trace of the run, lowered, gives LLVM the counters
+        # clang's instrumentation gives it: entry counts and branch weights.
+        assert row["overlap"]["measured"] > 0.999, row["overlap"]
+        assert row["hot_coverage"]["measured"] == 1.0
+        assert row["overlap"]["oracle"] > 0.999
+        assert 0 <= row["overlap"]["predicted"] <= 1.0 + 1e-9
+        assert all(row["size_bytes"][v] > 0 for v in variants)
+    for key in ["oracle_recovery_mean", "lowering_recovery_mean", "mismatch_loses_count",
+                "predicted_beats_mismatch_count", "overlap_predicted_mean",
+                "overlap_mismatch_mean", "hot_coverage_mean"]:
+        assert key in report["summary"]
+    assert (tmp_path / "eval.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_eval_errors(tmp_path):
+    held = _demo_corpus(tmp_path, "function", {"a": "x y\n" * 30, "b": "p q r\n" * 60},
+                        {"new": "a b\n" * 90})
+    base = [tmp_path / "w.mlir", "--model", tmp_path / "m.mlir",
+            "--corpus", tmp_path / "corpus.json", "-o", tmp_path / "e.json"]
+    # A training run is not held out.
+    (tmp_path / "a.input.json").write_text(
+        (tmp_path / "runs" / "a.wpp.input.json").read_text())
+    result = phaedrus("eval", *base, "--held-out", tmp_path / "a.input.json")
+    assert result.returncode == 1
+    assert "a is a training run of the corpus" in result.stderr
+    result = phaedrus("eval", *base, "--held-out", *held, "--rounds", "3")
+    assert result.returncode == 1 and "--rounds must be at least 5" in result.stderr
+    result = phaedrus("eval", *base, "--held-out", tmp_path / "absent.json")
+    assert result.returncode == 1 and "input description not found" in result.stderr
+    (tmp_path / "bad.json").write_text("{\"argv\": \"prog\"}")
+    result = phaedrus("eval", *base, "--held-out", tmp_path / "bad.json")
+    assert result.returncode == 1 and "needs \"argv\": a list of strings" in result.stderr
+    result = phaedrus("eval", *base, "--held-out", *held, "--pgo-input", "zzz")
+    assert result.returncode == 1 and "--pgo-input zzz is not a run of the corpus" in result.stderr
+    # A program of another build than the corpus's.
+    other = tmp_path / "other.c"
+    other.write_text(WORDFREQ.read_text() + "\nint phaedrus_extra(void) { return 1; }\n")
+    assert phaedrus("ir", other, "-o", tmp_path / "other.mlir").returncode == 0
+    result = phaedrus("eval", tmp_path / "other.mlir", *base[1:], "--held-out", *held)
+    assert result.returncode == 1
+    assert "the corpus was recorded from another build" in result.stderr
+    for r in [result]:
+        assert "Traceback" not in r.stderr

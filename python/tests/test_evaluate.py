@@ -1,0 +1,93 @@
+"""The measures of phaedrus eval on hand-made profiles (python/phaedrus/evaluate.py)."""
+
+import pytest
+
+from phaedrus import evaluate
+
+IR = """
+define i32 @main(i32 %a) !prof !1 {
+  %c = icmp eq i32 %a, 0
+  br i1 %c, label %x, label %y, !prof !2
+x:
+  br i1 %c, label %y, label %z
+y:
+  switch i32 %a, label %z [
+    i32 1, label %x
+    i32 2, label %z
+  ], !prof !3
+z:
+  ret i32 0
+}
+define internal void @leaf() !prof !4 {
+  ret void
+}
+define available_externally i32 @tolower(i32 %c) !prof !5 {
+  ret i32 %c
+}
+!1 = !{!"function_entry_count", i64 1}
+!2 = !{!"branch_weights", i32 10, i32 30}
+!3 = !{!"branch_weights", !"expected", i32 5, i32 6, i32 7}
+!4 = !{!"function_entry_count", i64 40}
+!5 = !{!"function_entry_count", i64 999}
+"""
+
+
+def test_profile_counters_line_up_every_branch():
+    counters = evaluate.profile_counters(IR)
+    assert counters == {
+        ("entry", "main"): 1,
+        ("branch", "main", 0, 0): 10, ("branch", "main", 0, 1): 30,
+        # The unprofiled branch still takes position 1, the switch is 2.
+        ("branch", "main", 2, 0): 5, ("branch", "main", 2, 1): 6,
+        ("branch", "main", 2, 2): 7,
+        ("entry", "leaf"): 40,
+        # tolower is a library's inline copy: left out.
+    }
+
+
+def test_overlap():
+    a = {"p": 1, "q": 3}
+    assert evaluate.overlap(a, a) == pytest.approx(1.0)
+    assert evaluate.overlap(a, {"p": 10, "q": 30}) == pytest.approx(1.0)  # scale-free
+    assert evaluate.overlap(a, {"r": 5}) == 0.0
+    assert evaluate.overlap(a, {"p": 1, "q": 1}) == pytest.approx(0.25 + 0.5)
+    assert evaluate.overlap(a, {}) == 0.0
+
+
+def test_hot_coverage():
+    oracle = {("entry", f): n for f, n in
+              {"hot": 900, "warm": 95, "cold": 4, "main": 1}.items()}
+    # The oracle's hot set at 99%: hot and warm (995 of 1000 calls).
+    assert evaluate.hot_coverage(oracle, oracle) == 1.0
+    swapped = {("entry", "hot"): 1, ("entry", "cold"): 50, ("entry", "warm"): 60}
+    # Top 2 of the candidate: warm and cold: 99 of the oracle's 995.
+    assert evaluate.hot_coverage(swapped, oracle) == pytest.approx(99 / 995)
+    assert evaluate.hot_coverage({}, oracle) == 0.0
+
+
+def test_recovery_and_summary():
+    def row(times, mismatch_overlap=0.5):
+        return {"median_s": times,
+                "speedup": {v: times["plain"] / t for v, t in times.items()},
+                "overlap": {v: 1.0 if v in ("oracle", "measured") else mismatch_overlap
+                            for v in evaluate.PROFILED},
+                "hot_coverage": {v: 1.0 for v in evaluate.PROFILED}}
+    times = {"plain": 1.10, "mismatch": 1.2, "predicted": 1.05, "oracle": 1.0,
+             "measured": 1.0, "nearest": 1.1, "mean": 1.1}
+    flat = dict(times, oracle=1.095)  # the oracle gains less than 2%
+    s = evaluate.summarize([row(times), row(flat)])
+    assert s["oracle_meaningful_count"] == 1
+    assert s["oracle_recovery_mean"] == pytest.approx((1.10 / 1.05 - 1) / 0.10)
+    assert s["lowering_recovery_mean"] == pytest.approx(1.0)
+    assert s["mismatch_loses_count"] == 2
+    assert s["predicted_beats_mismatch_count"] == 2
+    assert evaluate.recovery(row(flat), "predicted") is None
+
+
+def test_mean_counts_and_distance():
+    corpus = {"runs": [{"tokens": [[0, 10], [1, 90]]}, {"tokens": [[0, 100], [2, 100]]}]}
+    # Shares: token 0 (0.1 + 0.5) / 2, token 1 0.9 / 2, token 2 0.5 / 2;
+    # mean length 150.
+    assert dict(map(tuple, evaluate.mean_counts(corpus))) == {0: 45, 1: 68, 2: 38}
+    assert evaluate.descriptor_distance(["a", "b"], ["a", "b"]) == 0.0
+    assert evaluate.descriptor_distance(["a", "b"], ["b", "c"]) == pytest.approx(2 / 3)
