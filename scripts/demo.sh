@@ -92,18 +92,19 @@ step "8. A trace from another build is refused"
 "$OPT" "$OUT/path.mlir" --phaedrus-strip --phaedrus-trace-profile=trace-files="$OUT/run.mlir" \
   -o /dev/null 2>&1 | grep -o "error: .*" | sed 's/^/   /' || true
 
-step "9. Predict the profile of an input the program never ran on"
+step "9. Predict the profile of an input the program never ran on (path granularity: entry counts and branch weights)"
+phaedrus instrument "$OUT/wordfreq.mlir" -o "$OUT/wordfreq.path.inst" --granularity path > /dev/null 2>&1
 i=0
 for input in README.md docs/TraceFormat.md docs/architecture.md "$SRC" examples/sample.mlir; do
   i=$((i + 1))
-  phaedrus run "$OUT/wordfreq.inst" -o "$OUT/runs/in$i.wpp" -- "$input" > /dev/null 2>&1
+  phaedrus run "$OUT/wordfreq.path.inst" -o "$OUT/runs/in$i.wpp" -- "$input" > /dev/null 2>&1
 done
-phaedrus corpus "$OUT"/runs/*.wpp --program "$OUT/wordfreq.inst.mlir" -o "$OUT/corpus.json" 2>&1 | sed 's/^/   /'
+phaedrus corpus "$OUT"/runs/*.wpp --program "$OUT/wordfreq.path.inst.mlir" -o "$OUT/corpus.json" 2>&1 | sed 's/^/   /'
 phaedrus train "$OUT/corpus.json" -o "$OUT/model.mlir" --seed 1 2>&1 | sed 's/^/   /'
 phaedrus predict "$OUT/wordfreq.mlir" --model "$OUT/model.mlir" -o "$OUT/predicted.mlir" \
   -- wordfreq "$OUT/other-input.txt" 2>&1 | grep -v "^phaedrus: wrote" | sed 's/^/   /' || true
 # Only to compare: what the unseen run really does.
-phaedrus run "$OUT/wordfreq.inst" -o "$OUT/unseen.wpp" --import "$OUT/unseen.mlir" \
+phaedrus run "$OUT/wordfreq.path.inst" -o "$OUT/unseen.wpp" --import "$OUT/unseen.mlir" \
   -- "$OUT/other-input.txt" > /dev/null 2>&1
 "$PYTHON" - "$OUT/predicted.mlir" "$OUT/unseen.mlir" <<'PY'
 import json, subprocess, sys

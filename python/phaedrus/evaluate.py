@@ -403,6 +403,9 @@ class Evaluation:
             "pgo_input": self.pgo_input.name, "nearest_input": nearest["name"],
             "times_s": times,
             "median_s": medians,
+            # Interquartile range over the median: how noisy each build's
+            # timing was.
+            "spread": {v: _spread(times[v]) for v in VARIANTS},
             "speedup": {v: medians["plain"] / medians[v] for v in VARIANTS},
             "size_bytes": {v: Path(binaries[v]).stat().st_size for v in VARIANTS},
             "overlap": {v: overlap(counters[v], counters["oracle"]) for v in PROFILED},
@@ -423,6 +426,11 @@ class Evaluation:
                 "granularity": self.granularity, "rounds": self.rounds,
                 "aslr_off": aslr_off, "variants": VARIANTS,
                 "rows": rows, "summary": summarize(rows)}
+
+
+def _spread(samples):
+    q = statistics.quantiles(samples, n=4)
+    return (q[2] - q[0]) / statistics.median(samples)
 
 
 def recovery(row, variant):
@@ -466,7 +474,8 @@ def print_row(row):
           f"{len(row['times_s']['plain'])} runs), overlap with the oracle, "
           f"hot coverage", flush=True)
     for v in VARIANTS:
-        line = f"  {v:<10} {row['median_s'][v] * 1000:9.1f} ms  {row['speedup'][v]:6.3f}x"
+        line = (f"  {v:<10} {row['median_s'][v] * 1000:9.1f} ms "
+                f"(IQR {row['spread'][v] * 100:4.1f}%)  {row['speedup'][v]:6.3f}x")
         if v in row["overlap"]:
             line += f"  overlap {row['overlap'][v]:.3f}  hot {row['hot_coverage'][v]:.3f}"
         print(line, flush=True)

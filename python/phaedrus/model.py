@@ -153,9 +153,18 @@ class TrainConfig:
     progress: bool = True
 
 
+# Fewer runs than this: no validation split. Holding one of five runs out to
+# pick the epoch measured, on bzip2, whether the model fits that one run (a
+# random input, like no other), and stopped training at epoch 8; trained on
+# all five for the full schedule, the predicted profiles of held-out inputs
+# overlapped the true ones far better (0.47 -> 0.76, 0.19 -> 0.86).
+MIN_RUNS_FOR_VALIDATION = 10
+
+
 def split_runs(runs, config: TrainConfig):
-    """Training and validation runs, split by input: the named runs, or one
-    run in five (at least one when there are three or more), seeded."""
+    """Training and validation runs, split by input: the named runs, or, from
+    MIN_RUNS_FOR_VALIDATION runs on, one run in five, seeded; below that
+    none (training runs its full number of epochs on every run)."""
     if config.validation is not None:
         names = set(config.validation)
         unknown = names - {r["name"] for r in runs}
@@ -163,7 +172,7 @@ def split_runs(runs, config: TrainConfig):
             raise ValueError(f"validation runs not in the corpus: {sorted(unknown)}")
         val = [r for r in runs if r["name"] in names]
     else:
-        k = len(runs) // 5 if len(runs) >= 5 else (1 if len(runs) >= 3 else 0)
+        k = len(runs) // 5 if len(runs) >= MIN_RUNS_FOR_VALIDATION else 0
         val = random.Random(config.seed).sample(runs, k)
     train = [r for r in runs if r not in val]
     if not train:

@@ -3,6 +3,7 @@ oneDNN (lib/Inference through phaedrus-model and --phaedrus-predict) must
 agree: the same weights give the same logits within 1e-4, and the same seed
 the same generated profile. Also the model file's errors."""
 
+import dataclasses
 import json
 import re
 import subprocess
@@ -124,15 +125,34 @@ def test_mlp_log_counts_match_pytorch(tmp_path):
 
 def test_training_is_seeded_and_stops_early():
     corpus = synthetic_corpus()
+    names = [r["name"] for r in corpus["runs"]]
     config = M.TrainConfig(kind="lstm", seed=7, epochs=40, patience=5,
-                           embedding_dim=8, hidden_size=16, progress=False)
+                           embedding_dim=8, hidden_size=16, progress=False,
+                           validation=names[:1])
     m1, _, r1 = M.train(corpus, config)
     m2, _, r2 = M.train(corpus, config)
     assert r1 == r2
     for (k, a), (_, b) in zip(m1.state_dict().items(), m2.state_dict().items()):
         assert torch.equal(a, b), k
-    assert r1["validation_runs"] and not set(r1["validation_runs"]) & set(r1["train_runs"])
+    assert r1["validation_runs"] == names[:1]
+    assert not set(r1["validation_runs"]) & set(r1["train_runs"])
     assert r1["epochs"] <= 40
+    # After early stopping, the model is trained again on every run, for
+    # the epochs validation chose.
+    assert r1["refit_on_all_runs"]
+    no_refit = M.train(corpus, dataclasses.replace(config, refit=False))[0]
+    assert any(not torch.equal(a, b) for a, b in
+               zip(m1.state_dict().values(), no_refit.state_dict().values()))
+
+
+def test_few_runs_train_without_validation():
+    corpus = synthetic_corpus()
+    assert len(corpus["runs"]) < M.MIN_RUNS_FOR_VALIDATION
+    config = M.TrainConfig(kind="mlp", seed=1, epochs=25, patience=5,
+                           hidden_size=8, progress=False)
+    _, _, report = M.train(corpus, config)
+    assert report["validation_runs"] == [] and not report["refit_on_all_runs"]
+    assert sorted(report["train_runs"]) == sorted(r["name"] for r in corpus["runs"])
 
 
 # --------------------------------------------------------------------------
