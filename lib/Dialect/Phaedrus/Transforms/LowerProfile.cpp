@@ -95,8 +95,60 @@ struct PhaedrusLowerProfilePass
     });
     if (anyFailed)
       return signalPassFailure();
-    if (emitSummary && anyLowered)
-      setSummaryFlag(module, summary.build());
+    if (!anyLowered)
+      return;
+    ProfileSummaryData data = summary.build();
+    if (emitSummary)
+      setSummaryFlag(module, data);
+    if (markHotCold)
+      markFunctions(module, data);
+  }
+
+  /// What LLVM's PGO instrumentation does when it applies a profile
+  /// (PGOUseFunc::markFunctionAttributes): a function whose entry count is
+  /// hot (at least the summary's minimum count at the 99% cutoff) gets
+  /// `inlinehint`; otherwise, one whose largest block count is cold (at most
+  /// the minimum count at the 99.9999% cutoff) gets `cold`. Without them a
+  /// profile lowered by Phaedrus would steer the inliner and the code layout
+  /// less than clang's own.
+  void markFunctions(ModuleOp module, const ProfileSummaryData &data) {
+    std::optional<uint64_t> hot, cold;
+    for (const ProfileSummaryEntry &entry : data.detailed) {
+      if (entry.cutoff == 990000)
+        hot = entry.minCount;
+      if (entry.cutoff == 999999)
+        cold = entry.minCount;
+    }
+    if (!hot || !cold)
+      return;
+    MLIRContext *context = module.getContext();
+    for (auto function : module.getOps<LLVM::LLVMFuncOp>()) {
+      std::optional<uint64_t> entry = function.getFunctionEntryCount();
+      if (!entry || function.isExternal())
+        continue;
+      uint64_t maxCount = *entry;
+      function.walk([&](Operation *op) {
+        if (auto branch = dyn_cast<WeightedBranchOpInterface>(op)) {
+          uint64_t total = 0;
+          for (int32_t w : branch.getWeights())
+            total += static_cast<uint32_t>(w);
+          maxCount = std::max(maxCount, total);
+        }
+      });
+      if (*entry >= *hot) {
+        function.setInlineHint(true);
+        ++numHot;
+      } else if (maxCount <= *cold) {
+        SmallVector<Attribute> passthrough;
+        if (ArrayAttr existing = function.getPassthroughAttr())
+          passthrough.append(existing.begin(), existing.end());
+        auto coldAttr = StringAttr::get(context, "cold");
+        if (!llvm::is_contained(passthrough, coldAttr))
+          passthrough.push_back(coldAttr);
+        function.setPassthroughAttr(ArrayAttr::get(context, passthrough));
+        ++numCold;
+      }
+    }
   }
 
   void setSummaryFlag(ModuleOp module, const ProfileSummaryData &data) {

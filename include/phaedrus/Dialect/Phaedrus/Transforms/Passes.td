@@ -414,6 +414,13 @@ def PhaedrusLowerProfilePass : Pass<"phaedrus-lower-profile", "::mlir::ModuleOp"
     passes unchanged. A function whose entry block is a loop header is left
     as it is.
 
+    Last, unless `mark-hot-cold=false`, functions are marked as LLVM's PGO
+    instrumentation marks them when it applies a profile: a function whose
+    entry count is hot for the summary (at least the minimum count of the
+    99% cutoff) gets `inline_hint`; otherwise a function whose largest count
+    is cold (at most the minimum count of the 99.9999% cutoff) gets the
+    `cold` attribute (in `passthrough`).
+
     Before:
 
     ```mlir
@@ -439,10 +446,14 @@ def PhaedrusLowerProfilePass : Pass<"phaedrus-lower-profile", "::mlir::ModuleOp"
     Option<"emitSummary", "emit-summary", "bool", "true",
            "Emit the ProfileSummary module flag">,
     Option<"repairFlow", "repair-flow", "bool", "true",
-           "Make each function's counts a consistent flow first (profi)">
+           "Make each function's counts a consistent flow first (profi)">,
+    Option<"markHotCold", "mark-hot-cold", "bool", "true",
+           "Mark hot functions inline_hint and cold ones cold, as LLVM's PGO does">
   ];
   let statistics = [
     Statistic<"numRepaired", "repaired-functions", "Number of functions whose counts the flow repair changed">,
+    Statistic<"numHot", "hot-functions", "Number of functions marked inline_hint as hot">,
+    Statistic<"numCold", "cold-functions", "Number of functions marked cold">,
     Statistic<"numEntryCounts", "entry-counts", "Number of function entry counts lowered">,
     Statistic<"numBranchWeights", "branch-weights", "Number of branch weight sets lowered">
   ];
