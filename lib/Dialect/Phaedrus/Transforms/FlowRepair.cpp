@@ -59,9 +59,10 @@ static SmallVector<Block *> flowBlocks(Region &body) {
 /// The costs of changing counts. LLVM's defaults (for sample profiles)
 /// trust the entry block least; here the entry count is the most reliable
 /// number (every call is counted, and a model predicts it from the call
-/// tokens), so moving it costs 100 times more than moving any other block
-/// or jump. Increasing a count is cheaper than decreasing one, and making a
-/// block that did not run run is dearer than either, as in LLVM.
+/// tokens), so moving it costs at least 100 times more than moving any
+/// other block or jump. Increasing a count is cheaper than decreasing one,
+/// and making a block that did not run run is dearer than either, as in
+/// LLVM.
 static const llvm::ProfiParams &profiParams() {
   static const llvm::ProfiParams params = [] {
     llvm::ProfiParams p;
