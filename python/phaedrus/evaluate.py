@@ -497,7 +497,8 @@ def plot(result: dict, output: Path):
     ax.set_xticks([x + 0.4 - width / 2 for x in range(len(rows))])
     ax.set_xticklabels([r["input"] for r in rows])
     ax.set_ylabel("speedup over -O2 without profile")
-    ax.set_title(f"{Path(result['program']).name}: held-out inputs")
+    name = result.get("program_name") or Path(result["program"]).name
+    ax.set_title(f"{name}: held-out inputs (median of {result['rounds']} runs)")
     lo = min([r["speedup"][v] for r in rows for v in shown] + [1.0])
     hi = max([r["speedup"][v] for r in rows for v in shown] + [1.0])
     ax.set_ylim(lo - 0.05, hi + 0.05)
