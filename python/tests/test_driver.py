@@ -223,6 +223,19 @@ def test_eval_errors(tmp_path):
     (tmp_path / "bad.json").write_text("{\"argv\": \"prog\"}")
     result = phaedrus("eval", *base, "--held-out", tmp_path / "bad.json")
     assert result.returncode == 1 and "needs \"argv\": a list of strings" in result.stderr
+    (tmp_path / "nostdin.json").write_text(
+        '{"argv": ["w"], "stdin": "%s"}' % (tmp_path / "absent.txt"))
+    result = phaedrus("eval", *base, "--held-out", tmp_path / "nostdin.json")
+    assert result.returncode == 1 and "standard input file not found" in result.stderr
+    # A model of another corpus (its fingerprint is not the corpus's).
+    import json
+    corpus = json.loads((tmp_path / "corpus.json").read_text())
+    corpus["fingerprint"] = "1"
+    (tmp_path / "other-corpus.json").write_text(json.dumps(corpus))
+    result = phaedrus("eval", tmp_path / "w.mlir", "--model", tmp_path / "m.mlir",
+                      "--corpus", tmp_path / "other-corpus.json", "-o", tmp_path / "e.json",
+                      "--held-out", *held)
+    assert result.returncode == 1 and "was trained on another build" in result.stderr
     result = phaedrus("eval", *base, "--held-out", *held, "--pgo-input", "zzz")
     assert result.returncode == 1 and "--pgo-input zzz is not a run of the corpus" in result.stderr
     # A program of another build than the corpus's.
