@@ -71,8 +71,12 @@ struct Model::Impl {
   };
   std::unique_ptr<Step> step;
 
-  // MLP
+  // MLP. With `hidden_softmax`, the hidden layer is a softmax instead of a
+  // ReLU: the retrieval model (a similarity-weighted blend of the training
+  // runs' profiles, docs/Model.md).
+  bool hiddenSoftmax = false;
   dnnl::matmul hidden, output;
+  dnnl::softmax_forward hiddenNormalize;
   memory mlpIn, mlpHiddenW, mlpHiddenB, mlpHidden, mlpOutW, mlpOutB, mlpOut;
 
   const Tensor &weight(const std::string &name) const {
@@ -146,11 +150,21 @@ bool Model::Impl::check(std::string &error) {
       !hyper("hidden_size", hiddenSize, 1))
     return false;
   int64_t d = space.numDescriptors, v = spec.vocabSize, hs = hiddenSize;
-  if (spec.kind == ModelKind::MLP)
+  if (spec.kind == ModelKind::MLP) {
+    auto softmax = spec.hyperparameters.find("hidden_softmax");
+    if (softmax != spec.hyperparameters.end()) {
+      if (softmax->second != 0 && softmax->second != 1) {
+        error = "hyper-parameter 'hidden_softmax' is " +
+                std::to_string(softmax->second) + ", expected 0 or 1";
+        return false;
+      }
+      hiddenSoftmax = softmax->second == 1;
+    }
     return expectShape(spec, "hidden.weight", {hs, d}, error) &&
            expectShape(spec, "hidden.bias", {hs}, error) &&
            expectShape(spec, "output.weight", {v, hs}, error) &&
            expectShape(spec, "output.bias", {v}, error);
+  }
   if (!hyper("embedding_dim", embeddingDim, 1) ||
       !hyper("num_layers", numLayers, 1))
     return false;
@@ -306,7 +320,7 @@ const float *Model::Impl::runStep(int64_t id) {
 
 void Model::Impl::buildMlp() {
   int64_t d = space.numDescriptors, v = spec.vocabSize;
-  auto hiddenPd = linearDesc(engine, 1, d, hiddenSize, /*relu=*/true);
+  auto hiddenPd = linearDesc(engine, 1, d, hiddenSize, /*relu=*/!hiddenSoftmax);
   auto outputPd = linearDesc(engine, 1, hiddenSize, v, false);
   hidden = dnnl::matmul(hiddenPd);
   output = dnnl::matmul(outputPd);
@@ -314,6 +328,11 @@ void Model::Impl::buildMlp() {
   mlpHiddenW = wrap(hiddenPd.weights_desc(), weight("hidden.weight").data.data());
   mlpHiddenB = wrap(hiddenPd.bias_desc(), weight("hidden.bias").data.data());
   mlpHidden = memory(hiddenPd.dst_desc(), engine);
+  if (hiddenSoftmax) // in place on the hidden layer
+    hiddenNormalize = dnnl::softmax_forward(dnnl::softmax_forward::primitive_desc(
+        dnnl::softmax_forward::desc(dnnl::prop_kind::forward_inference,
+                                    hiddenPd.dst_desc(), 1),
+        engine));
   mlpOutW = wrap(outputPd.weights_desc(), weight("output.weight").data.data());
   mlpOutB = wrap(outputPd.bias_desc(), weight("output.bias").data.data());
   mlpOut = memory(outputPd.dst_desc(), engine);
@@ -545,6 +564,9 @@ bool Model::predictLogCounts(const std::vector<int64_t> &descriptorIds,
                                 {DNNL_ARG_WEIGHTS, m.mlpHiddenW},
                                 {DNNL_ARG_BIAS, m.mlpHiddenB},
                                 {DNNL_ARG_DST, m.mlpHidden}});
+    if (m.hiddenSoftmax)
+      m.hiddenNormalize.execute(m.stream, {{DNNL_ARG_SRC, m.mlpHidden},
+                                           {DNNL_ARG_DST, m.mlpHidden}});
     m.output.execute(m.stream, {{DNNL_ARG_SRC, m.mlpHidden},
                                 {DNNL_ARG_WEIGHTS, m.mlpOutW},
                                 {DNNL_ARG_BIAS, m.mlpOutB},

@@ -238,8 +238,10 @@ def main(argv=None):
     p.add_argument("corpus", help="corpus from 'phaedrus corpus'")
     p.add_argument("-o", "--output", required=True,
                    help="model file (phaedrus IR, weights as dense_resource)")
-    p.add_argument("--kind", choices=["lstm", "mlp"], default="lstm",
-                   help="generative sequence model, or direct-count baseline")
+    p.add_argument("--kind", choices=["lstm", "mlp", "retrieval"], default="lstm",
+                   help="generative sequence model, direct-count baseline, or "
+                        "a learned-similarity blend of the training runs' "
+                        "profiles (docs/Model.md)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--epochs", type=int, default=300, help="at most")
     p.add_argument("--patience", type=int, default=30,

@@ -1,7 +1,7 @@
 """Models that predict a run's profile from its descriptor tokens, trained in
 PyTorch and written as phaedrus IR that --phaedrus-predict runs with oneDNN.
 
-Two kinds (docs/Model.md has the token spaces, weight names and layouts):
+Three kinds (docs/Model.md has the token spaces, weight names and layouts):
 
 * `lstm`: a generative language model over one token space made of special
   tokens, descriptor tokens, the program's vocabulary and count buckets. A
@@ -14,10 +14,14 @@ Two kinds (docs/Model.md has the token spaces, weight names and layouts):
   constrained: a vocabulary token not yet generated or <eos>, then a bucket.
 * `mlp`: the direct-count baseline: multi-hot descriptor -> log(1 + count)
   of every vocabulary token.
+* `retrieval`: the log counts of the training runs, blended by a softmax
+  over learned descriptor similarities (an mlp with a softmax hidden layer
+  in the model file).
 
-Both run identically in lib/Inference (C++, oneDNN): the test suite compares
+All run identically in lib/Inference (C++, oneDNN): the test suite compares
 logits and generated sequences."""
 
+import dataclasses
 import math
 import random
 from dataclasses import dataclass, field
@@ -116,6 +120,45 @@ class MlpModel(nn.Module):
 
     def forward(self, multi_hot):
         return self.output(torch.relu(self.hidden(multi_hot)))
+
+
+class RetrievalModel(nn.Module):
+    """The profile of a run as a blend of the training runs' profiles:
+    softmax(x·Wᵀ + b) weighs the R training runs by how alike their
+    descriptors are to the run's (W starts as their normalised multi-hot
+    descriptors over a temperature, and learns which descriptor tokens
+    matter), and the output layer holds their log counts (fixed). The same
+    two layers as MlpModel, with a softmax where the MLP has a ReLU; the
+    model file is an mlp with hidden_softmax = 1."""
+
+    def __init__(self, num_descriptors, vocab_size, num_runs):
+        super().__init__()
+        self.init_args = (num_descriptors, vocab_size, num_runs)
+        self.hidden = nn.Linear(num_descriptors, num_runs)
+        self.output = nn.Linear(num_runs, vocab_size)
+
+    def scores(self, multi_hot):
+        return self.hidden(multi_hot)
+
+    def forward(self, multi_hot, exclude=None):
+        scores = self.scores(multi_hot)
+        if exclude is not None:  # leave-one-out training: not its own run
+            scores = scores.masked_fill(exclude, -math.inf)
+        return self.output(torch.softmax(scores, dim=-1))
+
+    def remember(self, keys, values, temperature):
+        """Starts from the training runs: keys [R, D] multi-hot
+        descriptors, values [R, V] log counts."""
+        with torch.no_grad():
+            norms = keys.norm(dim=1, keepdim=True).clamp(min=1e-6)
+            self.hidden.weight.copy_(keys / norms / temperature)
+            self.hidden.bias.zero_()
+            self.output.weight.copy_(values.t())
+            self.output.bias.zero_()
+        self.output.requires_grad_(False)
+
+
+RETRIEVAL_TEMPERATURE = 0.1
 
 
 def multi_hot(space: TokenSpace, descriptor):
@@ -264,9 +307,30 @@ def train(corpus: dict, config: TrainConfig):
         def loss_of(batch):
             x, y = batch
             return nn.functional.mse_loss(model(x), y)
-    else:
-        raise ValueError(f"unknown model kind '{config.kind}': use lstm or mlp")
+    elif config.kind == "retrieval":
+        # Every run is both a memory and, left out of the memories, a
+        # training example: no validation split.
+        train_runs, val_runs = list(runs), []
+        descriptors = sorted({d for r in runs for d in r["descriptor"]})
+        space = TokenSpace(descriptors, vocab_size)
+        model = RetrievalModel(len(descriptors), vocab_size, len(runs))
+        keys = torch.stack([multi_hot(space, r["descriptor"]) for r in runs])
+        values = torch.stack([log_counts(vocab_size, r["tokens"]) for r in runs])
+        model.remember(keys, values, RETRIEVAL_TEMPERATURE)
+        train_batch, val_batch = (keys, values), None
+        self_mask = torch.eye(len(runs), dtype=torch.bool)
 
+        def loss_of(batch):
+            x, y = batch
+            if len(runs) < 2:
+                return nn.functional.mse_loss(model(x), y)
+            return nn.functional.mse_loss(model(x, exclude=self_mask), y)
+    else:
+        raise ValueError(f"unknown model kind '{config.kind}': use lstm, mlp "
+                         f"or retrieval")
+
+    if config.kind == "retrieval" and len(runs) < 2:
+        config = dataclasses.replace(config, epochs=1)  # nothing to learn
     best, history = _fit(model, loss_of, train_batch, val_batch, config.epochs,
                          config, f"train {config.kind}")
     model.load_state_dict(best[1])
@@ -296,7 +360,8 @@ def _fit(model, loss_of, train_batch, val_batch, max_epochs, config, desc,
     `fixed`), keeping the weights of the best validation loss (training loss
     without validation runs) and stopping after `config.patience` epochs
     without improvement. Returns ((loss, weights, epoch), history)."""
-    optimizer = torch.optim.Adam(model.parameters(), lr=config.learning_rate)
+    optimizer = torch.optim.Adam([p for p in model.parameters() if p.requires_grad],
+                                 lr=config.learning_rate)
     best = (math.inf, None, 0)
     history = []
     epochs = _progress(range(max_epochs), config.progress, desc)
@@ -430,6 +495,9 @@ def model_ir(model, space: TokenSpace, corpus: dict, kind: str, report=None,
                      num_layers=model.lstm.num_layers)
     else:
         hyper.update(hidden_size=model.hidden.out_features)
+    if isinstance(model, RetrievalModel):
+        kind = "mlp"  # two layers, a softmax between them
+        hyper.update(hidden_softmax=1)
     floats = {}
     if report:
         floats["validation_loss"] = report["validation_loss"]
