@@ -21,6 +21,8 @@ at the same point where Phaedrus attaches its profile, so that every build
 then runs the identical optimisation pipeline."""
 
 import json
+import os
+import re
 import statistics
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -96,7 +98,6 @@ def profile_counters(ll_text: str) -> dict:
     ("entry", f) -> function_entry_count, ("branch", f, k, j) -> weight of
     successor j of the k-th conditional branch or switch of f (k counts every
     one, profiled or not, so that two profiles of one module line up)."""
-    import re
     metadata = {}
     for m in re.finditer(r'^(!\d+) = !\{!"(branch_weights|function_entry_count)"'
                          r'(?:, !"expected")?((?:, i(?:32|64) \d+)+)\}', ll_text, re.M):
@@ -384,7 +385,6 @@ class Evaluation:
                                 f"differs from the plain build's")
         log(f"eval {inp.name}: timing {len(VARIANTS)} builds, {self.rounds} "
             f"interleaved rounds")
-        import os
         env = {k: v for k, v in os.environ.items() if k != "LLVM_PROFILE_FILE"}
         env["PHAEDRUS_TRACE"] = "off"
 
