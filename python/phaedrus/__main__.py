@@ -155,9 +155,6 @@ def cmd_eval(args):
                         f"fewer give medians too noisy to compare")
     corpus = corpus_mod.load(args.corpus)
     inputs = [evaluate.load_input(p) for p in args.held_out]
-    names = [i.name for i in inputs]
-    if len(set(names)) != len(names):
-        raise ToolError(f"held-out input names must be unique: {names}")
     import tempfile
     with tempfile.TemporaryDirectory(prefix="phaedrus-eval-") as tmp:
         evaluation = evaluate.Evaluation(
@@ -253,7 +250,8 @@ def main(argv=None):
     p.add_argument("--num-layers", type=int, default=1)
     p.add_argument("--validation", help="comma-separated run names held out "
                    "for early stopping, then trained on too (default: from 10 "
-                   "runs on one run in five, seeded; below 10 none)")
+                   "runs on one run in five, seeded; below 10 none; retrieval "
+                   "trains leave-one-out and holds none out)")
     p.set_defaults(func=cmd_train)
 
     p = sub.add_parser("predict", help="predict the profile of a run that has "

@@ -236,6 +236,10 @@ class Evaluation:
         with ThreadPoolExecutor(max_workers=self.jobs) as pool:
             return list(pool.map(fn, items))
 
+    def all_of(self, *thunks):
+        """The results of `thunks`, run `jobs` at a time."""
+        return self.parallel(lambda f: f(), thunks)
+
     def run_input(self, binary, inp: Input, env=None, trace=None):
         """Runs a build on an input as the corpus runs did (same argv[0], no
         address randomisation); returns (exit code, stdout)."""
@@ -340,37 +344,43 @@ class Evaluation:
                     f"({fingerprint})")
             return pipeline.mlir_to_binary(inst_mlir, self.path("instrumented"),
                                            self.ldflags, link_runtime=True)
-        self.plain, self.pgo_gen, self.instrumented = self.parallel(
-            lambda f: f(), [lambda: self.binary_of(self.plain_ll),
-                            self.pgo_generate_binary, instrumented])
+        self.plain, self.pgo_gen, self.instrumented = self.all_of(
+            lambda: self.binary_of(self.plain_ll), self.pgo_generate_binary,
+            instrumented)
         log(f"eval: mismatched PGO trained on {self.pgo_input.name}; mean profile "
             f"of {len(self.corpus['runs'])} training runs")
-        shared_ll = self.parallel(lambda f: f(), [
+        shared_ll = self.all_of(
             lambda: self.clang_profile(self.pgo_input, self.path("mismatch.ll")),
             lambda: self.counts_profile("mean", mean_counts(self.corpus),
-                                        self.pgo_input.argv, self.path("mean.ll"))])
+                                        self.pgo_input.argv, self.path("mean.ll")))
         self.shared = dict(zip(["mismatch", "mean"], shared_ll))
         self.shared_binaries = dict(zip(self.shared, self.parallel(
             self.binary_of, list(self.shared.values()))))
 
+    def check_inputs(self, inputs):
+        """Refuses inputs that are not held out, before anything is built."""
+        names = [i.name for i in inputs]
+        if len(set(names)) != len(names):
+            raise ToolError(f"held-out input names must be unique: {names}")
+        training = {r["name"] for r in self.corpus["runs"]}
+        for name in names:
+            if name in training:
+                raise ToolError(f"{name} is a training run of the corpus: "
+                                f"evaluate on held-out inputs only")
+
     def evaluate_input(self, inp: Input) -> dict:
-        names = {r["name"] for r in self.corpus["runs"]}
-        if inp.name in names:
-            raise ToolError(f"{inp.name} is a training run of the corpus: "
-                            f"evaluate on held-out inputs only")
         nearest = self.nearest_run(inp)
         d = self.workdir / inp.name
         d.mkdir(exist_ok=True)
         log(f"eval {inp.name}: profiles (oracle, measured, predicted, nearest: "
             f"{nearest['name']})")
         lls = dict(self.shared)
-        lls.update(zip(["oracle", "measured", "predicted", "nearest"], self.parallel(
-            lambda f: f(), [
-                lambda: self.clang_profile(inp, d / "oracle.ll"),
-                lambda: self.measured_profile(inp, d / "measured.ll"),
-                lambda: self.predicted_profile(inp, d / "predicted.ll"),
-                lambda: self.counts_profile(nearest["name"], nearest["tokens"],
-                                            nearest["argv"], d / "nearest.ll")])))
+        lls.update(zip(["oracle", "measured", "predicted", "nearest"], self.all_of(
+            lambda: self.clang_profile(inp, d / "oracle.ll"),
+            lambda: self.measured_profile(inp, d / "measured.ll"),
+            lambda: self.predicted_profile(inp, d / "predicted.ll"),
+            lambda: self.counts_profile(nearest["name"], nearest["tokens"],
+                                        nearest["argv"], d / "nearest.ll"))))
         log(f"eval {inp.name}: building")
         binaries = {"plain": self.plain, **self.shared_binaries}
         own = ["oracle", "measured", "predicted", "nearest"]
@@ -415,6 +425,7 @@ class Evaluation:
         return row
 
     def run(self, inputs) -> dict:
+        self.check_inputs(inputs)
         aslr_off = disable_aslr()
         self.prepare()
         rows = []

@@ -21,7 +21,6 @@ Three kinds (docs/Model.md has the token spaces, weight names and layouts):
 All run identically in lib/Inference (C++, oneDNN): the test suite compares
 logits and generated sequences."""
 
-import dataclasses
 import math
 import random
 from dataclasses import dataclass, field
@@ -208,6 +207,8 @@ def split_runs(runs, config: TrainConfig):
     """Training and validation runs, split by input: the named runs, or, from
     MIN_RUNS_FOR_VALIDATION runs on, one run in five, seeded; below that
     none (training runs its full number of epochs on every run)."""
+    if config.kind == "retrieval":
+        return list(runs), []  # it trains leave-one-out on every run
     if config.validation is not None:
         names = set(config.validation)
         unknown = names - {r["name"] for r in runs}
@@ -290,67 +291,59 @@ def train(corpus: dict, config: TrainConfig):
     if config.kind == "lstm":
         model = LstmModel(space.size, config.embedding_dim, config.hidden_size,
                           config.num_layers)
-        train_batch = _lstm_batch(space, train_runs)
-        val_batch = _lstm_batch(space, val_runs) if val_runs else None
+
+        def batch_of(rs):
+            return _lstm_batch(space, rs)
 
         def loss_of(batch):
             return _lstm_loss(model, space, batch)
-    elif config.kind == "mlp":
-        model = MlpModel(len(descriptors), vocab_size, config.hidden_size)
-
-        def mlp_batch(rs):
+    elif config.kind in ("mlp", "retrieval"):
+        def batch_of(rs):
             return (torch.stack([multi_hot(space, r["descriptor"]) for r in rs]),
                     torch.stack([log_counts(vocab_size, r["tokens"]) for r in rs]))
-        train_batch = mlp_batch(train_runs)
-        val_batch = mlp_batch(val_runs) if val_runs else None
 
-        def loss_of(batch):
-            x, y = batch
-            return nn.functional.mse_loss(model(x), y)
-    elif config.kind == "retrieval":
-        # Every run is both a memory and, left out of the memories, a
-        # training example: no validation split.
-        train_runs, val_runs = list(runs), []
-        descriptors = sorted({d for r in runs for d in r["descriptor"]})
-        space = TokenSpace(descriptors, vocab_size)
-        model = RetrievalModel(len(descriptors), vocab_size, len(runs))
-        keys = torch.stack([multi_hot(space, r["descriptor"]) for r in runs])
-        values = torch.stack([log_counts(vocab_size, r["tokens"]) for r in runs])
-        model.remember(keys, values, RETRIEVAL_TEMPERATURE)
-        train_batch, val_batch = (keys, values), None
-        self_mask = torch.eye(len(runs), dtype=torch.bool)
+        if config.kind == "mlp":
+            model = MlpModel(len(descriptors), vocab_size, config.hidden_size)
 
-        def loss_of(batch):
-            x, y = batch
-            if len(runs) < 2:
+            def loss_of(batch):
+                x, y = batch
                 return nn.functional.mse_loss(model(x), y)
-            return nn.functional.mse_loss(model(x, exclude=self_mask), y)
+        else:
+            # Every run is a memory and, left out of the memories, a
+            # training example (split_runs holds none out).
+            model = RetrievalModel(len(descriptors), vocab_size, len(runs))
+            model.remember(*batch_of(runs), RETRIEVAL_TEMPERATURE)
+            # With one run there is nothing to leave out (and nothing to
+            # learn: the softmax over one run is constant).
+            exclude = torch.eye(len(runs), dtype=torch.bool) if len(runs) > 1 else None
+
+            def loss_of(batch):
+                x, y = batch
+                return nn.functional.mse_loss(model(x, exclude=exclude), y)
     else:
         raise ValueError(f"unknown model kind '{config.kind}': use lstm, mlp "
                          f"or retrieval")
 
-    if config.kind == "retrieval" and len(runs) < 2:
-        config = dataclasses.replace(config, epochs=1)  # nothing to learn
+    train_batch = batch_of(train_runs)
+    val_batch = batch_of(val_runs) if val_runs else None
     best, history = _fit(model, loss_of, train_batch, val_batch, config.epochs,
                          config, f"train {config.kind}")
     model.load_state_dict(best[1])
-    refit_batch = None
-    if config.refit and val_runs:
+    refit = config.refit and bool(val_runs)
+    if refit:
         # The validation runs chose the number of epochs; the model itself
         # then learns from every run (a corpus of a few runs cannot spare
         # one), from the same initial weights, for that many epochs.
         torch.manual_seed(config.seed)
         model = type(model)(*model.init_args)
-        refit_batch = (_lstm_batch(space, runs) if config.kind == "lstm" else
-                       mlp_batch(runs))
-        _, _ = _fit(model, loss_of, refit_batch, None, best[2] + 1, config,
-                    f"refit {config.kind}", fixed=True)
+        _fit(model, loss_of, batch_of(runs), None, best[2] + 1, config,
+             f"refit {config.kind}", fixed=True)
     model.eval()
     report = {"kind": config.kind, "epochs": len(history), "best_epoch": best[2],
               "train_loss": history[best[2]][0], "validation_loss": best[0],
               "train_runs": [r["name"] for r in train_runs],
               "validation_runs": [r["name"] for r in val_runs],
-              "refit_on_all_runs": refit_batch is not None}
+              "refit_on_all_runs": refit}
     return model, space, report
 
 

@@ -43,15 +43,19 @@ struct PhaedrusLowerProfilePass
     StringRef entryName = PhaedrusDialect::getEntryCountAttrName();
     StringRef weightsName = PhaedrusDialect::getBranchWeightsAttrName();
 
-    if (repairFlow) {
-      for (auto function : module.getOps<LLVM::LLVMFuncOp>()) {
-        FailureOr<bool> changed = phaedrus::repairFlow(function);
-        if (failed(changed))
-          return signalPassFailure();
-        if (*changed)
+    if (repairFlow)
+      for (auto function : module.getOps<LLVM::LLVMFuncOp>())
+        if (phaedrus::repairFlow(function))
           ++numRepaired;
-      }
-    }
+
+    // The largest count of each function (its entry count or the total of
+    // one branch's weights, i.e. a block's count), exact, for the hot/cold
+    // marking.
+    llvm::DenseMap<Operation *, uint64_t> maxCounts;
+    auto noteCount = [&](Operation *function, uint64_t count) {
+      uint64_t &max = maxCounts[function];
+      max = std::max(max, count);
+    };
 
     module.walk([&](Operation *op) {
       if (auto count = op->getAttrOfType<EntryCountAttr>(entryName)) {
@@ -71,6 +75,7 @@ struct PhaedrusLowerProfilePass
         }
         function.setFunctionEntryCount(count.getCount());
         summary.addEntryCount(count.getCount());
+        noteCount(function, count.getCount());
         if (!keepAnnotations)
           op->removeAttr(entryName);
         anyLowered = true;
@@ -85,8 +90,13 @@ struct PhaedrusLowerProfilePass
           return;
         }
         branch.setWeights(scaleWeights(weights.getWeights()));
-        for (uint64_t w : weights.getWeights())
+        uint64_t total = 0;
+        for (uint64_t w : weights.getWeights()) {
           summary.addInternalCount(w);
+          total = w > UINT64_MAX - total ? UINT64_MAX : total + w;
+        }
+        if (auto function = op->getParentOfType<LLVM::LLVMFuncOp>())
+          noteCount(function, total);
         if (!keepAnnotations)
           op->removeAttr(weightsName);
         anyLowered = true;
@@ -101,7 +111,7 @@ struct PhaedrusLowerProfilePass
     if (emitSummary)
       setSummaryFlag(module, data);
     if (markHotCold)
-      markFunctions(module, data);
+      markFunctions(module, data, maxCounts);
   }
 
   /// What LLVM's PGO instrumentation does when it applies a profile
@@ -111,7 +121,8 @@ struct PhaedrusLowerProfilePass
   /// the minimum count at the 99.9999% cutoff) gets `cold`. Without them a
   /// profile lowered by Phaedrus would steer the inliner and the code layout
   /// less than clang's own.
-  void markFunctions(ModuleOp module, const ProfileSummaryData &data) {
+  void markFunctions(ModuleOp module, const ProfileSummaryData &data,
+                     const llvm::DenseMap<Operation *, uint64_t> &maxCounts) {
     std::optional<uint64_t> hot, cold;
     for (const ProfileSummaryEntry &entry : data.detailed) {
       if (entry.cutoff == 990000)
@@ -126,15 +137,7 @@ struct PhaedrusLowerProfilePass
       std::optional<uint64_t> entry = function.getFunctionEntryCount();
       if (!entry || function.isExternal())
         continue;
-      uint64_t maxCount = *entry;
-      function.walk([&](Operation *op) {
-        if (auto branch = dyn_cast<WeightedBranchOpInterface>(op)) {
-          uint64_t total = 0;
-          for (int32_t w : branch.getWeights())
-            total += static_cast<uint32_t>(w);
-          maxCount = std::max(maxCount, total);
-        }
-      });
+      uint64_t maxCount = std::max(*entry, maxCounts.lookup(function));
       if (*entry >= *hot) {
         function.setInlineHint(true);
         ++numHot;

@@ -13,8 +13,8 @@ namespace mlir::phaedrus {
 /// with LLVM's profile inference (profi, min-cost flow), which changes the
 /// given counts as little as possible. Only counts the profile gives are
 /// written back: branches without weights stay without. Returns whether
-/// anything changed; fails (with a diagnostic) on malformed weights.
-FailureOr<bool> repairFlow(LLVM::LLVMFuncOp function);
+/// anything changed.
+bool repairFlow(LLVM::LLVMFuncOp function);
 
 } // namespace mlir::phaedrus
 
