@@ -64,9 +64,10 @@ def parse_args(argv):
                         help="timed runs of each build per input (at least 5)")
     # Not the lstm by default: on bzip2's five training runs it predicts
     # held-out profiles about as well as the others (token-count overlap with
-    # the truth 0.80/0.91 trained 300 epochs; mlp 0.77/0.87; retrieval
-    # 0.80/0.92), but trains for 11 minutes on bzip2 and about half an hour
-    # on lua5.4 (5252 output tokens), the others in seconds. Retrieval: on
+    # the truth 0.80/0.91 trained 300 epochs; mlp 0.76/0.86; retrieval
+    # 0.80/0.92), but trains for 11 minutes on bzip2 and, at the 6 s an
+    # epoch measured on lua5.4 (5252 output tokens), half an hour there; the
+    # others in seconds. Retrieval: on
     # unseen Lua scripts the mlp's blended profile made the interpreter 6-8%
     # slower than no profile (bench/results/pgo-mlp.json).
     parser.add_argument("--kind", choices=["lstm", "mlp", "retrieval"],

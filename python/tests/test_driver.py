@@ -216,6 +216,13 @@ def test_eval_errors(tmp_path):
     result = phaedrus("eval", *base, "--held-out", tmp_path / "a.input.json")
     assert result.returncode == 1
     assert "a is a training run of the corpus" in result.stderr
+    # Two held-out inputs of one name.
+    other = tmp_path / "again" / held[0].name
+    other.parent.mkdir()
+    other.write_text(held[0].read_text())
+    result = phaedrus("eval", *base, "--held-out", held[0], other)
+    assert result.returncode == 1
+    assert "held-out input names must be unique" in result.stderr
     result = phaedrus("eval", *base, "--held-out", *held, "--rounds", "3")
     assert result.returncode == 1 and "--rounds must be at least 5" in result.stderr
     result = phaedrus("eval", *base, "--held-out", tmp_path / "absent.json")
