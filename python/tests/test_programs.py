@@ -3,6 +3,8 @@ plain and instrumented with byte-identical output, the trace imports
 completely, and its function entry counts equal, exactly, those of clang's
 own instrumentation PGO on the same run."""
 
+import subprocess
+
 import pytest
 
 from phaedrus import pipeline, programs
@@ -82,7 +84,9 @@ def test_instrumented_run_matches_plain_and_clang(program_name, run_name,
 def test_folding_is_lossless_on_real_traces(program_name, granularity, tmp_path):
     """expand(fold(trace)) == expand(grammar(fold(trace))) == expand(trace)
     on real traces: imported with little folding, refolded by
-    --phaedrus-fold-repeats, grammar-compressed, expanded again."""
+    --phaedrus-fold-repeats, grammar-compressed, expanded again; and both
+    compressed forms survive packing (--export-packed, --import-packed)
+    token for token, smaller than xz -9 makes the raw stream."""
     from phaedrus.tools import phaedrus_tool, run as run_tool
     program = PROGRAMS[program_name]
     b = programs.build(program)
@@ -111,6 +115,21 @@ def test_folding_is_lossless_on_real_traces(program_name, granularity, tmp_path)
     assert folded.stat().st_size < imported.stat().st_size
     counts = pipeline.trace_counts(folded)["traces"][0]
     assert counts["events"] > 10_000
+    # Packed and unpacked: the same token stream.
+    translate = phaedrus_tool("phaedrus-translate")
+    raw = tmp_path / "raw.bin"
+    run_tool([translate, "--export-tokens", imported, "-o", raw])
+    for name, ir in (("folded", folded), ("compressed", compressed)):
+        packed = tmp_path / f"{name}.phpk"
+        unpacked = tmp_path / f"{name}.unpacked.mlir"
+        again = tmp_path / f"{name}.bin"
+        run_tool([translate, "--export-packed", ir, "-o", packed])
+        run_tool([translate, "--import-packed", packed, "-o", unpacked])
+        run_tool([translate, "--export-tokens", unpacked, "-o", again])
+        assert again.read_bytes() == raw.read_bytes(), name
+    xz = subprocess.run(["xz", "-9", "-T1", "-c", raw], stdout=subprocess.PIPE,
+                        check=True).stdout
+    assert (tmp_path / "folded.phpk").stat().st_size < len(xz)
 
 
 @pytest.mark.parametrize("program_name", sorted(PROGRAMS))

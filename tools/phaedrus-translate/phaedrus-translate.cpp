@@ -8,6 +8,7 @@
 #include "phaedrus/Dialect/Phaedrus/IR/PhaedrusOps.h"
 #include "phaedrus/Dialect/Phaedrus/IR/TraceWalk.h"
 #include "phaedrus/Target/Wpp/ImportWpp.h"
+#include "phaedrus/Target/Wpp/PackedTrace.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -238,11 +239,29 @@ importWppTranslation(const std::shared_ptr<llvm::SourceMgr> &sourceMgr,
   return importWpp(buffer->getBuffer(), context, loc, options);
 }
 
+static OwningOpRef<Operation *>
+importPackedTranslation(const std::shared_ptr<llvm::SourceMgr> &sourceMgr,
+                        MLIRContext *context) {
+  const llvm::MemoryBuffer *buffer =
+      sourceMgr->getMemoryBuffer(sourceMgr->getMainFileID());
+  Location loc = FileLineColLoc::get(context, buffer->getBufferIdentifier(), 0, 0);
+  return importPacked(buffer->getBuffer(), context, loc);
+}
+
 int main(int argc, char **argv) {
   TranslateToMLIRRegistration importWppRegistration(
       "import-wpp",
       "Import a trace file written by libphaedrus_rt as phaedrus IR",
       importWppTranslation);
+  TranslateToMLIRRegistration importPackedRegistration(
+      "import-packed",
+      "Read a packed trace file (docs/PackedTrace.md) as phaedrus IR",
+      importPackedTranslation);
+  TranslateFromMLIRRegistration exportPackedRegistration(
+      "export-packed",
+      "Write the vocabularies, grammars and traces of a module as a packed "
+      "trace file (compressed structure, entropy coded; docs/PackedTrace.md)",
+      exportPacked, registerProgramDialects);
   TranslateFromMLIRRegistration exportTokensRegistration(
       "export-tokens",
       "Write every trace's expanded tokens as little-endian 32-bit words",

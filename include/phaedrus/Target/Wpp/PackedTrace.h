@@ -1,0 +1,34 @@
+//===- PackedTrace.h - The packed trace format ------------------*- C++ -*-===//
+//
+// The compact serialization of compressed traces (docs/PackedTrace.md): a
+// module's vocabularies, grammars and traces, structure included (token
+// runs, counted repeats, rule uses), entropy coded with the context models
+// of phaedrus/Trace/ContextCoder.h. Packing and unpacking keep every
+// trace's expansion, its input descriptor, fingerprint and grammar; the ops
+// may be regrouped (consecutive tokens ops merge) and vocabularies, their
+// grammars and traces come back grouped in that order.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PHAEDRUS_TARGET_WPP_PACKEDTRACE_H
+#define PHAEDRUS_TARGET_WPP_PACKEDTRACE_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace mlir::phaedrus {
+
+/// Writes the vocabularies, grammars and traces of `module` as a packed
+/// trace file. Fails (with a diagnostic) on any other op or attribute,
+/// which the format would not keep.
+LogicalResult exportPacked(Operation *module, raw_ostream &os);
+
+/// Reads a packed trace file; emits a diagnostic at `loc` and returns null
+/// on a file that is not one, is of another version, truncated or corrupt.
+/// Token runs longer than `inlineLimit` become dense_resource blobs.
+OwningOpRef<ModuleOp> importPacked(StringRef bytes, MLIRContext *context,
+                                   Location loc, uint64_t inlineLimit = 1024);
+
+} // namespace mlir::phaedrus
+
+#endif // PHAEDRUS_TARGET_WPP_PACKEDTRACE_H

@@ -1,0 +1,125 @@
+//===- ContextCoder.h - Context-mixing arithmetic coding --------*- C++ -*-===//
+//
+// Entropy coding for packed traces (docs/PackedTrace.md): a binary
+// arithmetic coder driven by adaptive context models.
+//
+// * `BitCoder` codes one bit at a time with a 12-bit probability; the same
+//   object encodes (bits in, bytes out) or decodes (bytes in, bits out), so
+//   every model below is written once for both directions.
+// * `SymbolModel` codes symbols of a fixed width, most significant bit
+//   first. Each bit is predicted from the symbols before it: adaptive
+//   counters under the orders 0, 1, 2, 3, 4 and 6 contexts (hashed), and a
+//   match model that follows the last occurrence of the current order-6
+//   context; a gated linear mixer in the logistic domain combines them.
+// * `NumberModel` codes unsigned 64-bit numbers (Elias-gamma shape, every
+//   bit adaptive under a caller-given context) and single flags.
+//
+// Encoder and decoder must make the same calls in the same order with the
+// same arguments; the arithmetic is all integer, so a file decodes the same
+// on every machine. Time is linear in the number of bits coded; memory is
+// the model tables (fixed when the model is made) plus the symbol history.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PHAEDRUS_TRACE_CONTEXTCODER_H
+#define PHAEDRUS_TRACE_CONTEXTCODER_H
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mlir::phaedrus::trace {
+
+/// A binary arithmetic coder, 32-bit range, carry-less.
+class BitCoder {
+public:
+  /// An encoder that appends to `out`.
+  static BitCoder encoder(std::vector<uint8_t> &out) {
+    return BitCoder(&out, nullptr, 0);
+  }
+  /// A decoder over `size` bytes at `data`.
+  static BitCoder decoder(const uint8_t *data, size_t size) {
+    return BitCoder(nullptr, data, size);
+  }
+
+  bool isEncoder() const { return out != nullptr; }
+
+  /// Codes `bit` (ignored when decoding) with probability `p1` / 4096 that
+  /// it is 1 (1 <= p1 <= 4095); returns the bit coded.
+  bool code(bool bit, uint32_t p1);
+
+  /// Ends an encoding: writes what the decoder needs to decode every bit.
+  void finish();
+
+  /// True if decoding needed bytes past the end of its input: the input was
+  /// truncated or corrupt, and bits decoded after that point are garbage.
+  bool overran() const { return readPastEnd > 4; }
+
+private:
+  BitCoder(std::vector<uint8_t> *out, const uint8_t *in, size_t size);
+  uint8_t nextByte();
+
+  std::vector<uint8_t> *out;
+  const uint8_t *in;
+  size_t inSize, inPos = 0;
+  size_t readPastEnd = 0;
+  uint32_t low = 0, high = 0xffffffff, x = 0;
+};
+
+/// Symbols of `symbolBits` bits (1 to 24), predicted from their history.
+class SymbolModel {
+public:
+  /// `tableBits` (10 to 24) sets the size of each hashed context table:
+  /// 2^tableBits counters of 4 bytes.
+  SymbolModel(unsigned symbolBits, unsigned tableBits);
+
+  /// Codes `symbol` (must be below 2^symbolBits when encoding; ignored when
+  /// decoding) and returns the symbol coded.
+  uint32_t code(BitCoder &coder, uint32_t symbol);
+
+  unsigned bits() const { return symbolBits; }
+
+private:
+  static constexpr unsigned kOrders = 5; // hashed orders 1, 2, 3, 4, 6
+  static constexpr unsigned kInputs = kOrders + 3; // + order 0, match, bias
+
+  void beginSymbol();
+  void endSymbol(uint32_t symbol);
+
+  unsigned symbolBits, tableBits;
+  uint32_t tableMask;
+  std::vector<uint32_t> order0;                 // 2^symbolBits counters
+  std::array<std::vector<uint32_t>, kOrders> tables;
+  std::array<uint32_t, kOrders> contextHash{};
+  std::vector<uint32_t> history;
+  // Match model: where the current order-6 context last occurred.
+  std::vector<uint32_t> lastPosition;
+  size_t matchPtr = 0;
+  uint32_t matchLength = 0;
+  std::vector<uint32_t> matchCounters; // by length bucket and expected bit
+  // Mixer: one weight vector per (match state, bit position).
+  std::vector<int32_t> weights;
+};
+
+/// Unsigned numbers and flags, each under a context the caller chooses.
+class NumberModel {
+public:
+  explicit NumberModel(unsigned tableBits = 16);
+
+  uint64_t code(BitCoder &coder, uint64_t value, uint32_t context);
+  bool codeFlag(BitCoder &coder, bool flag, uint32_t context);
+
+private:
+  bool codeBit(BitCoder &coder, bool bit, uint32_t hash);
+
+  uint32_t tableMask;
+  std::vector<uint32_t> counters;
+};
+
+/// 32-bit mixing hash of two values (for building model contexts).
+uint32_t hashCombine(uint32_t a, uint32_t b);
+
+} // namespace mlir::phaedrus::trace
+
+#endif // PHAEDRUS_TRACE_CONTEXTCODER_H

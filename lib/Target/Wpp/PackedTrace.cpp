@@ -1,0 +1,753 @@
+//===- PackedTrace.cpp - The packed trace format --------------------------===//
+//
+// Layout (docs/PackedTrace.md): a 24-byte header (magic, version, payload
+// size, FNV-1a 64 of the payload), then the payload, one arithmetic-coded
+// stream. The stream holds, per vocabulary: its name, fingerprint and
+// entries in id order; its grammars (names, rule names) and their rule
+// bodies; its traces (name, fingerprint, grammar, input descriptor, body).
+// Bodies are symbol sequences over one alphabet per vocabulary: the tokens,
+// then the rules of all its grammars, then OPEN, CLOSE and END; a repeat is
+// OPEN, its body, CLOSE and its count.
+//
+//===----------------------------------------------------------------------===//
+
+#include "phaedrus/Target/Wpp/PackedTrace.h"
+
+#include "phaedrus/Dialect/Phaedrus/IR/PhaedrusOps.h"
+#include "phaedrus/Dialect/Phaedrus/IR/TraceBuild.h"
+#include "phaedrus/Trace/ContextCoder.h"
+#include "phaedrus/Trace/Format.h"
+
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Endian.h"
+
+using namespace mlir;
+using namespace mlir::phaedrus;
+using trace::BitCoder;
+using trace::hashCombine;
+
+namespace {
+
+constexpr char kMagic[4] = {'P', 'H', 'P', 'K'};
+constexpr uint32_t kVersion = 1;
+constexpr size_t kHeaderSize = 24;
+constexpr unsigned kMaxDepth = 4096; // repeat nesting a decoder accepts
+
+/// Contexts of the numbers in the stream, one per field.
+enum Field : uint32_t {
+  kCount = 1,
+  kStringLength,
+  kFingerprint,
+  kEntries,
+  kKind,
+  kIndex,
+  kHasIndex,
+  kHasCallee,
+  kNameRef,
+  kSameSymbol,
+  kGrammars,
+  kRules,
+  kCanonicalNames,
+  kTraces,
+  kTraceGrammar,
+  kTableBits,
+  kRepeatCount,
+  kSameCount,
+};
+
+/// The models and coder shared by packing and unpacking. Every method
+/// codes in the direction of the coder and returns the value coded.
+class PackCodec {
+public:
+  explicit PackCodec(BitCoder coder) : coder(coder), text(8, 16) {}
+
+  uint64_t number(uint64_t value, uint32_t context) {
+    return numbers.code(coder, value, context);
+  }
+  bool flag(bool value, uint32_t context) {
+    return numbers.codeFlag(coder, value, context);
+  }
+  std::string string(StringRef value) {
+    uint64_t length = number(value.size(), kStringLength);
+    std::string result;
+    if (!coder.isEncoder() && length > remainingBitsBound())
+      return failCorrupt("a string longer than the file"), result;
+    for (uint64_t i = 0; i < length; ++i)
+      result.push_back(static_cast<char>(
+          text.code(coder, i < value.size() ? static_cast<uint8_t>(value[i]) : 0)));
+    return result;
+  }
+  /// A name from the names seen so far (function names repeat across call
+  /// sites and paths), or a new one.
+  std::string name(StringRef value) {
+    auto it = nameIds.find(value);
+    uint64_t ref = it == nameIds.end() ? 0 : it->second + 1;
+    ref = number(ref, kNameRef);
+    if (ref == 0) {
+      std::string fresh = string(value);
+      nameIds.try_emplace(fresh, names.size());
+      names.push_back(fresh);
+      return fresh;
+    }
+    if (ref > names.size())
+      return failCorrupt("a name reference out of range"), std::string();
+    return names[ref - 1];
+  }
+
+  BitCoder coder;
+  trace::NumberModel numbers;
+  trace::SymbolModel text;
+  std::vector<std::string> names;
+  llvm::StringMap<size_t> nameIds;
+  std::string corruption; // set by the decoder on the first inconsistency
+
+  void failCorrupt(StringRef what) {
+    if (corruption.empty())
+      corruption = what.str();
+  }
+  /// An upper bound of what a decoder can still read, to refuse absurd
+  /// lengths before allocating; the encoder never needs it.
+  uint64_t remainingBitsBound() const { return payloadBits; }
+  uint64_t payloadBits = UINT64_MAX;
+};
+
+/// Symbols of one vocabulary's bodies.
+struct Alphabet {
+  uint32_t numTokens = 0, numRules = 0;
+  uint32_t open() const { return numTokens + numRules; }
+  uint32_t close() const { return open() + 1; }
+  uint32_t end() const { return open() + 2; }
+  unsigned bits() const {
+    unsigned b = 1;
+    while ((uint64_t(1) << b) <= end())
+      ++b;
+    return b;
+  }
+};
+
+/// Body coding state: the model, and the last count seen per repeat body.
+struct BodyCoder {
+  PackCodec &codec;
+  Alphabet alphabet;
+  trace::SymbolModel model;
+  llvm::DenseMap<uint32_t, uint64_t> lastCount;
+
+  BodyCoder(PackCodec &codec, Alphabet alphabet, unsigned tableBits)
+      : codec(codec), alphabet(alphabet), model(alphabet.bits(), tableBits) {}
+
+  uint32_t symbol(uint32_t s) { return model.code(codec.coder, s); }
+
+  /// A repeat's count, under the hash of its body: loops over the same
+  /// body often run the same number of times.
+  uint64_t count(uint64_t value, uint32_t bodyHash) {
+    auto it = lastCount.find(bodyHash);
+    bool same = codec.flag(it != lastCount.end() && it->second == value,
+                           hashCombine(kSameCount, bodyHash));
+    if (same) {
+      if (it == lastCount.end())
+        return codec.failCorrupt("a repeat count refers to no earlier one"), 1;
+      return it->second;
+    }
+    uint64_t coded = codec.number(value - 1, hashCombine(kRepeatCount, bodyHash)) + 1;
+    lastCount[bodyHash] = coded;
+    return coded;
+  }
+};
+
+/// Repeats that expand to at most this many tokens are packed as tokens.
+constexpr uint64_t kInlineRepeat = 32;
+
+/// The number of tokens `repeat` expands to, if it holds only tokens and
+/// repeats and that number is at most `limit`.
+std::optional<uint64_t> shortExpansion(RepeatOp repeat, uint64_t limit) {
+  uint64_t length = 0;
+  for (Operation &op : repeat.getBody().front()) {
+    if (auto tokens = dyn_cast<TokensOp>(op)) {
+      length += tokens.getTokens().getNumElements();
+    } else if (auto inner = dyn_cast<RepeatOp>(op)) {
+      std::optional<uint64_t> innerLength = shortExpansion(inner, limit);
+      if (!innerLength)
+        return std::nullopt;
+      length += *innerLength;
+    } else {
+      return std::nullopt;
+    }
+    if (length > limit)
+      return std::nullopt;
+  }
+  if (length * repeat.getCount() > limit) // count < 2^63, length <= limit
+    return std::nullopt;
+  return length * repeat.getCount();
+}
+
+/// Appends the tokens `repeat` expands to (it holds tokens and repeats
+/// only) to `out`.
+LogicalResult appendExpansion(RepeatOp repeat, SmallVectorImpl<int32_t> &out) {
+  size_t start = out.size();
+  for (Operation &op : repeat.getBody().front()) {
+    if (auto tokens = dyn_cast<TokensOp>(op)) {
+      SmallVector<int32_t> storage;
+      FailureOr<ArrayRef<int32_t>> values = tokens.readTokens(storage);
+      if (failed(values))
+        return failure();
+      out.append(values->begin(), values->end());
+    } else if (auto inner = dyn_cast<RepeatOp>(op)) {
+      if (failed(appendExpansion(inner, out)))
+        return failure();
+    }
+  }
+  size_t length = out.size() - start;
+  out.reserve(out.size() + length * (repeat.getCount() - 1)); // no moves below
+  for (uint64_t i = 1; i < repeat.getCount(); ++i)
+    out.append(out.begin() + start, out.begin() + start + length);
+  return success();
+}
+
+/// Table size for the body model: about four counters per coded symbol,
+/// between 2^12 and 2^22 (larger tables only cost cache misses).
+unsigned tableBitsFor(uint64_t symbols) {
+  unsigned bits = 12;
+  while (bits < 22 && (uint64_t(1) << bits) < symbols * 4)
+    ++bits;
+  return bits;
+}
+
+//===----------------------------------------------------------------------===//
+// Packing
+//===----------------------------------------------------------------------===//
+
+class Packer {
+public:
+  explicit Packer(std::vector<uint8_t> &payload)
+      : codec(BitCoder::encoder(payload)) {}
+
+  LogicalResult pack(Operation *module);
+
+private:
+  LogicalResult checkAttributes(Operation *op);
+  LogicalResult countBody(Region &body, uint64_t &symbols);
+  LogicalResult packBody(BodyCoder &coder, Region &body, uint32_t &hash,
+                         uint32_t terminator);
+
+  PackCodec codec;
+  // Rule symbol of each rule, by grammar and rule name.
+  llvm::DenseMap<std::pair<Operation *, StringAttr>, uint32_t> ruleSymbol;
+  Operation *currentGrammar = nullptr;
+};
+
+LogicalResult Packer::checkAttributes(Operation *op) {
+  if (!op->getDiscardableAttrDictionary().empty())
+    return op->emitOpError()
+           << "carries attributes a packed trace does not keep: "
+           << op->getDiscardableAttrDictionary();
+  return success();
+}
+
+LogicalResult Packer::countBody(Region &body, uint64_t &symbols) {
+  for (Operation &op : body.front()) {
+    if (failed(checkAttributes(&op)))
+      return failure();
+    if (auto tokens = dyn_cast<TokensOp>(op))
+      symbols += tokens.getTokens().getNumElements();
+    else if (auto repeat = dyn_cast<RepeatOp>(op);
+             repeat && shortExpansion(repeat, kInlineRepeat))
+      symbols += *shortExpansion(repeat, kInlineRepeat);
+    else if (auto repeat = dyn_cast<RepeatOp>(op)) {
+      ++symbols; // OPEN; the body counts its CLOSE
+      if (failed(countBody(repeat.getBody(), symbols)))
+        return failure();
+    } else
+      ++symbols;
+  }
+  ++symbols; // END or CLOSE
+  return success();
+}
+
+LogicalResult Packer::packBody(BodyCoder &coder, Region &body, uint32_t &hash,
+                               uint32_t terminator) {
+  for (Operation &op : body.front()) {
+    if (auto tokens = dyn_cast<TokensOp>(op)) {
+      SmallVector<int32_t> storage;
+      FailureOr<ArrayRef<int32_t>> values = tokens.readTokens(storage);
+      if (failed(values))
+        return failure();
+      for (int32_t t : *values) {
+        if (t < 0 || static_cast<uint32_t>(t) >= coder.alphabet.numTokens)
+          return tokens.emitOpError()
+                 << "holds token " << t << ", outside its vocabulary of "
+                 << coder.alphabet.numTokens << " entries";
+        coder.symbol(static_cast<uint32_t>(t));
+        hash = hashCombine(hash, static_cast<uint32_t>(t));
+      }
+    } else if (auto repeat = dyn_cast<RepeatOp>(op);
+               repeat && shortExpansion(repeat, kInlineRepeat)) {
+      // Short repeats are cheaper as the tokens they stand for: the token
+      // contexts stay intact.
+      SmallVector<int32_t> tokens;
+      if (failed(appendExpansion(repeat, tokens)))
+        return failure();
+      for (int32_t t : tokens) {
+        if (t < 0 || static_cast<uint32_t>(t) >= coder.alphabet.numTokens)
+          return repeat.emitOpError()
+                 << "holds token " << t << ", outside its vocabulary of "
+                 << coder.alphabet.numTokens << " entries";
+        coder.symbol(static_cast<uint32_t>(t));
+        hash = hashCombine(hash, static_cast<uint32_t>(t));
+      }
+    } else if (auto repeat = dyn_cast<RepeatOp>(op)) {
+      coder.symbol(coder.alphabet.open());
+      uint32_t inner = 0x5eed;
+      if (failed(packBody(coder, repeat.getBody(), inner,
+                          coder.alphabet.close())))
+        return failure();
+      coder.count(repeat.getCount(), inner);
+      hash = hashCombine(hashCombine(hash, inner), static_cast<uint32_t>(repeat.getCount()));
+    } else if (auto apply = dyn_cast<ApplyOp>(op)) {
+      auto it = ruleSymbol.find({currentGrammar, apply.getRuleAttr().getAttr()});
+      if (it == ruleSymbol.end())
+        return apply.emitOpError("uses a rule that is not in the trace's grammar");
+      coder.symbol(it->second);
+      hash = hashCombine(hash, it->second);
+    } else {
+      return op.emitOpError("cannot be packed (a packed trace body holds "
+                            "tokens, repeats and rule uses only)");
+    }
+  }
+  coder.symbol(terminator);
+  return success();
+}
+
+LogicalResult Packer::pack(Operation *module) {
+  // Group grammars and traces under their vocabularies.
+  llvm::MapVector<StringAttr, VocabularyOp> vocabularies;
+  llvm::MapVector<StringAttr, SmallVector<GrammarOp>> grammars;
+  llvm::MapVector<StringAttr, SmallVector<TraceOp>> traces;
+  if (failed(checkAttributes(module)))
+    return failure();
+  for (Operation &op : module->getRegion(0).front()) {
+    if (isa<VocabularyOp, GrammarOp, TraceOp>(op) &&
+        failed(checkAttributes(&op)))
+      return failure();
+    if (auto vocabulary = dyn_cast<VocabularyOp>(op))
+      vocabularies[vocabulary.getSymNameAttr()] = vocabulary;
+    else if (auto grammar = dyn_cast<GrammarOp>(op))
+      grammars[grammar.getVocabularyAttr().getAttr()].push_back(grammar);
+    else if (auto trace = dyn_cast<TraceOp>(op))
+      traces[trace.getVocabularyAttr().getAttr()].push_back(trace);
+    else
+      return op.emitOpError(
+          "cannot be packed: a packed trace file holds vocabularies, grammars "
+          "and traces only");
+  }
+  for (auto &[name, list] : grammars)
+    if (!vocabularies.count(name))
+      return list.front().emitOpError("names vocabulary @")
+             << name.getValue() << ", which is not in the module";
+  for (auto &[name, list] : traces)
+    if (!vocabularies.count(name))
+      return list.front().emitOpError("names vocabulary @")
+             << name.getValue() << ", which is not in the module";
+
+  codec.number(vocabularies.size(), kEntries);
+  for (auto &[vocabularyName, vocabulary] : vocabularies) {
+    codec.string(vocabularyName.getValue());
+    codec.number(vocabulary.getFingerprint(), kFingerprint);
+    // Entries in id order (the verifier makes ids 0 to n - 1).
+    SmallVector<EntryOp> byId(vocabulary.getNumEntries());
+    for (EntryOp entry : vocabulary.getBody().getOps<EntryOp>()) {
+      if (failed(checkAttributes(entry)))
+        return failure();
+      byId[entry.getId()] = entry;
+    }
+    codec.number(byId.size(), kEntries);
+    StringRef previousSymbol;
+    for (EntryOp entry : byId) {
+      uint32_t kind = static_cast<uint32_t>(entry.getKind());
+      codec.number(kind, kKind);
+      StringRef symbol = entry.getSymbol();
+      if (!codec.flag(symbol == previousSymbol, hashCombine(kSameSymbol, kind)))
+        codec.name(symbol);
+      previousSymbol = symbol;
+      if (codec.flag(entry.getIndex().has_value(), hashCombine(kHasIndex, kind)))
+        codec.number(*entry.getIndex(), hashCombine(kIndex, kind));
+      if (codec.flag(entry.getCallee().has_value(), hashCombine(kHasCallee, kind)))
+        codec.name(*entry.getCallee());
+    }
+
+    // Grammars: names and rule names first, so that rule bodies and traces
+    // can use any rule.
+    Alphabet alphabet;
+    alphabet.numTokens = static_cast<uint32_t>(byId.size());
+    SmallVector<GrammarOp> &ownGrammars = grammars[vocabularyName];
+    codec.number(ownGrammars.size(), kGrammars);
+    SmallVector<RuleOp> rules;
+    for (GrammarOp grammar : ownGrammars) {
+      codec.string(grammar.getSymName());
+      SmallVector<RuleOp> own;
+      for (Operation &op : grammar.getBody().front()) {
+        auto rule = dyn_cast<RuleOp>(op);
+        if (!rule)
+          return op.emitOpError("cannot be packed inside a grammar");
+        if (failed(checkAttributes(rule)))
+          return failure();
+        own.push_back(rule);
+      }
+      codec.number(own.size(), kRules);
+      bool canonical = true;
+      for (auto [i, rule] : llvm::enumerate(own))
+        canonical &= rule.getSymName() == ("r" + Twine(i)).str();
+      if (!codec.flag(canonical, kCanonicalNames))
+        for (RuleOp rule : own)
+          codec.string(rule.getSymName());
+      for (RuleOp rule : own) {
+        ruleSymbol[{grammar, rule.getSymNameAttr()}] =
+            alphabet.numTokens + static_cast<uint32_t>(rules.size());
+        rules.push_back(rule);
+      }
+    }
+    alphabet.numRules = static_cast<uint32_t>(rules.size());
+    uint64_t symbols = 0;
+    for (RuleOp rule : rules)
+      if (failed(countBody(rule.getBody(), symbols)))
+        return failure();
+    SmallVector<TraceOp> &ownTraces = traces[vocabularyName];
+    for (TraceOp trace : ownTraces)
+      if (failed(countBody(trace.getBody(), symbols)))
+        return failure();
+    unsigned tableBits = tableBitsFor(symbols);
+    codec.number(tableBits, kTableBits);
+    BodyCoder bodies(codec, alphabet, tableBits);
+    for (RuleOp rule : rules) {
+      currentGrammar = rule->getParentOp();
+      uint32_t hash = 0;
+      if (failed(packBody(bodies, rule.getBody(), hash, alphabet.end())))
+        return failure();
+    }
+
+    codec.number(ownTraces.size(), kTraces);
+    for (TraceOp trace : ownTraces) {
+      codec.string(trace.getSymName());
+      codec.number(trace.getFingerprint(), kFingerprint);
+      uint64_t grammarRef = 0;
+      currentGrammar = nullptr;
+      if (FlatSymbolRefAttr grammarName = trace.getGrammarAttr()) {
+        auto it = llvm::find_if(ownGrammars, [&](GrammarOp g) {
+          return g.getSymNameAttr() == grammarName.getAttr();
+        });
+        if (it == ownGrammars.end())
+          return trace.emitOpError("uses grammar ")
+                 << grammarName << ", which is not a grammar of its vocabulary "
+                 << "in the module";
+        grammarRef = 1 + (it - ownGrammars.begin());
+        currentGrammar = *it;
+      }
+      codec.number(grammarRef, kTraceGrammar);
+      std::string input;
+      llvm::raw_string_ostream os(input);
+      Attribute(trace.getInput()).print(os);
+      codec.string(input);
+      uint32_t hash = 0;
+      if (failed(packBody(bodies, trace.getBody(), hash, alphabet.end())))
+        return failure();
+    }
+  }
+  codec.coder.finish();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Unpacking
+//===----------------------------------------------------------------------===//
+
+class Unpacker {
+public:
+  Unpacker(const uint8_t *payload, size_t size, MLIRContext *context,
+           Location loc, uint64_t inlineLimit)
+      : codec(BitCoder::decoder(payload, size)), context(context), loc(loc),
+        inlineLimit(inlineLimit) {
+    codec.payloadBits = uint64_t(size) * 8 + 64;
+  }
+
+  OwningOpRef<ModuleOp> unpack();
+
+private:
+  /// Reads one body into `block`; false on a corrupt stream.
+  bool unpackBody(BodyCoder &coder, Block &block, unsigned depth,
+                  uint32_t &hash, StringRef blobPrefix, unsigned &blobs);
+  bool corrupt(const Twine &what) {
+    codec.failCorrupt(what.str());
+    return false;
+  }
+  bool ok() const { return codec.corruption.empty() && !codec.coder.overran(); }
+  /// A count read from the stream that must be small enough to allocate.
+  bool plausible(uint64_t n) { return n <= codec.payloadBits; }
+
+  PackCodec codec;
+  MLIRContext *context;
+  Location loc;
+  uint64_t inlineLimit;
+  SmallVector<StringAttr> ruleNames; // rule symbol - numTokens -> its name
+  SmallVector<Operation *> ruleGrammar;
+};
+
+bool Unpacker::unpackBody(BodyCoder &coder, Block &block, unsigned depth,
+                          uint32_t &hash, StringRef blobPrefix,
+                          unsigned &blobs) {
+  const Alphabet &alphabet = coder.alphabet;
+  OpBuilder builder = OpBuilder::atBlockEnd(&block);
+  std::vector<uint32_t> run;
+  auto flush = [&] {
+    if (run.empty())
+      return;
+    std::string name = (blobPrefix + "_" + Twine(blobs++)).str();
+    TokensOp::create(builder, loc, makeTokensAttr(builder, run, name, inlineLimit));
+    run.clear();
+  };
+  while (true) {
+    if (!ok())
+      return false;
+    uint32_t s = coder.symbol(0);
+    if (s < alphabet.numTokens) {
+      run.push_back(s);
+      hash = hashCombine(hash, s);
+    } else if (s < alphabet.open()) {
+      flush();
+      ApplyOp::create(builder, loc,
+                      FlatSymbolRefAttr::get(ruleNames[s - alphabet.numTokens]));
+      hash = hashCombine(hash, s);
+    } else if (s == alphabet.open()) {
+      if (depth >= kMaxDepth)
+        return corrupt("repeats nested deeper than " + Twine(kMaxDepth));
+      flush();
+      auto repeat = RepeatOp::create(builder, loc, uint64_t(1));
+      Block &inner = repeat.getBody().emplaceBlock();
+      uint32_t innerHash = 0x5eed;
+      if (!unpackBody(coder, inner, depth + 1, innerHash, blobPrefix, blobs))
+        return false;
+      if (inner.empty())
+        return corrupt("an empty repeat");
+      uint64_t count = coder.count(0, innerHash);
+      if (count == 0 || count > static_cast<uint64_t>(INT64_MAX))
+        return corrupt("a repeat count out of range");
+      repeat.setCount(count);
+      hash = hashCombine(hashCombine(hash, innerHash), static_cast<uint32_t>(count));
+    } else if (s == alphabet.close()) {
+      if (depth == 0)
+        return corrupt("a repeat closes that never opened");
+      flush();
+      return true;
+    } else if (s == alphabet.end()) {
+      if (depth != 0)
+        return corrupt("a body ends inside a repeat");
+      flush();
+      return true;
+    } else {
+      return corrupt("symbol " + Twine(s) + " is outside the alphabet");
+    }
+  }
+}
+
+OwningOpRef<ModuleOp> Unpacker::unpack() {
+  OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
+  OpBuilder builder = OpBuilder::atBlockEnd(module->getBody());
+  auto fail = [&]() -> OwningOpRef<ModuleOp> {
+    std::string what = codec.corruption;
+    if (what.empty())
+      what = "the stream ends early";
+    emitError(loc) << "phaedrus-translate: corrupt packed trace: " << what;
+    return nullptr;
+  };
+  uint64_t numVocabularies = codec.number(0, kEntries);
+  if (!plausible(numVocabularies))
+    return fail();
+  for (uint64_t v = 0; v < numVocabularies; ++v) {
+    std::string vocabularyName = codec.string("");
+    uint64_t fingerprint = codec.number(0, kFingerprint);
+    uint64_t numEntries = codec.number(0, kEntries);
+    if (!ok() || !plausible(numEntries) || numEntries >= UINT32_MAX / 2)
+      return fail();
+    auto vocabulary = VocabularyOp::create(builder, loc, vocabularyName, fingerprint);
+    OpBuilder entries = OpBuilder::atBlockEnd(&vocabulary.getBody().emplaceBlock());
+    std::string previousSymbol;
+    for (uint64_t id = 0; id < numEntries; ++id) {
+      uint64_t kindValue = codec.number(0, kKind);
+      std::optional<EntryKind> kind =
+          symbolizeEntryKind(static_cast<uint32_t>(std::min<uint64_t>(kindValue, UINT32_MAX)));
+      if (!ok() || !kind) {
+        corrupt("entry kind " + Twine(kindValue) + " is unknown");
+        return fail();
+      }
+      uint32_t k = static_cast<uint32_t>(kindValue);
+      std::string symbol = codec.flag(false, hashCombine(kSameSymbol, k))
+                               ? previousSymbol
+                               : codec.name("");
+      if (symbol.empty() && ok())
+        corrupt("an entry without a symbol");
+      previousSymbol = symbol;
+      IntegerAttr index;
+      if (codec.flag(false, hashCombine(kHasIndex, k)))
+        index = builder.getI64IntegerAttr(
+            static_cast<int64_t>(codec.number(0, hashCombine(kIndex, k))));
+      FlatSymbolRefAttr callee;
+      if (codec.flag(false, hashCombine(kHasCallee, k))) {
+        std::string calleeName = codec.name("");
+        if (calleeName.empty() && ok())
+          corrupt("an entry with an empty callee");
+        callee = FlatSymbolRefAttr::get(context, calleeName);
+      }
+      if (!ok())
+        return fail();
+      EntryOp::create(entries, loc, id, *kind, symbol, index, callee);
+    }
+
+    Alphabet alphabet;
+    alphabet.numTokens = static_cast<uint32_t>(numEntries);
+    uint64_t numGrammars = codec.number(0, kGrammars);
+    if (!ok() || !plausible(numGrammars))
+      return fail();
+    SmallVector<GrammarOp> grammars;
+    SmallVector<RuleOp> rules;
+    ruleNames.clear();
+    for (uint64_t g = 0; g < numGrammars; ++g) {
+      std::string grammarName = codec.string("");
+      auto grammar = GrammarOp::create(builder, loc, grammarName, vocabularyName);
+      OpBuilder ruleBuilder = OpBuilder::atBlockEnd(&grammar.getBody().emplaceBlock());
+      uint64_t numRules = codec.number(0, kRules);
+      if (!ok() || !plausible(numRules) || numRules + rules.size() >= UINT32_MAX / 4)
+        return fail();
+      bool canonical = codec.flag(false, kCanonicalNames);
+      for (uint64_t r = 0; r < numRules; ++r) {
+        std::string ruleName = canonical ? ("r" + Twine(r)).str() : codec.string("");
+        if (!ok())
+          return fail();
+        auto rule = RuleOp::create(ruleBuilder, loc, ruleName);
+        rule.getBody().emplaceBlock();
+        rules.push_back(rule);
+        ruleNames.push_back(rule.getSymNameAttr());
+      }
+      grammars.push_back(grammar);
+    }
+    alphabet.numRules = static_cast<uint32_t>(rules.size());
+    uint64_t tableBits = codec.number(0, kTableBits);
+    if (!ok() || tableBits < 10 || tableBits > 24) {
+      corrupt("a model table size out of range");
+      return fail();
+    }
+    BodyCoder bodies(codec, alphabet, static_cast<unsigned>(tableBits));
+    for (RuleOp rule : rules) {
+      uint32_t hash = 0;
+      unsigned blobs = 0;
+      if (!unpackBody(bodies, rule.getBody().front(), 0, hash, "rule", blobs))
+        return fail();
+    }
+
+    uint64_t numTraces = codec.number(0, kTraces);
+    if (!ok() || !plausible(numTraces))
+      return fail();
+    for (uint64_t t = 0; t < numTraces; ++t) {
+      std::string traceName = codec.string("");
+      uint64_t traceFingerprint = codec.number(0, kFingerprint);
+      uint64_t grammarRef = codec.number(0, kTraceGrammar);
+      std::string inputText = codec.string("");
+      if (!ok())
+        return fail();
+      if (grammarRef > grammars.size()) {
+        corrupt("a trace names grammar " + Twine(grammarRef) + " of " +
+                Twine(grammars.size()));
+        return fail();
+      }
+      auto input = llvm::dyn_cast_or_null<InputDescriptorAttr>(
+          parseAttribute(inputText, context));
+      if (!input) {
+        corrupt("the input descriptor of trace '" + traceName +
+                "' does not parse");
+        return fail();
+      }
+      FlatSymbolRefAttr grammar =
+          grammarRef ? FlatSymbolRefAttr::get(grammars[grammarRef - 1]) : nullptr;
+      auto trace = TraceOp::create(builder, loc, traceName, vocabularyName,
+                                   traceFingerprint, input, grammar);
+      uint32_t hash = 0;
+      unsigned blobs = 0;
+      if (!unpackBody(bodies, trace.getBody().emplaceBlock(), 0, hash,
+                      traceName, blobs))
+        return fail();
+    }
+  }
+  if (!ok())
+    return fail();
+  return module;
+}
+
+} // namespace
+
+LogicalResult mlir::phaedrus::exportPacked(Operation *module, raw_ostream &os) {
+  std::vector<uint8_t> payload;
+  Packer packer(payload);
+  if (failed(packer.pack(module)))
+    return failure();
+  char header[kHeaderSize];
+  std::memcpy(header, kMagic, 4);
+  llvm::support::endian::write32le(header + 4, kVersion);
+  llvm::support::endian::write64le(header + 8, payload.size());
+  llvm::support::endian::write64le(
+      header + 16,
+      phaedrus_fnv1a64(payload.data(), payload.size(), PHAEDRUS_FNV64_INIT));
+  os.write(header, kHeaderSize);
+  os.write(reinterpret_cast<const char *>(payload.data()), payload.size());
+  return success();
+}
+
+OwningOpRef<ModuleOp> mlir::phaedrus::importPacked(StringRef bytes,
+                                                   MLIRContext *context,
+                                                   Location loc,
+                                                   uint64_t inlineLimit) {
+  context->loadDialect<PhaedrusDialect>();
+  auto error = [&]() {
+    return emitError(loc) << "phaedrus-translate: ";
+  };
+  if (bytes.size() < 4 || std::memcmp(bytes.data(), kMagic, 4) != 0) {
+    error() << "not a packed trace (it does not start with 'PHPK')";
+    return nullptr;
+  }
+  if (bytes.size() < kHeaderSize) {
+    error() << "truncated packed trace: " << bytes.size()
+            << " bytes, shorter than its " << kHeaderSize << "-byte header";
+    return nullptr;
+  }
+  uint32_t version = llvm::support::endian::read32le(bytes.data() + 4);
+  if (version != kVersion) {
+    error() << "packed trace version " << version << " is not supported (this "
+            << "build reads version " << kVersion << ")";
+    return nullptr;
+  }
+  uint64_t size = llvm::support::endian::read64le(bytes.data() + 8);
+  uint64_t checksum = llvm::support::endian::read64le(bytes.data() + 16);
+  uint64_t present = bytes.size() - kHeaderSize;
+  if (present < size) {
+    error() << "truncated packed trace: " << present << " of " << size
+            << " payload bytes present; nothing can be recovered (the "
+            << "payload is one coded stream)";
+    return nullptr;
+  }
+  if (present > size) {
+    error() << "packed trace has " << present - size
+            << " bytes after its payload of " << size << " bytes";
+    return nullptr;
+  }
+  const auto *payload = reinterpret_cast<const uint8_t *>(bytes.data()) + kHeaderSize;
+  if (phaedrus_fnv1a64(payload, size, PHAEDRUS_FNV64_INIT) != checksum) {
+    error() << "corrupt packed trace: the payload checksum does not match";
+    return nullptr;
+  }
+  Unpacker unpacker(payload, size, context, loc, inlineLimit);
+  OwningOpRef<ModuleOp> module = unpacker.unpack();
+  if (module && failed(verify(*module)))
+    return nullptr;
+  return module;
+}

@@ -1,0 +1,124 @@
+//===- ContextCoderTest.cpp - Context coding is lossless and compresses ---===//
+
+#include "phaedrus/Trace/ContextCoder.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+using namespace mlir::phaedrus::trace;
+
+namespace {
+
+std::vector<uint8_t> encodeSymbols(const std::vector<uint32_t> &symbols,
+                                   unsigned bits) {
+  std::vector<uint8_t> bytes;
+  BitCoder coder = BitCoder::encoder(bytes);
+  SymbolModel model(bits, 16);
+  for (uint32_t s : symbols)
+    EXPECT_EQ(model.code(coder, s), s);
+  coder.finish();
+  return bytes;
+}
+
+std::vector<uint32_t> decodeSymbols(const std::vector<uint8_t> &bytes,
+                                    unsigned bits, size_t count,
+                                    bool *overran = nullptr) {
+  BitCoder coder = BitCoder::decoder(bytes.data(), bytes.size());
+  SymbolModel model(bits, 16);
+  std::vector<uint32_t> out;
+  for (size_t i = 0; i < count; ++i)
+    out.push_back(model.code(coder, 0));
+  if (overran)
+    *overran = coder.overran();
+  return out;
+}
+
+TEST(ContextCoderTest, RandomSymbolsRoundTrip) {
+  std::mt19937 rng(7);
+  for (unsigned bits : {1u, 3u, 9u, 17u, 24u}) {
+    std::vector<uint32_t> symbols(5000);
+    for (uint32_t &s : symbols)
+      s = rng() & ((1u << bits) - 1);
+    std::vector<uint8_t> bytes = encodeSymbols(symbols, bits);
+    bool overran = true;
+    EXPECT_EQ(decodeSymbols(bytes, bits, symbols.size(), &overran), symbols)
+        << bits << " bits";
+    EXPECT_FALSE(overran);
+    // Uniform random symbols cannot be compressed; the coder must not
+    // expand them by more than a few percent either.
+    EXPECT_LT(bytes.size(), symbols.size() * bits / 8 * 1.06 + 64) << bits;
+  }
+}
+
+TEST(ContextCoderTest, MarkovSourceCompressesNearItsEntropy) {
+  // An order-1 source: after symbol a, (a + 1) % 50 with probability 0.9,
+  // else a uniformly random symbol of 50. Entropy per symbol:
+  // H = -(0.9 + 0.1/50) log2(0.9 + 0.1/50) - 49 (0.1/50) log2(0.1/50).
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> unit(0, 1);
+  std::vector<uint32_t> symbols{0};
+  for (int i = 1; i < 200000; ++i)
+    symbols.push_back(unit(rng) < 0.9 ? (symbols.back() + 1) % 50 : rng() % 50);
+  double hit = 0.9 + 0.1 / 50, miss = 0.1 / 50;
+  double entropyBits = -(hit * std::log2(hit) + 49 * miss * std::log2(miss));
+  std::vector<uint8_t> bytes = encodeSymbols(symbols, 6);
+  double bitsPerSymbol = bytes.size() * 8.0 / symbols.size();
+  EXPECT_LT(bitsPerSymbol, entropyBits * 1.1);
+  EXPECT_GT(bitsPerSymbol, entropyBits * 0.9); // it cannot beat the source
+  EXPECT_EQ(decodeSymbols(bytes, 6, symbols.size()), symbols);
+}
+
+TEST(ContextCoderTest, LongRepeatsCostAlmostNothing) {
+  // A random block of 1000 symbols, then 100 copies of it: the match model
+  // must code the copies in a small fraction of the first block's size.
+  std::mt19937 rng(3);
+  std::vector<uint32_t> block(1000);
+  for (uint32_t &s : block)
+    s = rng() % 300;
+  std::vector<uint32_t> once = block, many;
+  for (int i = 0; i < 101; ++i)
+    many.insert(many.end(), block.begin(), block.end());
+  size_t onceBytes = encodeSymbols(once, 9).size();
+  std::vector<uint8_t> manyBytes = encodeSymbols(many, 9);
+  EXPECT_LT(manyBytes.size(), onceBytes * 2);
+  EXPECT_EQ(decodeSymbols(manyBytes, 9, many.size()), many);
+}
+
+TEST(ContextCoderTest, NumbersAndFlagsRoundTrip) {
+  std::mt19937_64 rng(5);
+  std::vector<uint64_t> values{0, 1, 2, 3, 255, 256, UINT64_MAX, UINT64_MAX - 1,
+                               uint64_t(1) << 63};
+  for (int i = 0; i < 2000; ++i)
+    values.push_back(rng() >> (rng() % 64));
+  std::vector<uint8_t> bytes;
+  BitCoder encoder = BitCoder::encoder(bytes);
+  NumberModel encodeModel;
+  for (size_t i = 0; i < values.size(); ++i) {
+    EXPECT_EQ(encodeModel.code(encoder, values[i], i % 3), values[i]);
+    encodeModel.codeFlag(encoder, values[i] & 1, 9);
+  }
+  encoder.finish();
+  BitCoder decoder = BitCoder::decoder(bytes.data(), bytes.size());
+  NumberModel decodeModel;
+  for (size_t i = 0; i < values.size(); ++i) {
+    EXPECT_EQ(decodeModel.code(decoder, 0, i % 3), values[i]);
+    EXPECT_EQ(decodeModel.codeFlag(decoder, false, 9), bool(values[i] & 1));
+  }
+  EXPECT_FALSE(decoder.overran());
+}
+
+TEST(ContextCoderTest, TruncatedInputIsDetected) {
+  std::mt19937 rng(1);
+  std::vector<uint32_t> symbols(3000);
+  for (uint32_t &s : symbols)
+    s = rng() % 200;
+  std::vector<uint8_t> bytes = encodeSymbols(symbols, 8);
+  bytes.resize(bytes.size() / 2);
+  bool overran = false;
+  decodeSymbols(bytes, 8, symbols.size(), &overran);
+  EXPECT_TRUE(overran);
+}
+
+} // namespace
