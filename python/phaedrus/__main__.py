@@ -86,11 +86,16 @@ def cmd_corpus(args):
     fingerprint = None
     if args.program:
         fingerprint = pipeline.fingerprint_of(args.program)
-    corpus = corpus_mod.corpus_from_traces(args.traces, fingerprint=fingerprint)
+    corpus = corpus_mod.corpus_from_traces(args.traces, fingerprint=fingerprint,
+                                           sequences=args.sequences)
     corpus_mod.save(corpus, args.output)
     events = sum(r["events"] for r in corpus["runs"])
     log(f"wrote {args.output}: {len(corpus['runs'])} runs, {events} events, "
         f"vocabulary of {len(corpus['vocabulary']['entries'])} tokens")
+    if args.sequences:
+        packed = sum(Path(r["sequence"]).stat().st_size for r in corpus["runs"])
+        log(f"wrote the runs' token sequences to {args.sequences}: {packed} "
+            f"bytes packed ({4 * events} bytes as 32-bit tokens)")
 
 
 def cmd_train(args):
@@ -229,6 +234,9 @@ def main(argv=None):
     p.add_argument("-o", "--output", required=True, help="corpus (.json)")
     p.add_argument("--program", help="instrumented module (prog.inst.mlir): "
                    "refuse traces of another build")
+    p.add_argument("--sequences", metavar="DIR", help="also keep each run's "
+                   "whole token sequence, folded and packed, as DIR/NAME.phpk "
+                   "(docs/PackedTrace.md); the corpus names the file")
     p.set_defaults(func=cmd_corpus)
 
     p = sub.add_parser("train", help="train a model on a corpus (PyTorch, CPU)")

@@ -164,9 +164,13 @@ def describe_run(trace: Path, argv, stdin=None, cwd=None) -> dict:
     return info
 
 
-def corpus_from_traces(traces, fingerprint=None, workdir=None) -> dict:
+def corpus_from_traces(traces, fingerprint=None, workdir=None,
+                       sequences=None) -> dict:
     """Imports each trace file (with its sidecar from `phaedrus run`) and
-    makes a corpus. Trace symbol names are the file stems."""
+    makes a corpus. Trace symbol names are the file stems. With
+    `sequences` (a directory), each run's whole token sequence is kept there
+    too, folded into repeats and packed (NAME.phpk, docs/PackedTrace.md),
+    and the run's `sequence` names that file."""
     import tempfile
     entries = []
     with tempfile.TemporaryDirectory(prefix="phaedrus-corpus-",
@@ -186,10 +190,30 @@ def corpus_from_traces(traces, fingerprint=None, workdir=None) -> dict:
             if warnings:
                 raise ToolError(f"{trace} is not a complete trace; a corpus "
                                 f"takes only complete runs:\n{warnings}")
-            entries.append(run_entry(mlir, info["descriptor"], name=name,
-                                     argv=info["argv"], stdin=info["stdin"],
-                                     cwd=info.get("cwd")))
+            vocabulary, run = run_entry(mlir, info["descriptor"], name=name,
+                                        argv=info["argv"], stdin=info["stdin"],
+                                        cwd=info.get("cwd"))
+            if sequences is not None:
+                run["sequence"] = str(pack_sequence(mlir, Path(sequences),
+                                                    name, Path(tmp)))
+            entries.append((vocabulary, run))
     return make_corpus(entries)
+
+
+def pack_sequence(trace_mlir: Path, directory: Path, name: str,
+                  tmp: Path) -> Path:
+    """Folds the repeats of an imported trace and packs it as
+    directory/NAME.phpk; returns that file's absolute path."""
+    directory.mkdir(parents=True, exist_ok=True)
+    folded = tmp / f"{name}.folded.mlirbc"
+    run([phaedrus_tool("phaedrus-opt"), trace_mlir,
+              "--phaedrus-fold-repeats", "--emit-bytecode", "-o", folded],
+             what="phaedrus-opt --phaedrus-fold-repeats")
+    packed = (directory / f"{name}.phpk").resolve()
+    run([phaedrus_tool("phaedrus-translate"), "--export-packed", folded,
+              "-o", packed], what="phaedrus-translate --export-packed")
+    folded.unlink()
+    return packed
 
 
 # --------------------------------------------------------------------------

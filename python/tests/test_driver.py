@@ -1,5 +1,6 @@
 """The phaedrus driver's command line: the main steps and its errors."""
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -72,9 +73,22 @@ def test_corpus_train_predict_on_the_demo_program(tmp_path):
         assert result.returncode == 0, result.stderr
         assert (tmp_path / "runs" / f"{name}.wpp.input.json").exists()
     result = phaedrus("corpus", *sorted((tmp_path / "runs").glob("*.wpp")),
-                      "--program", tmp_path / "w.inst.mlir", "-o", tmp_path / "corpus.json")
+                      "--program", tmp_path / "w.inst.mlir", "-o", tmp_path / "corpus.json",
+                      "--sequences", tmp_path / "seq")
     assert result.returncode == 0, result.stderr
-    assert "3 runs" in result.stderr
+    assert "3 runs" in result.stderr and "bytes packed" in result.stderr
+    # Each run's sequence is kept, packed, and unpacks to all its events.
+    from phaedrus import pipeline
+    from phaedrus.tools import phaedrus_tool, run as run_tool
+    for run in json.loads((tmp_path / "corpus.json").read_text())["runs"]:
+        packed = Path(run["sequence"])
+        assert packed == tmp_path / "seq" / f"{run['name']}.phpk"
+        unpacked = tmp_path / f"{run['name']}.unpacked.mlir"
+        run_tool([phaedrus_tool("phaedrus-translate"), "--import-packed", packed,
+                  "-o", unpacked])
+        trace = pipeline.trace_counts(unpacked)["traces"][0]
+        assert trace["events"] == run["events"] and trace["name"] == run["name"]
+        assert [list(t) for t in trace["tokens"]] == run["tokens"]
     result = phaedrus("train", tmp_path / "corpus.json", "-o", tmp_path / "m.mlir",
                       "--kind", "mlp", "--epochs", "50")
     assert result.returncode == 0, result.stderr
