@@ -239,6 +239,24 @@ importWppTranslation(const std::shared_ptr<llvm::SourceMgr> &sourceMgr,
   return importWpp(buffer->getBuffer(), context, loc, options);
 }
 
+static llvm::cl::opt<bool> packedSizes(
+    "packed-sizes",
+    llvm::cl::desc("--export-packed: print to stderr how many bytes the "
+                   "vocabularies, grammars and traces take"),
+    llvm::cl::init(false));
+
+static LogicalResult exportPackedTranslation(Operation *op, raw_ostream &os) {
+  PackedSizes sizes;
+  if (failed(exportPacked(op, os, &sizes)))
+    return failure();
+  if (packedSizes)
+    llvm::errs() << "packed-sizes: total=" << sizes.total
+                 << " vocabularies=" << sizes.vocabularies
+                 << " grammars=" << sizes.grammars
+                 << " traces=" << sizes.traces << "\n";
+  return success();
+}
+
 static OwningOpRef<Operation *>
 importPackedTranslation(const std::shared_ptr<llvm::SourceMgr> &sourceMgr,
                         MLIRContext *context) {
@@ -261,7 +279,7 @@ int main(int argc, char **argv) {
       "export-packed",
       "Write the vocabularies, grammars and traces of a module as a packed "
       "trace file (compressed structure, entropy coded; docs/PackedTrace.md)",
-      exportPacked, registerProgramDialects);
+      exportPackedTranslation, registerProgramDialects);
   TranslateFromMLIRRegistration exportTokensRegistration(
       "export-tokens",
       "Write every trace's expanded tokens as little-endian 32-bit words",

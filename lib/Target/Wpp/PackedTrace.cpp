@@ -58,6 +58,7 @@ enum Field : uint32_t {
   kTableBits,
   kRepeatCount,
   kSameCount,
+  kNextIndex,
 };
 
 /// The models and coder shared by packing and unpacking. Every method
@@ -97,6 +98,18 @@ public:
     if (ref > names.size())
       return failCorrupt("a name reference out of range"), std::string();
     return names[ref - 1];
+  }
+
+  /// An entry's index: usually one more than the previous entry's when
+  /// both belong to the same symbol (call sites and paths are numbered in
+  /// order).
+  uint64_t index(uint64_t value, bool sameSymbol,
+                 std::optional<uint64_t> previous, uint32_t kind) {
+    if (sameSymbol && previous && *previous < UINT64_MAX) {
+      if (flag(value == *previous + 1, hashCombine(kNextIndex, kind)))
+        return *previous + 1;
+    }
+    return number(value, hashCombine(kIndex, kind));
   }
 
   BitCoder coder;
@@ -224,7 +237,9 @@ unsigned tableBitsFor(uint64_t symbols) {
 class Packer {
 public:
   explicit Packer(std::vector<uint8_t> &payload)
-      : codec(BitCoder::encoder(payload)) {}
+      : codec(BitCoder::encoder(payload)), payload(payload) {}
+
+  PackedSizes sizes;
 
   LogicalResult pack(Operation *module);
 
@@ -235,6 +250,7 @@ private:
                          uint32_t terminator);
 
   PackCodec codec;
+  std::vector<uint8_t> &payload;
   // Rule symbol of each rule, by grammar and rule name.
   llvm::DenseMap<std::pair<Operation *, StringAttr>, uint32_t> ruleSymbol;
   Operation *currentGrammar = nullptr;
@@ -355,6 +371,7 @@ LogicalResult Packer::pack(Operation *module) {
 
   codec.number(vocabularies.size(), kEntries);
   for (auto &[vocabularyName, vocabulary] : vocabularies) {
+    size_t start = payload.size();
     codec.string(vocabularyName.getValue());
     codec.number(vocabulary.getFingerprint(), kFingerprint);
     // Entries in id order (the verifier makes ids 0 to n - 1).
@@ -366,18 +383,27 @@ LogicalResult Packer::pack(Operation *module) {
     }
     codec.number(byId.size(), kEntries);
     StringRef previousSymbol;
+    std::optional<uint64_t> previousIndex;
+    uint32_t previousKind = 0;
     for (EntryOp entry : byId) {
       uint32_t kind = static_cast<uint32_t>(entry.getKind());
-      codec.number(kind, kKind);
+      codec.number(kind, hashCombine(kKind, previousKind));
+      previousKind = kind;
       StringRef symbol = entry.getSymbol();
-      if (!codec.flag(symbol == previousSymbol, hashCombine(kSameSymbol, kind)))
+      bool sameSymbol = symbol == previousSymbol;
+      if (!codec.flag(sameSymbol, hashCombine(kSameSymbol, kind)))
         codec.name(symbol);
       previousSymbol = symbol;
-      if (codec.flag(entry.getIndex().has_value(), hashCombine(kHasIndex, kind)))
-        codec.number(*entry.getIndex(), hashCombine(kIndex, kind));
+      std::optional<uint64_t> index = entry.getIndex();
+      if (codec.flag(index.has_value(), hashCombine(kHasIndex, kind)))
+        codec.index(*index, sameSymbol, previousIndex, kind);
+      previousIndex = index;
       if (codec.flag(entry.getCallee().has_value(), hashCombine(kHasCallee, kind)))
         codec.name(*entry.getCallee());
     }
+
+    sizes.vocabularies += payload.size() - start;
+    start = payload.size();
 
     // Grammars: names and rule names first, so that rule bodies and traces
     // can use any rule.
@@ -429,6 +455,8 @@ LogicalResult Packer::pack(Operation *module) {
         return failure();
     }
 
+    sizes.grammars += payload.size() - start;
+    start = payload.size();
     codec.number(ownTraces.size(), kTraces);
     for (TraceOp trace : ownTraces) {
       codec.string(trace.getSymName());
@@ -455,6 +483,7 @@ LogicalResult Packer::pack(Operation *module) {
       if (failed(packBody(bodies, trace.getBody(), hash, alphabet.end())))
         return failure();
     }
+    sizes.traces += payload.size() - start;
   }
   codec.coder.finish();
   return success();
@@ -574,8 +603,10 @@ OwningOpRef<ModuleOp> Unpacker::unpack() {
     auto vocabulary = VocabularyOp::create(builder, loc, vocabularyName, fingerprint);
     OpBuilder entries = OpBuilder::atBlockEnd(&vocabulary.getBody().emplaceBlock());
     std::string previousSymbol;
+    std::optional<uint64_t> previousIndex;
+    uint32_t previousKind = 0;
     for (uint64_t id = 0; id < numEntries; ++id) {
-      uint64_t kindValue = codec.number(0, kKind);
+      uint64_t kindValue = codec.number(0, hashCombine(kKind, previousKind));
       std::optional<EntryKind> kind =
           symbolizeEntryKind(static_cast<uint32_t>(std::min<uint64_t>(kindValue, UINT32_MAX)));
       if (!ok() || !kind) {
@@ -583,16 +614,23 @@ OwningOpRef<ModuleOp> Unpacker::unpack() {
         return fail();
       }
       uint32_t k = static_cast<uint32_t>(kindValue);
-      std::string symbol = codec.flag(false, hashCombine(kSameSymbol, k))
-                               ? previousSymbol
-                               : codec.name("");
+      previousKind = k;
+      bool sameSymbol = codec.flag(false, hashCombine(kSameSymbol, k));
+      std::string symbol = sameSymbol ? previousSymbol : codec.name("");
       if (symbol.empty() && ok())
         corrupt("an entry without a symbol");
       previousSymbol = symbol;
       IntegerAttr index;
-      if (codec.flag(false, hashCombine(kHasIndex, k)))
-        index = builder.getI64IntegerAttr(
-            static_cast<int64_t>(codec.number(0, hashCombine(kIndex, k))));
+      std::optional<uint64_t> indexValue;
+      if (codec.flag(false, hashCombine(kHasIndex, k))) {
+        indexValue = codec.index(0, sameSymbol, previousIndex, k);
+        if (*indexValue > static_cast<uint64_t>(INT64_MAX)) {
+          corrupt("an entry index out of range");
+          return fail();
+        }
+        index = builder.getI64IntegerAttr(static_cast<int64_t>(*indexValue));
+      }
+      previousIndex = indexValue;
       FlatSymbolRefAttr callee;
       if (codec.flag(false, hashCombine(kHasCallee, k))) {
         std::string calleeName = codec.name("");
@@ -686,11 +724,16 @@ OwningOpRef<ModuleOp> Unpacker::unpack() {
 
 } // namespace
 
-LogicalResult mlir::phaedrus::exportPacked(Operation *module, raw_ostream &os) {
+LogicalResult mlir::phaedrus::exportPacked(Operation *module, raw_ostream &os,
+                                          PackedSizes *sizes) {
   std::vector<uint8_t> payload;
   Packer packer(payload);
   if (failed(packer.pack(module)))
     return failure();
+  if (sizes) {
+    *sizes = packer.sizes;
+    sizes->total = kHeaderSize + payload.size();
+  }
   char header[kHeaderSize];
   std::memcpy(header, kMagic, 4);
   llvm::support::endian::write32le(header + 4, kVersion);

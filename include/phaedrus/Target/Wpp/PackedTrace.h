@@ -18,10 +18,22 @@
 
 namespace mlir::phaedrus {
 
+/// Where the bytes of a packed file go (the stream is one, so the parts are
+/// measured as the coder's output grows; they add up to within a few bytes
+/// of the payload).
+struct PackedSizes {
+  uint64_t total = 0;        // the file: header and payload
+  uint64_t vocabularies = 0; // names, fingerprints, entries
+  uint64_t grammars = 0;     // grammar and rule names, rule bodies
+  uint64_t traces = 0;       // trace names, descriptors, bodies
+};
+
 /// Writes the vocabularies, grammars and traces of `module` as a packed
 /// trace file. Fails (with a diagnostic) on any other op or attribute,
-/// which the format would not keep.
-LogicalResult exportPacked(Operation *module, raw_ostream &os);
+/// which the format would not keep. `sizes`, if given, receives where the
+/// bytes went.
+LogicalResult exportPacked(Operation *module, raw_ostream &os,
+                           PackedSizes *sizes = nullptr);
 
 /// Reads a packed trace file; emits a diagnostic at `loc` and returns null
 /// on a file that is not one, is of another version, truncated or corrupt.
