@@ -286,35 +286,32 @@ LogicalResult Packer::countBody(Region &body, uint64_t &symbols) {
 
 LogicalResult Packer::packBody(BodyCoder &coder, Region &body, uint32_t &hash,
                                uint32_t terminator) {
+  // Codes tokens that `op` holds or stands for.
+  auto packTokens = [&](Operation *op, ArrayRef<int32_t> tokens) -> LogicalResult {
+    for (int32_t t : tokens) {
+      if (t < 0 || static_cast<uint32_t>(t) >= coder.alphabet.numTokens)
+        return op->emitOpError()
+               << "holds token " << t << ", outside its vocabulary of "
+               << coder.alphabet.numTokens << " entries";
+      coder.symbol(static_cast<uint32_t>(t));
+      hash = hashCombine(hash, static_cast<uint32_t>(t));
+    }
+    return success();
+  };
   for (Operation &op : body.front()) {
     if (auto tokens = dyn_cast<TokensOp>(op)) {
       SmallVector<int32_t> storage;
       FailureOr<ArrayRef<int32_t>> values = tokens.readTokens(storage);
-      if (failed(values))
+      if (failed(values) || failed(packTokens(tokens, *values)))
         return failure();
-      for (int32_t t : *values) {
-        if (t < 0 || static_cast<uint32_t>(t) >= coder.alphabet.numTokens)
-          return tokens.emitOpError()
-                 << "holds token " << t << ", outside its vocabulary of "
-                 << coder.alphabet.numTokens << " entries";
-        coder.symbol(static_cast<uint32_t>(t));
-        hash = hashCombine(hash, static_cast<uint32_t>(t));
-      }
     } else if (auto repeat = dyn_cast<RepeatOp>(op);
                repeat && shortExpansion(repeat, kInlineRepeat)) {
       // Short repeats are cheaper as the tokens they stand for: the token
       // contexts stay intact.
       SmallVector<int32_t> tokens;
-      if (failed(appendExpansion(repeat, tokens)))
+      if (failed(appendExpansion(repeat, tokens)) ||
+          failed(packTokens(repeat, tokens)))
         return failure();
-      for (int32_t t : tokens) {
-        if (t < 0 || static_cast<uint32_t>(t) >= coder.alphabet.numTokens)
-          return repeat.emitOpError()
-                 << "holds token " << t << ", outside its vocabulary of "
-                 << coder.alphabet.numTokens << " entries";
-        coder.symbol(static_cast<uint32_t>(t));
-        hash = hashCombine(hash, static_cast<uint32_t>(t));
-      }
     } else if (auto repeat = dyn_cast<RepeatOp>(op)) {
       coder.symbol(coder.alphabet.open());
       uint32_t inner = 0x5eed;
