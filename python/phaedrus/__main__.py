@@ -83,6 +83,12 @@ def cmd_run(args):
 
 
 def cmd_corpus(args):
+    if args.sequences:
+        try:
+            Path(args.sequences).mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise ToolError(f"cannot make the sequences directory "
+                            f"{args.sequences}: {e.strerror}")
     fingerprint = None
     if args.program:
         fingerprint = pipeline.fingerprint_of(args.program)

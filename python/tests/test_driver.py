@@ -118,6 +118,9 @@ def test_corpus_train_predict_errors(tmp_path):
     result = phaedrus("corpus", trace, "-o", tmp_path / "c.json")
     assert result.returncode == 1
     assert "has no input description" in result.stderr and "phaedrus run" in result.stderr
+    result = phaedrus("corpus", trace, "-o", tmp_path / "c.json", "--sequences", trace)
+    assert result.returncode == 1
+    assert "phaedrus corpus: error: cannot make the sequences directory" in result.stderr
 
     result = phaedrus("train", tmp_path / "absent.json", "-o", tmp_path / "m.mlir")
     assert result.returncode == 1
