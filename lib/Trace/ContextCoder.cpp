@@ -142,7 +142,6 @@ uint32_t mlir::phaedrus::trace::hashCombine(uint32_t a, uint32_t b) {
 SymbolModel::SymbolModel(unsigned symbolBits, unsigned tableBits)
     : symbolBits(std::clamp(symbolBits, 1u, kMaxSymbolBits)),
       tableBits(std::clamp(tableBits, 10u, 24u)) {
-  tableMask = (1u << this->tableBits) - 1;
   order0.assign(size_t(1) << this->symbolBits, kCounterInit);
   for (auto &table : tables)
     table.assign(size_t(1) << this->tableBits, kCounterInit);

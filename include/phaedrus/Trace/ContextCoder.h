@@ -88,7 +88,6 @@ private:
   void endSymbol(uint32_t symbol);
 
   unsigned symbolBits, tableBits;
-  uint32_t tableMask;
   std::vector<uint32_t> order0;                 // 2^symbolBits counters
   std::array<std::vector<uint32_t>, kOrders> tables;
   std::array<uint32_t, kOrders> contextHash{};

@@ -76,7 +76,7 @@ public:
   std::string string(StringRef value) {
     uint64_t length = number(value.size(), kStringLength);
     std::string result;
-    if (!coder.isEncoder() && length > remainingBitsBound())
+    if (!coder.isEncoder() && length > payloadBits)
       return failCorrupt("a string longer than the file"), result;
     for (uint64_t i = 0; i < length; ++i)
       result.push_back(static_cast<char>(
@@ -123,9 +123,8 @@ public:
     if (corruption.empty())
       corruption = what.str();
   }
-  /// An upper bound of what a decoder can still read, to refuse absurd
+  /// An upper bound of the bits a decoder can read, to refuse absurd
   /// lengths before allocating; the encoder never needs it.
-  uint64_t remainingBitsBound() const { return payloadBits; }
   uint64_t payloadBits = UINT64_MAX;
 };
 
@@ -270,10 +269,11 @@ LogicalResult Packer::countBody(Region &body, uint64_t &symbols) {
       return failure();
     if (auto tokens = dyn_cast<TokensOp>(op))
       symbols += tokens.getTokens().getNumElements();
-    else if (auto repeat = dyn_cast<RepeatOp>(op);
-             repeat && shortExpansion(repeat, kInlineRepeat))
-      symbols += *shortExpansion(repeat, kInlineRepeat);
     else if (auto repeat = dyn_cast<RepeatOp>(op)) {
+      if (std::optional<uint64_t> length = shortExpansion(repeat, kInlineRepeat)) {
+        symbols += *length;
+        continue;
+      }
       ++symbols; // OPEN; the body counts its CLOSE
       if (failed(countBody(repeat.getBody(), symbols)))
         return failure();
@@ -357,14 +357,15 @@ LogicalResult Packer::pack(Operation *module) {
           "cannot be packed: a packed trace file holds vocabularies, grammars "
           "and traces only");
   }
-  for (auto &[name, list] : grammars)
-    if (!vocabularies.count(name))
-      return list.front().emitOpError("names vocabulary @")
-             << name.getValue() << ", which is not in the module";
-  for (auto &[name, list] : traces)
-    if (!vocabularies.count(name))
-      return list.front().emitOpError("names vocabulary @")
-             << name.getValue() << ", which is not in the module";
+  auto checkVocabularies = [&](auto &byVocabulary) -> LogicalResult {
+    for (auto &[name, list] : byVocabulary)
+      if (!vocabularies.count(name))
+        return list.front().emitOpError("names vocabulary @")
+               << name.getValue() << ", which is not in the module";
+    return success();
+  };
+  if (failed(checkVocabularies(grammars)) || failed(checkVocabularies(traces)))
+    return failure();
 
   codec.number(vocabularies.size(), kEntries);
   for (auto &[vocabularyName, vocabulary] : vocabularies) {
@@ -528,11 +529,7 @@ bool Unpacker::unpackBody(BodyCoder &coder, Block &block, unsigned depth,
   OpBuilder builder = OpBuilder::atBlockEnd(&block);
   std::vector<uint32_t> run;
   auto flush = [&] {
-    if (run.empty())
-      return;
-    std::string name = (blobPrefix + "_" + Twine(blobs++)).str();
-    TokensOp::create(builder, loc, makeTokensAttr(builder, run, name, inlineLimit));
-    run.clear();
+    flushTokenRun(builder, loc, run, blobPrefix, blobs, inlineLimit);
   };
   while (true) {
     if (!ok())

@@ -22,6 +22,17 @@ ElementsAttr mlir::phaedrus::makeTokensAttr(OpBuilder &builder,
       type, blobName, HeapAsmResourceBlob::allocateAndCopyInferAlign(values)));
 }
 
+void mlir::phaedrus::flushTokenRun(OpBuilder &builder, Location loc,
+                                   std::vector<uint32_t> &run,
+                                   StringRef blobPrefix, unsigned &blobs,
+                                   uint64_t inlineLimit) {
+  if (run.empty())
+    return;
+  std::string name = (blobPrefix + "_" + Twine(blobs++)).str();
+  TokensOp::create(builder, loc, makeTokensAttr(builder, run, name, inlineLimit));
+  run.clear();
+}
+
 namespace {
 struct ItemEmitter {
   const trace::RepeatFolder &folder;
@@ -35,12 +46,7 @@ struct ItemEmitter {
             const std::vector<trace::RepeatFolder::Item> &items) {
     std::vector<uint32_t> run;
     auto flush = [&] {
-      if (run.empty())
-        return;
-      std::string name = (blobPrefix + "_" + Twine(blobs++)).str();
-      TokensOp::create(builder, loc,
-                       makeTokensAttr(builder, run, name, inlineLimit));
-      run.clear();
+      flushTokenRun(builder, loc, run, blobPrefix, blobs, inlineLimit);
     };
     for (const trace::RepeatFolder::Item &item : items) {
       if (item.isToken()) {

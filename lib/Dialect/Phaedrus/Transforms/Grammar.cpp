@@ -131,13 +131,7 @@ struct PhaedrusGrammarPass
       std::vector<uint32_t> run;
       unsigned blobs = 0;
       auto flush = [&] {
-        if (run.empty())
-          return;
-        TokensOp::create(b, loc,
-                         makeTokensAttr(b, run,
-                                        (blobPrefix + "_" + Twine(blobs++)).str(),
-                                        inlineLimit));
-        run.clear();
+        flushTokenRun(b, loc, run, blobPrefix, blobs, inlineLimit);
       };
       for (uint32_t s : symbols) {
         if (s < numTokens) {

@@ -20,6 +20,12 @@ namespace mlir::phaedrus {
 ElementsAttr makeTokensAttr(OpBuilder &builder, ArrayRef<uint32_t> tokens,
                             StringRef blobName, uint64_t inlineLimit);
 
+/// Writes `run` (if not empty) as one phaedrus.tokens op at the builder's
+/// insertion point, its blob (when longer than `inlineLimit`) named
+/// `<blobPrefix>_<blobs>`, then counts the blob and clears `run`.
+void flushTokenRun(OpBuilder &builder, Location loc, std::vector<uint32_t> &run,
+                   StringRef blobPrefix, unsigned &blobs, uint64_t inlineLimit);
+
 /// Appends `folder`'s items at the builder's insertion point: runs of tokens
 /// as phaedrus.tokens (blobs named `<blobPrefix>_<n>`), repeats as
 /// phaedrus.repeat with their bodies. `renumber`, if given, maps every token.
