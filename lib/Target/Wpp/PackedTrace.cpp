@@ -271,6 +271,13 @@ LogicalResult Packer::countBody(Region &body, uint64_t &symbols) {
       symbols += tokens.getTokens().getNumElements();
     else if (auto repeat = dyn_cast<RepeatOp>(op)) {
       if (std::optional<uint64_t> length = shortExpansion(repeat, kInlineRepeat)) {
+        // Packed as its tokens: what it nests must carry nothing either.
+        WalkResult checked = repeat.getBody().walk([&](Operation *nested) {
+          return failed(checkAttributes(nested)) ? WalkResult::interrupt()
+                                                 : WalkResult::advance();
+        });
+        if (checked.wasInterrupted())
+          return failure();
         symbols += *length;
         continue;
       }
