@@ -19,6 +19,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <random>
 
 using namespace mlir;
@@ -165,6 +166,40 @@ TEST_F(PackedTraceTest, DamagedPayloadIsRefusedOrStillValid) {
   }
   // Almost every damaged stream is caught by its structure.
   EXPECT_GT(refused, 150);
+}
+
+TEST_F(PackedTraceTest, DamagedPayloadSaysItIsCorrupt) {
+  // Every refusal of a damaged stream names the file as corrupt and what
+  // was wrong, or is a verifier diagnostic of what it decoded.
+  std::mt19937 rng(9);
+  OwningOpRef<ModuleOp> module = build(shapes(rng, 40), 40);
+  std::string bytes = pack(*module);
+  std::map<std::string, int> reasons;
+  for (int trial = 0; trial < 100; ++trial) {
+    std::string damaged = bytes;
+    size_t at = 24 + rng() % (damaged.size() - 24);
+    damaged[at] = static_cast<char>(damaged[at] ^ (1 + rng() % 255));
+    size_t size = damaged.size() - 24;
+    llvm::support::endian::write64le(
+        &damaged[16], phaedrus_fnv1a64(damaged.data() + 24, size,
+                                       PHAEDRUS_FNV64_INIT));
+    messages.clear();
+    if (importPacked(damaged, &context, UnknownLoc::get(&context)))
+      continue;
+    ASSERT_FALSE(messages.empty());
+    const std::string &m = messages.front();
+    const std::string prefix = "phaedrus-translate: corrupt packed trace: ";
+    if (m.rfind(prefix, 0) == 0)
+      ++reasons[m.substr(prefix.size())];
+    else
+      ++reasons["(verifier) " + m];
+  }
+  int named = 0;
+  for (auto &[reason, n] : reasons)
+    if (reason.rfind("(verifier)", 0) != 0)
+      named += n;
+  EXPECT_GT(named, 50);
+  EXPECT_GE(reasons.size(), 2u); // more than one kind of damage is told apart
 }
 
 TEST_F(PackedTraceTest, ProgramOpsAreRefused) {
