@@ -30,6 +30,7 @@ tools = [
     "phaedrus-featurize",
     "phaedrus-model",
     ToolSubst("mlir-translate", unresolved="fatal"),
+    ToolSubst("clang", unresolved="fatal"),
     ToolSubst("opt", unresolved="fatal"),
     ToolSubst("llc", unresolved="fatal"),
     ToolSubst("llvm-profdata", unresolved="fatal"),

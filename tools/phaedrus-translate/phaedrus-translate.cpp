@@ -105,6 +105,8 @@ static llvm::json::Object vocabularyJson(VocabularyOp vocabulary) {
       object["index"] = static_cast<int64_t>(*entry.getIndex());
     if (entry.getCallee())
       object["callee"] = *entry.getCallee();
+    if (entry.getMembers())
+      object["members"] = llvm::json::Array(*entry.getMembers());
     entries.push_back(std::move(object));
   }
   return llvm::json::Object{
@@ -127,7 +129,7 @@ static LogicalResult exportTraceCounts(Operation *op, raw_ostream &os) {
   op->walk([&](TraceOp trace) {
     auto vocabulary = symbolTable.lookupNearestSymbolFrom<VocabularyOp>(
         trace, trace.getVocabularyAttr());
-    FailureOr<uint64_t> length = walker.getExpandedLength(trace);
+    FailureOr<uint64_t> length = walker.getRecordedLength(trace);
     if (!vocabulary || failed(length)) {
       failedAny = true;
       return;
@@ -190,15 +192,15 @@ static LogicalResult exportTraceCounts(Operation *op, raw_ostream &os) {
   return success();
 }
 
-/// Writes the expanded token sequence of every trace, in order, as
-/// little-endian 32-bit words: the raw stream that general-purpose
-/// compressors are compared against.
+/// Writes the recorded token sequence of every trace (compression undone,
+/// call groups too), in order, as little-endian 32-bit words: the raw
+/// stream that general-purpose compressors are compared against.
 static LogicalResult exportTokens(Operation *op, raw_ostream &os) {
   SymbolTableCollection symbolTable;
   TraceWalker walker(symbolTable);
   bool failedAny = false;
   op->walk([&](TraceOp trace) {
-    if (failed(walker.expand(trace, [&](ArrayRef<int32_t> piece) {
+    if (failed(walker.expandRecorded(trace, [&](ArrayRef<int32_t> piece) {
           os.write(reinterpret_cast<const char *>(piece.data()),
                    piece.size() * sizeof(int32_t));
         })))

@@ -44,7 +44,7 @@ public:
         EntryOp::create(inner, loc, inner.getI64IntegerAttr(id),
                         EntryKindAttr::get(context, EntryKind::Function),
                         FlatSymbolRefAttr::get(context, "f" + std::to_string(id)),
-                        IntegerAttr(), FlatSymbolRefAttr());
+                        IntegerAttr(), FlatSymbolRefAttr(), DenseI64ArrayAttr());
     }
     auto grammar = GrammarOp::create(builder, loc, builder.getStringAttr("g"),
                                      FlatSymbolRefAttr::get(context, "v"));

@@ -48,7 +48,7 @@ protected:
     OpBuilder entries = OpBuilder::atBlockEnd(&vocabulary.getBody().emplaceBlock());
     for (uint32_t i = 0; i < numTokens; ++i)
       EntryOp::create(entries, loc, i, EntryKind::Function,
-                      "f" + std::to_string(i), nullptr, nullptr);
+                      "f" + std::to_string(i), nullptr, nullptr, nullptr);
     for (size_t t = 0; t < seqs.size(); ++t) {
       auto input = InputDescriptorAttr::get(
           &context, b.getArrayAttr({b.getStringAttr("prog"),

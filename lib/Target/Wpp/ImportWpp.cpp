@@ -155,7 +155,8 @@ OwningOpRef<ModuleOp> mlir::phaedrus::importWpp(StringRef bytes,
           FlatSymbolRefAttr::get(context, entry.symbol),
           entry.index ? builder.getI64IntegerAttr(*entry.index) : IntegerAttr(),
           entry.callee.empty() ? FlatSymbolRefAttr()
-                               : FlatSymbolRefAttr::get(context, entry.callee));
+                               : FlatSymbolRefAttr::get(context, entry.callee),
+          DenseI64ArrayAttr());
   }
 
   SmallVector<Attribute> argv, files;

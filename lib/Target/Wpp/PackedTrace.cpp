@@ -34,7 +34,7 @@ using trace::hashCombine;
 namespace {
 
 constexpr char kMagic[4] = {'P', 'H', 'P', 'K'};
-constexpr uint32_t kVersion = 1;
+constexpr uint32_t kVersion = 2; // 2: group entries carry their members
 constexpr size_t kHeaderSize = 24;
 constexpr unsigned kMaxDepth = 4096; // repeat nesting a decoder accepts
 
@@ -59,6 +59,9 @@ enum Field : uint32_t {
   kRepeatCount,
   kSameCount,
   kNextIndex,
+  kExtendsGroup,
+  kMembers,
+  kMember,
 };
 
 /// The models and coder shared by packing and unpacking. Every method
@@ -110,6 +113,31 @@ public:
         return *previous + 1;
     }
     return number(value, hashCombine(kIndex, kind));
+  }
+
+  /// A group entry's members: usually the previous entry's (a prefix of
+  /// the same group) and one more. Members are entry ids, below `limit`.
+  SmallVector<int64_t> members(ArrayRef<int64_t> value,
+                               ArrayRef<int64_t> previous, uint64_t limit) {
+    bool extends = value.size() == previous.size() + 1 &&
+                   value.take_front(previous.size()) == previous;
+    size_t count, known = 0;
+    if (!previous.empty() && flag(extends, kExtendsGroup)) {
+      count = previous.size() + 1;
+      known = previous.size();
+    } else {
+      count = number(value.size(), kMembers);
+    }
+    SmallVector<int64_t> result(previous.take_front(known));
+    if (count > limit)
+      return failCorrupt("a group with more members than entries"), result;
+    for (size_t i = known; i < count; ++i) {
+      uint64_t member = number(i < value.size() ? value[i] : 0, kMember);
+      if (member >= limit)
+        return failCorrupt("a group member out of range"), result;
+      result.push_back(static_cast<int64_t>(member));
+    }
+    return result;
   }
 
   BitCoder coder;
@@ -390,6 +418,7 @@ LogicalResult Packer::pack(Operation *module) {
     StringRef previousSymbol;
     std::optional<uint64_t> previousIndex;
     uint32_t previousKind = 0;
+    SmallVector<int64_t> previousMembers;
     for (EntryOp entry : byId) {
       uint32_t kind = static_cast<uint32_t>(entry.getKind());
       codec.number(kind, hashCombine(kKind, previousKind));
@@ -405,6 +434,11 @@ LogicalResult Packer::pack(Operation *module) {
       previousIndex = index;
       if (codec.flag(entry.getCallee().has_value(), hashCombine(kHasCallee, kind)))
         codec.name(*entry.getCallee());
+      if (entry.getKind() == EntryKind::Group) {
+        ArrayRef<int64_t> members = *entry.getMembers();
+        codec.members(members, previousMembers, byId.size());
+        previousMembers.assign(members.begin(), members.end());
+      }
     }
 
     sizes.vocabularies += payload.size() - start;
@@ -500,10 +534,10 @@ LogicalResult Packer::pack(Operation *module) {
 
 class Unpacker {
 public:
-  Unpacker(const uint8_t *payload, size_t size, MLIRContext *context,
-           Location loc, uint64_t inlineLimit)
-      : codec(BitCoder::decoder(payload, size)), context(context), loc(loc),
-        inlineLimit(inlineLimit) {
+  Unpacker(const uint8_t *payload, size_t size, uint32_t version,
+           MLIRContext *context, Location loc, uint64_t inlineLimit)
+      : codec(BitCoder::decoder(payload, size)), version(version),
+        context(context), loc(loc), inlineLimit(inlineLimit) {
     codec.payloadBits = uint64_t(size) * 8 + 64;
   }
 
@@ -522,6 +556,7 @@ private:
   bool plausible(uint64_t n) { return n <= codec.payloadBits; }
 
   PackCodec codec;
+  uint32_t version;
   MLIRContext *context;
   Location loc;
   uint64_t inlineLimit;
@@ -606,6 +641,7 @@ OwningOpRef<ModuleOp> Unpacker::unpack() {
     std::string previousSymbol;
     std::optional<uint64_t> previousIndex;
     uint32_t previousKind = 0;
+    SmallVector<int64_t> previousMembers;
     for (uint64_t id = 0; id < numEntries; ++id) {
       uint64_t kindValue = codec.number(0, hashCombine(kKind, previousKind));
       std::optional<EntryKind> kind =
@@ -639,9 +675,14 @@ OwningOpRef<ModuleOp> Unpacker::unpack() {
           corrupt("an entry with an empty callee");
         callee = FlatSymbolRefAttr::get(context, calleeName);
       }
+      DenseI64ArrayAttr members;
+      if (*kind == EntryKind::Group && version >= 2) {
+        previousMembers = codec.members({}, previousMembers, numEntries);
+        members = builder.getDenseI64ArrayAttr(previousMembers);
+      }
       if (!ok())
         return fail();
-      EntryOp::create(entries, loc, id, *kind, symbol, index, callee);
+      EntryOp::create(entries, loc, id, *kind, symbol, index, callee, members);
     }
 
     Alphabet alphabet;
@@ -765,9 +806,9 @@ OwningOpRef<ModuleOp> mlir::phaedrus::importPacked(StringRef bytes,
     return nullptr;
   }
   uint32_t version = llvm::support::endian::read32le(bytes.data() + 4);
-  if (version != kVersion) {
+  if (version < 1 || version > kVersion) {
     error() << "packed trace version " << version << " is not supported (this "
-            << "build reads version " << kVersion << ")";
+            << "build reads versions 1 to " << kVersion << ")";
     return nullptr;
   }
   uint64_t size = llvm::support::endian::read64le(bytes.data() + 8);
@@ -789,7 +830,7 @@ OwningOpRef<ModuleOp> mlir::phaedrus::importPacked(StringRef bytes,
     error() << "corrupt packed trace: the payload checksum does not match";
     return nullptr;
   }
-  Unpacker unpacker(payload, size, context, loc, inlineLimit);
+  Unpacker unpacker(payload, size, version, context, loc, inlineLimit);
   OwningOpRef<ModuleOp> module = unpacker.unpack();
   if (module && failed(verify(*module)))
     return nullptr;

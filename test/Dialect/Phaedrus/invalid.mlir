@@ -55,8 +55,40 @@ phaedrus.vocabulary @v fingerprint(1) {
 // -----
 
 phaedrus.vocabulary @v fingerprint(1) {
-  // expected-error @below {{a 'group' entry needs a group index and no callee}}
+  // expected-error @below {{a 'group' entry needs a group index, at least two members and no callee}}
   phaedrus.entry 0 group @a[0] -> @b
+}
+
+// -----
+
+phaedrus.vocabulary @v fingerprint(1) {
+  phaedrus.entry 0 call_site @a[0] -> @b
+  // expected-error @below {{a 'group' entry needs a group index, at least two members and no callee}}
+  phaedrus.entry 1 group @a[0] members [0]
+}
+
+// -----
+
+phaedrus.vocabulary @v fingerprint(1) {
+  // expected-error @below {{only a 'group' entry has members}}
+  phaedrus.entry 0 call_site @a[0] -> @b members [0, 0]
+}
+
+// -----
+
+phaedrus.vocabulary @v fingerprint(1) {
+  phaedrus.entry 0 call_site @a[0] -> @b
+  // expected-error @below {{member 2 is not a call site of @a}}
+  phaedrus.entry 1 group @a[0] members [0, 2]
+  phaedrus.entry 2 call_site @c[0] -> @b
+}
+
+// -----
+
+phaedrus.vocabulary @v fingerprint(1) {
+  phaedrus.entry 0 call_site @a[0] -> @b
+  // expected-error @below {{member 7 is not a call site of @a}}
+  phaedrus.entry 1 group @a[0] members [0, 7]
 }
 
 // -----

@@ -6,13 +6,22 @@
 // CHECK-NEXT: phaedrus.entry 1 function @compress
 // CHECK-NEXT: phaedrus.entry 2 call_site @main[3] -> @compress
 // CHECK-NEXT: phaedrus.entry 3 path @compress[5]
-// CHECK-NEXT: phaedrus.entry 4 group @compress[0]
+// CHECK-NEXT: phaedrus.entry 4 path @compress[6]
 phaedrus.vocabulary @vocab fingerprint(7421) {
   phaedrus.entry 0 function @main
   phaedrus.entry 1 function @compress
   phaedrus.entry 2 call_site @main[3] -> @compress
   phaedrus.entry 3 path @compress[5]
-  phaedrus.entry 4 group @compress[0]
+  phaedrus.entry 4 path @compress[6]
+}
+
+// A call group: the call sites it stands for, in the order they run.
+// CHECK-LABEL: phaedrus.vocabulary @grouped fingerprint(7421)
+// CHECK: phaedrus.entry 2 group @compress[0] members [0, 1]
+phaedrus.vocabulary @grouped fingerprint(7421) {
+  phaedrus.entry 0 call_site @compress[0] -> @main
+  phaedrus.entry 1 call_site @compress[1] -> @main
+  phaedrus.entry 2 group @compress[0] members [0, 1]
 }
 
 // Ids may be listed in any order as long as they are dense.

@@ -94,7 +94,9 @@ LogicalResult VocabularyOp::verifyRegions() {
   Block &block = getBody().front();
   size_t numEntries = block.getOperations().size();
   std::vector<EntryOp> byId(numEntries);
-  llvm::DenseMap<std::tuple<int, Attribute, int64_t, Attribute>, int64_t> keys;
+  llvm::DenseMap<std::tuple<int, Attribute, int64_t, Attribute, Attribute>,
+                 int64_t>
+      keys;
   for (Operation &op : block) {
     auto entry = dyn_cast<EntryOp>(op);
     if (!entry)
@@ -112,12 +114,28 @@ LogicalResult VocabularyOp::verifyRegions() {
     auto key = std::make_tuple(static_cast<int>(entry.getKind()),
                                Attribute(entry.getSymbolAttr()),
                                static_cast<int64_t>(entry.getIndex().value_or(-1)),
-                               Attribute(entry.getCalleeAttr()));
+                               Attribute(entry.getCalleeAttr()),
+                               Attribute(entry.getMembersAttr()));
     auto [it, inserted] = keys.try_emplace(key, static_cast<int64_t>(id));
     if (!inserted)
       return entry.emitOpError()
              << "id " << id << " stands for the same thing as id "
              << it->second;
+  }
+  // A group's members are call sites of the group's function.
+  for (EntryOp entry : byId) {
+    if (entry.getKind() != EntryKind::Group)
+      continue;
+    for (int64_t member : *entry.getMembers()) {
+      EntryOp site = member >= 0 && static_cast<uint64_t>(member) < numEntries
+                         ? byId[member]
+                         : EntryOp();
+      if (!site || site.getKind() != EntryKind::CallSite ||
+          site.getSymbolAttr() != entry.getSymbolAttr())
+        return entry.emitOpError()
+               << "member " << member << " is not a call site of "
+               << entry.getSymbolAttr();
+    }
   }
   return success();
 }
@@ -125,6 +143,8 @@ LogicalResult VocabularyOp::verifyRegions() {
 LogicalResult EntryOp::verify() {
   bool hasIndex = getIndex().has_value();
   bool hasCallee = static_cast<bool>(getCalleeAttr());
+  if (getMembers() && getKind() != EntryKind::Group)
+    return emitOpError("only a 'group' entry has members");
   switch (getKind()) {
   case EntryKind::Function:
     if (hasIndex || hasCallee)
@@ -140,8 +160,9 @@ LogicalResult EntryOp::verify() {
       return emitOpError("a 'path' entry needs a path index and no callee");
     return success();
   case EntryKind::Group:
-    if (!hasIndex || hasCallee)
-      return emitOpError("a 'group' entry needs a group index and no callee");
+    if (!hasIndex || hasCallee || !getMembers() || getMembers()->size() < 2)
+      return emitOpError("a 'group' entry needs a group index, at least two "
+                         "members and no callee");
     return success();
   }
   llvm_unreachable("unknown entry kind");

@@ -107,6 +107,60 @@ TraceWalker::expand(TraceOp trace,
   return expandRegion(trace.getBody(), sink);
 }
 
+VocabularyOp TraceWalker::vocabularyOf(TraceOp trace) {
+  return symbolTable.lookupNearestSymbolFrom<VocabularyOp>(
+      trace, trace.getVocabularyAttr());
+}
+
+LogicalResult
+TraceWalker::expandRecorded(TraceOp trace,
+                            function_ref<void(ArrayRef<int32_t>)> sink) {
+  VocabularyOp vocabulary = vocabularyOf(trace);
+  FailureOr<trace::CallGroupTable> table = buildCallGroupTable(vocabulary);
+  if (failed(table))
+    return failure();
+  if (!table->hasGroupTokens())
+    return expand(trace, sink);
+  trace::CallGroupExpander expander(*table);
+  std::vector<uint32_t> out;
+  auto flush = [&] {
+    sink(ArrayRef<int32_t>(reinterpret_cast<const int32_t *>(out.data()),
+                           out.size()));
+    out.clear();
+  };
+  if (failed(expand(trace, [&](ArrayRef<int32_t> piece) {
+        expander.push(reinterpret_cast<const uint32_t *>(piece.data()),
+                      piece.size(), out);
+        if (out.size() >= 4096)
+          flush();
+      })))
+    return failure();
+  expander.finish(out);
+  flush();
+  return success();
+}
+
+FailureOr<uint64_t> TraceWalker::getRecordedLength(TraceOp trace) {
+  FailureOr<uint64_t> length = getExpandedLength(trace);
+  VocabularyOp vocabulary = vocabularyOf(trace);
+  if (failed(length) || !llvm::any_of(vocabulary.getBody().getOps<EntryOp>(),
+                                      [](EntryOp entry) {
+                                        return entry.getKind() ==
+                                               EntryKind::Group;
+                                      }))
+    return length;
+  FailureOr<SmallVector<uint64_t>> counts =
+      countTokens(trace, vocabulary.getNumEntries());
+  if (failed(counts))
+    return failure();
+  uint64_t total = *length;
+  for (EntryOp entry : vocabulary.getBody().getOps<EntryOp>())
+    if (entry.getKind() == EntryKind::Group)
+      total = saturatingAdd(total, saturatingMul((*counts)[entry.getId()],
+                                                 entry.getMembers()->size() - 1));
+  return total;
+}
+
 LogicalResult TraceWalker::firstRegion(Region &body,
                                        SmallVectorImpl<int32_t> &order,
                                        SmallVectorImpl<bool> &seenTokens,
@@ -218,16 +272,77 @@ TraceWalker::countTokens(TraceOp trace, size_t numEntries) {
   return counts;
 }
 
+FailureOr<trace::CallGroupTable>
+mlir::phaedrus::buildCallGroupTable(VocabularyOp vocabulary) {
+  using trace::CallGroupTable;
+  size_t numEntries = vocabulary.getNumEntries();
+  CallGroupTable table(numEntries);
+  llvm::DenseMap<StringAttr, uint32_t> functions;
+  auto functionId = [&](FlatSymbolRefAttr symbol) {
+    return functions.try_emplace(symbol.getAttr(), functions.size())
+        .first->second;
+  };
+  SmallVector<EntryOp> groups;
+  for (EntryOp entry : vocabulary.getBody().getOps<EntryOp>()) {
+    uint32_t id = static_cast<uint32_t>(entry.getId());
+    switch (entry.getKind()) {
+    case EntryKind::Function:
+      table.setEntry(id, functionId(entry.getSymbolAttr()));
+      break;
+    case EntryKind::CallSite:
+      table.setCall(id, functionId(entry.getSymbolAttr()),
+                    functionId(entry.getCalleeAttr()));
+      break;
+    case EntryKind::Group:
+      groups.push_back(entry);
+      break;
+    case EntryKind::Path:
+      break;
+    }
+  }
+  // Prefix entries share their group's members; the longest defines it.
+  llvm::sort(groups, [](EntryOp a, EntryOp b) {
+    return a.getMembers()->size() > b.getMembers()->size();
+  });
+  llvm::DenseMap<int64_t, uint32_t> groupOfFirst;
+  std::string error;
+  for (EntryOp entry : groups) {
+    ArrayRef<int64_t> members = *entry.getMembers();
+    uint32_t group;
+    auto it = groupOfFirst.find(members.front());
+    if (it == groupOfFirst.end()) {
+      std::vector<uint32_t> ids(members.begin(), members.end());
+      group = table.addGroup(ids, error);
+      if (group != CallGroupTable::kNone)
+        groupOfFirst[members.front()] = group;
+    } else {
+      group = it->second;
+      ArrayRef<uint32_t> longest = table.members(group);
+      if (!std::equal(members.begin(), members.end(), longest.begin()))
+        error = "its members are not a prefix of the group of the same first "
+                "call site";
+    }
+    if (group == CallGroupTable::kNone || !error.empty() ||
+        !table.setGroupToken(static_cast<uint32_t>(entry.getId()), group,
+                             members.size(), error))
+      return entry.emitOpError() << "is not a valid call group: " << error;
+  }
+  return table;
+}
+
 LogicalResult mlir::phaedrus::addEntryCounts(VocabularyOp vocabulary,
                                              ArrayRef<uint64_t> tokenCounts,
                                              llvm::StringMap<uint64_t> &entries,
                                              Operation *diagnosticOp) {
   SmallVector<StringRef> enters(vocabulary.getNumEntries());
+  SmallVector<EntryOp> groups;
   for (EntryOp entry : vocabulary.getBody().getOps<EntryOp>()) {
     if (entry.getKind() == EntryKind::Function)
       enters[entry.getId()] = entry.getSymbol();
     else if (entry.getKind() == EntryKind::CallSite)
       enters[entry.getId()] = *entry.getCallee();
+    else if (entry.getKind() == EntryKind::Group)
+      groups.push_back(entry);
     if (!enters[entry.getId()].empty())
       entries.try_emplace(enters[entry.getId()], 0);
   }
@@ -235,14 +350,22 @@ LogicalResult mlir::phaedrus::addEntryCounts(VocabularyOp vocabulary,
     return diagnosticOp->emitOpError()
            << "has " << tokenCounts.size() << " token counts for a vocabulary of "
            << enters.size();
-  for (auto [id, count] : llvm::enumerate(tokenCounts)) {
-    if (!count || enters[id].empty())
-      continue;
-    uint64_t &total = entries[enters[id]];
+  auto add = [&](StringRef function, uint64_t count) -> LogicalResult {
+    uint64_t &total = entries[function];
     if (__builtin_add_overflow(total, count, &total))
-      return diagnosticOp->emitOpError() << "entry count of @" << enters[id]
+      return diagnosticOp->emitOpError() << "entry count of @" << function
                                          << " does not fit in 64 bits";
-  }
+    return success();
+  };
+  for (auto [id, count] : llvm::enumerate(tokenCounts))
+    if (count && !enters[id].empty() && failed(add(enters[id], count)))
+      return failure();
+  // A group token enters the callee of each of its members.
+  for (EntryOp group : groups)
+    if (uint64_t count = tokenCounts[group.getId()])
+      for (int64_t member : *group.getMembers())
+        if (failed(add(enters[member], count)))
+          return failure();
   return success();
 }
 

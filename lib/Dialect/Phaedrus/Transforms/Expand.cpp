@@ -29,7 +29,7 @@ struct PhaedrusExpandPass
     bool anyFailed = false;
 
     for (TraceOp trace : llvm::to_vector(module.getOps<TraceOp>())) {
-      FailureOr<uint64_t> length = walker.getExpandedLength(trace);
+      FailureOr<uint64_t> length = walker.getRecordedLength(trace);
       if (failed(length)) {
         anyFailed = true;
         continue;
@@ -44,7 +44,7 @@ struct PhaedrusExpandPass
       }
       std::vector<int32_t> tokens;
       tokens.reserve(*length);
-      if (failed(walker.expand(trace, [&](ArrayRef<int32_t> piece) {
+      if (failed(walker.expandRecorded(trace, [&](ArrayRef<int32_t> piece) {
             tokens.insert(tokens.end(), piece.begin(), piece.end());
           }))) {
         anyFailed = true;
@@ -64,8 +64,41 @@ struct PhaedrusExpandPass
       if (!usedGrammars.contains(grammar.getSymNameAttr()))
         grammar.erase();
 
+    // So are call groups, once every trace is expanded; ids stay dense, as
+    // group entries come after all others. A vocabulary another op uses
+    // (a model) keeps them.
+    if (!anyFailed)
+      for (VocabularyOp vocabulary : module.getOps<VocabularyOp>())
+        if (!usedByOtherThanTraces(module, vocabulary))
+          eraseGroupEntries(vocabulary);
+
     if (anyFailed)
       signalPassFailure();
+  }
+
+  static bool usedByOtherThanTraces(ModuleOp module, VocabularyOp vocabulary) {
+    std::optional<SymbolTable::UseRange> uses =
+        SymbolTable::getSymbolUses(vocabulary.getSymNameAttr(), module);
+    return !uses || llvm::any_of(*uses, [](const SymbolTable::SymbolUse &use) {
+      return !isa<TraceOp, GrammarOp>(use.getUser());
+    });
+  }
+
+  static void eraseGroupEntries(VocabularyOp vocabulary) {
+    SmallVector<EntryOp> groups;
+    uint64_t firstGroup = UINT64_MAX, lastOther = 0;
+    for (EntryOp entry : vocabulary.getBody().getOps<EntryOp>()) {
+      if (entry.getKind() == EntryKind::Group) {
+        groups.push_back(entry);
+        firstGroup = std::min<uint64_t>(firstGroup, entry.getId());
+      } else {
+        lastOther = std::max<uint64_t>(lastOther, entry.getId());
+      }
+    }
+    if (groups.empty() || firstGroup < lastOther)
+      return;
+    for (EntryOp entry : groups)
+      entry.erase();
   }
 
   void replaceBody(TraceOp trace, ArrayRef<int32_t> tokens) {

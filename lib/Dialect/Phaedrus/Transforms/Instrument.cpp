@@ -233,7 +233,8 @@ struct PhaedrusInstrumentPass
           FlatSymbolRefAttr::get(context, entry.symbol),
           isSite ? builder.getI64IntegerAttr(*entry.index) : IntegerAttr(),
           isSite ? FlatSymbolRefAttr::get(context, entry.callee)
-                 : FlatSymbolRefAttr());
+                 : FlatSymbolRefAttr(),
+          DenseI64ArrayAttr());
     }
   }
 

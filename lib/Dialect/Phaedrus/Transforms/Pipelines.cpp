@@ -7,7 +7,34 @@
 
 using namespace mlir;
 
+namespace {
+struct CompressOptions : public PassPipelineOptions<CompressOptions> {
+  Option<std::string> program{
+      *this, "program",
+      llvm::cl::desc("The plain program whose CFG gives the call groups, "
+                     "when the module holds only traces")};
+  Option<bool> grammar{*this, "grammar",
+                       llvm::cl::desc("Also grammar-compress (leave it off "
+                                      "before --export-packed: rules cut the "
+                                      "contexts its model predicts from)"),
+                       llvm::cl::init(true)};
+};
+} // namespace
+
 void mlir::phaedrus::registerPhaedrusPipelines() {
+  PassPipelineRegistration<CompressOptions>(
+      "phaedrus-compress",
+      "Compress traces: phaedrus-call-groups (input-consistent compression, "
+      "function traces), phaedrus-fold-repeats, then phaedrus-grammar",
+      [](OpPassManager &pm, const CompressOptions &options) {
+        PhaedrusCallGroupsPassOptions groups;
+        groups.programPath = options.program;
+        pm.addPass(createPhaedrusCallGroupsPass(groups));
+        pm.addPass(createPhaedrusFoldRepeatsPass());
+        if (options.grammar)
+          pm.addPass(createPhaedrusGrammarPass());
+      });
+
   PassPipelineRegistration<>(
       "phaedrus-measured-profile",
       "Turn the module's traces into LLVM profile metadata: "

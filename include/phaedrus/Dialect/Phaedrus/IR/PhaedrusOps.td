@@ -61,9 +61,12 @@ def Phaedrus_EntryOp : Phaedrus_Op<"entry", [HasParent<"VocabularyOp">]> {
     * `call_site`: an entry into `callee` from call site number `index` of
       function `symbol` (call sites are numbered in program order);
     * `path`: Ball-Larus acyclic path number `index` of function `symbol`;
-    * `group`: a compression group (input-consistent compression folds calls
-      that always happen together into one token); `symbol` is the function
-      holding the branch and `index` the group number within it.
+    * `group`: a call group (`--phaedrus-call-groups`, input-consistent
+      compression) stands for the call sites `members` (ids of `call_site`
+      entries of function `symbol`, in the order they run) made one after
+      another by one invocation of `symbol`; `index` is the group's number
+      within `symbol`. A group of n call sites has entries for its prefixes
+      of 2 to n members, all with the same `index`.
 
     `symbol` and `callee` name functions of the program module. They are
     not checked against it here, because vocabularies also travel in
@@ -73,15 +76,18 @@ def Phaedrus_EntryOp : Phaedrus_Op<"entry", [HasParent<"VocabularyOp">]> {
 
     ```mlir
     phaedrus.entry 2 call_site @main[3] -> @compress
+    phaedrus.entry 9 group @main[0] members [2, 4]
     ```
   }];
   let arguments = (ins Phaedrus_NonNegI64Attr:$id,
                        Phaedrus_EntryKind:$kind,
                        FlatSymbolRefAttr:$symbol,
                        OptionalAttr<Phaedrus_NonNegI64Attr>:$index,
-                       OptionalAttr<FlatSymbolRefAttr>:$callee);
+                       OptionalAttr<FlatSymbolRefAttr>:$callee,
+                       OptionalAttr<DenseI64ArrayAttr>:$members);
   let assemblyFormat = [{
-    $id $kind $symbol (`[` $index^ `]`)? (`->` $callee^)? attr-dict
+    $id $kind $symbol (`[` $index^ `]`)? (`->` $callee^)?
+    (`members` $members^)? attr-dict
   }];
   let hasVerifier = 1;
 }

@@ -9,6 +9,7 @@
 #define PHAEDRUS_DIALECT_PHAEDRUS_IR_TRACEWALK_H
 
 #include "phaedrus/Dialect/Phaedrus/IR/PhaedrusOps.h"
+#include "phaedrus/Trace/CallGroups.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -31,6 +32,15 @@ public:
   LogicalResult expand(TraceOp trace,
                        function_ref<void(ArrayRef<int32_t>)> sink);
 
+  /// Like expand, and also writes each call-group token (see
+  /// --phaedrus-call-groups) as the call-site tokens it stands for: the
+  /// token sequence the run recorded.
+  LogicalResult expandRecorded(TraceOp trace,
+                               function_ref<void(ArrayRef<int32_t>)> sink);
+
+  /// Number of tokens expandRecorded gives, saturating at UINT64_MAX.
+  FailureOr<uint64_t> getRecordedLength(TraceOp trace);
+
   /// How often each token id occurs in the expansion of `trace`. Costs time
   /// in the size of the IR, not of the expanded trace. Fails (with a
   /// diagnostic) when a count does not fit in 64 bits.
@@ -44,6 +54,7 @@ public:
                                                    size_t numEntries);
 
 private:
+  VocabularyOp vocabularyOf(TraceOp trace);
   FailureOr<RuleOp> resolve(ApplyOp apply);
   LogicalResult firstRegion(Region &body, SmallVectorImpl<int32_t> &order,
                             SmallVectorImpl<bool> &seenTokens,
@@ -61,10 +72,15 @@ private:
   llvm::DenseMap<Operation *, uint64_t> ruleLength;
 };
 
+/// How --phaedrus-call-groups' folding reads the tokens of `vocabulary`:
+/// function ids are interned symbol names; fails with a diagnostic if a
+/// group entry is malformed. `hasGroups` tells whether it has any.
+FailureOr<trace::CallGroupTable> buildCallGroupTable(VocabularyOp vocabulary);
+
 /// Function entries implied by per-token counts (one per vocabulary id, as
 /// TraceWalker::countTokens gives them for a trace, or a model predicts
 /// them): a `function` token enters its symbol, a `call_site` token its
-/// callee. Every function `vocabulary` names gets a count, 0 if never
+/// callee, a `group` token the callee of each of its members. Every function `vocabulary` names gets a count, 0 if never
 /// entered. Adds to `entries`, so several traces can be summed; fails with a
 /// diagnostic on `diagnosticOp` on 64-bit overflow.
 LogicalResult addEntryCounts(VocabularyOp vocabulary,

@@ -110,13 +110,14 @@ def PhaedrusInstrumentPass : Pass<"phaedrus-instrument", "::mlir::ModuleOp"> {
 def PhaedrusExpandPass : Pass<"phaedrus-expand", "::mlir::ModuleOp"> {
   let summary = "Expand compressed traces back into flat token sequences";
   let description = [{
-    Undoes trace compression: every `phaedrus.repeat` is unrolled and every
-    `phaedrus.apply` replaced by its rule's expansion, so that each
+    Undoes trace compression: every `phaedrus.repeat` is unrolled, every
+    `phaedrus.apply` replaced by its rule's expansion and every call-group
+    token (`--phaedrus-call-groups`) by the call sites it stands for, so that each
     `phaedrus.trace` ends up with a single `phaedrus.tokens` holding its
     exact token sequence. Sequences longer than `inline-limit` tokens go into
     a `dense_resource` blob named after the trace. The trace's `grammar`
     reference is dropped, and grammars no trace refers to any more are
-    erased. Expansion is exact: compressing and expanding gives back the
+    erased, as are the group entries of a vocabulary that only traces use. Expansion is exact: compressing and expanding gives back the
     original trace.
 
     A trace whose expansion would exceed `max-tokens` is reported and left
@@ -152,6 +153,105 @@ def PhaedrusExpandPass : Pass<"phaedrus-expand", "::mlir::ModuleOp"> {
     Statistic<"numTracesExpanded", "traces-expanded", "Number of traces expanded">,
     Statistic<"numTokensWritten", "tokens-written", "Number of tokens written">
   ];
+}
+
+def PhaedrusCallGroupsPass : Pass<"phaedrus-call-groups", "::mlir::ModuleOp"> {
+  let summary = "Input-consistent compression: fold call groups (Lemma 1) into one token";
+  let description = [{
+    Lemma 1 of Phaedrus: in the absence of inter-procedural control flow,
+    calls that are control dependent on the same branch and lie on the same
+    side of it run equally often on every input. This pass finds such calls
+    in the program's CFG and folds each occurrence of them in a
+    function-granularity trace into one token, so traces of different
+    inputs differ less.
+
+    A *call group* is a chain c1, c2, ... of recorded direct call sites of
+    one function where, for each link c(i) -> c(i+1): every path from c(i)
+    reaches c(i+1) as the next recorded call site, without coming back to
+    c(i), returning or reaching `unreachable` (a call that does not
+    return); and every path into c(i+1)'s block comes from c(i) without
+    another recorded call site and without passing c(i+1) twice. Then c(i)
+    and c(i+1) are control equivalent (c(i) dominates c(i+1), c(i+1)
+    post-dominates c(i), in the same loops) and nothing recorded runs
+    between them in their function: each run of c(i) whose callee returns
+    is followed, in the same invocation, by exactly one run of c(i+1).
+    Calls to functions outside the trace (external, or through pointers) may
+    run between members. The vocabulary gets one `group` entry per prefix of
+    2 to n members of each group of n (ids after the existing ones, in the
+    order of caller and call-site index, the same for every trace of the
+    build).
+
+    When the condition breaks at run time the calls stay as they were: a
+    callee that does not return (`exit`, `abort`, `longjmp`, a signal), a
+    trace cut short, and places where the call tree cannot be read back.
+    A function trace records entries but no returns, so the tree is read
+    greedily (a call from X belongs to the nearest open invocation of X);
+    the token of a group stands where c1 was and c2... are put back when
+    the reading leaves c1's callee (docs/architecture.md). Each member is
+    folded only where that gives back the recorded trace exactly, and the
+    pass checks every rewritten trace by expanding it again, so
+    `--phaedrus-expand` always returns the recorded trace. Counting
+    (`--phaedrus-trace-profile`, `--export-trace-counts`) counts a group
+    token as an entry of each member's callee.
+
+    The groups come from the plain program (the module the instrumented
+    build was made from): the module itself if it has function bodies,
+    otherwise `program`. Its fingerprint must be the vocabulary's.
+    Traces whose vocabulary has no call sites (path granularity) are left
+    alone; so are traces already folded. The result is folded into repeats
+    like `--phaedrus-fold-repeats` does.
+
+    Before (`@main` calls `@init` and then `@run` in one block, so the two
+    calls form a group; `@run` calls `@step` in a loop):
+
+    ```mlir
+    phaedrus.vocabulary @v fingerprint(42) {
+      phaedrus.entry 0 function @main
+      phaedrus.entry 1 call_site @main[0] -> @init
+      phaedrus.entry 2 call_site @main[1] -> @run
+      phaedrus.entry 3 call_site @run[0] -> @step
+    }
+    phaedrus.trace @t vocabulary(@v) fingerprint(42) input(#phaedrus.input<argv = ["p"]>) {
+      phaedrus.tokens dense<[0, 1, 2, 3, 3]> : tensor<5xi32>
+    }
+    ```
+
+    After:
+
+    ```mlir
+    phaedrus.vocabulary @v fingerprint(42) {
+      ...
+      phaedrus.entry 4 group @main[0] members [1, 2]
+    }
+    phaedrus.trace @t vocabulary(@v) fingerprint(42) input(<argv = ["p"]>) {
+      phaedrus.tokens dense<[0, 4]> : tensor<2xi32>
+      phaedrus.repeat 2 {
+        phaedrus.tokens dense<3> : tensor<1xi32>
+      }
+    }
+    ```
+  }];
+  let options = [
+    Option<"programPath", "program", "std::string", "\"\"",
+           "The plain program (phaedrus IR or LLVM dialect file) whose CFG "
+           "gives the groups, when the module holds only traces">,
+    Option<"explain", "explain", "bool", "false",
+           "Report each group, and why each call site that ends one has no "
+           "next member, as remarks on the program's calls">,
+    Option<"maxPeriod", "max-period", "unsigned", "8",
+           "Longest block of items folded into a repeat afterwards">,
+    Option<"inlineLimit", "inline-limit", "uint64_t", "1024",
+           "Longest token run written inline; longer ones become dense_resource blobs">
+  ];
+  let statistics = [
+    Statistic<"numGroups", "groups", "Number of call groups in the program">,
+    Statistic<"numGroupTokens", "group-tokens",
+              "Number of group entries added to vocabularies">,
+    Statistic<"numTracesFolded", "traces-folded", "Number of traces folded">,
+    Statistic<"numTokensFolded", "tokens-folded",
+              "Number of call-site tokens now implied by a group token">
+  ];
+  let dependentDialects = ["::mlir::phaedrus::PhaedrusDialect"];
 }
 
 def PhaedrusFoldRepeatsPass : Pass<"phaedrus-fold-repeats", "::mlir::ModuleOp"> {

@@ -1,0 +1,185 @@
+//===- CallGroups.h - Input-consistent folding of call groups ---*- C++ -*-===//
+//
+// Lemma 1 of Phaedrus, on function-granularity traces: call sites that one
+// invocation of a function always makes one after another (a call group,
+// found statically from the program's CFG) fold into one token. Where a run
+// breaks the premise (a callee that longjmps or exits, a trace cut short),
+// that occurrence stays as it was, so folding is exact on every trace.
+//
+// A function trace has an event per function entry and none per return, so
+// the call tree is read back greedily: a `call_site` token whose caller is
+// X pops the stack down to the nearest frame running X (all of it when
+// there is none, then X becomes the root) and pushes the callee; a
+// `function` token (entry from an unknown or indirect site) pushes its
+// function on top. This reading is the same in the folder and in the
+// expander, whatever the real tree was.
+//
+// A group token G standing for members c1..cL is written where c1 was.
+// The expander writes c1 and makes the caller's frame owe c2..cL: whenever
+// popping uncovers a frame that owes calls, the next owed call is written
+// and its callee pushed, before the pop goes on. So c2 reappears just
+// before the first later token whose reading leaves c1's subtree. The
+// folder drops c(j+1) only when the expander will put it back exactly
+// there: it must be the frame's next child in the reading, and the next
+// token the folder keeps must be a call whose caller is not one of the
+// frames c(j+1) pops (or the end of the trace). A member that fails this
+// stays in the trace and ends the occurrence there, so a prefix of 2..n
+// members of a group of n has a token of its own.
+//
+// Folding reads the trace twice (analyze, then rewrite); memory is the call
+// stack plus one byte per group occurrence. No MLIR dependency.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PHAEDRUS_TRACE_CALLGROUPS_H
+#define PHAEDRUS_TRACE_CALLGROUPS_H
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mlir::phaedrus::trace {
+
+/// What each token id means for reading the call tree, and the groups.
+class CallGroupTable {
+public:
+  static constexpr uint32_t kNone = UINT32_MAX;
+  /// Longest group (occurrence lengths are kept in a byte).
+  static constexpr size_t kMaxMembers = 255;
+
+  enum class Kind : uint8_t {
+    Other, ///< no call (a path token): kept, reads nothing
+    Entry, ///< `function`: entry into `callee` from an unknown site
+    Call,  ///< `call_site`: `caller` calls `callee`
+    Group, ///< a prefix of `length` members of group `group`
+  };
+  struct Token {
+    Kind kind = Kind::Other;
+    uint32_t caller = kNone;
+    uint32_t callee = kNone;
+    uint32_t group = kNone;
+    /// Call: position in its group (0-based); Group: number of members.
+    uint32_t position = 0;
+  };
+
+  explicit CallGroupTable(size_t numTokens) : tokens(numTokens) {}
+
+  size_t size() const { return tokens.size(); }
+  const Token &operator[](uint32_t token) const { return tokens[token]; }
+
+  void setEntry(uint32_t token, uint32_t callee);
+  void setCall(uint32_t token, uint32_t caller, uint32_t callee);
+  /// Adds a group of call tokens (set before), all of one caller, each in no
+  /// other group, 2 to kMaxMembers of them. Returns its number, or kNone and
+  /// says why in `error`.
+  uint32_t addGroup(const std::vector<uint32_t> &members, std::string &error);
+  /// Token `token` stands for the first `length` members of `group`.
+  bool setGroupToken(uint32_t token, uint32_t group, uint32_t length,
+                     std::string &error);
+
+  size_t numGroups() const { return groups.size(); }
+  const std::vector<uint32_t> &members(uint32_t group) const {
+    return groups[group];
+  }
+  /// The token for the first `length` members of `group`, or kNone.
+  uint32_t groupToken(uint32_t group, uint32_t length) const {
+    return prefixTokens[group][length];
+  }
+  bool hasGroupTokens() const { return numGroupTokens != 0; }
+
+private:
+  std::vector<Token> tokens;
+  std::vector<std::vector<uint32_t>> groups;
+  std::vector<std::vector<uint32_t>> prefixTokens; // [group][length]
+  size_t numGroupTokens = 0;
+};
+
+/// FNV-1a 64 of a token stream, to check a rewrite against its source.
+struct StreamDigest {
+  uint64_t hash = 14695981039346656037ull;
+  uint64_t length = 0;
+  void add(uint32_t token) {
+    for (int shift = 0; shift < 32; shift += 8)
+      hash = (hash ^ ((token >> shift) & 0xff)) * 1099511628211ull;
+    ++length;
+  }
+  bool operator==(const StreamDigest &o) const {
+    return hash == o.hash && length == o.length;
+  }
+};
+
+/// Folds call groups: feed the trace to analyze() then finishAnalysis(),
+/// then the same trace again to rewrite(). Tokens must not be group tokens.
+class CallGroupFolder {
+public:
+  explicit CallGroupFolder(const CallGroupTable &table) : table(table) {}
+
+  void analyze(const uint32_t *tokens, size_t count);
+  void finishAnalysis();
+  /// Appends the folded form of `tokens` to `out`.
+  void rewrite(const uint32_t *tokens, size_t count,
+               std::vector<uint32_t> &out);
+
+  /// The analyzed stream (for checking the result with CallGroupExpander).
+  const StreamDigest &sourceDigest() const { return source; }
+  /// Occurrences found and tokens the rewrite leaves out.
+  uint64_t numOccurrences() const { return occurrenceLengths.size(); }
+  uint64_t numDropped() const { return dropped; }
+
+private:
+  struct Frame {
+    uint32_t function;
+    uint32_t group = CallGroupTable::kNone;
+    uint32_t matched = 0;
+    uint32_t limit = 0;     // rewrite: members to leave out up to
+    uint64_t occurrence = 0; // analyze: index into occurrenceLengths
+  };
+  /// A member left out during analysis, to be checked against the next
+  /// token that is kept.
+  struct Check {
+    uint64_t occurrence;
+    uint32_t position; // 1-based member number
+    uint32_t caller;
+    std::vector<uint32_t> popped; // functions of the frames the member popped
+  };
+  enum class Next { Call, NoPop, End };
+  void resolve(Next next, uint32_t caller);
+  /// Pops down to the nearest frame running `caller`; false if none (the
+  /// stack is then empty). Records popped functions in `popped` if given.
+  bool popTo(uint32_t caller, std::vector<uint32_t> *popped);
+
+  const CallGroupTable &table;
+  std::vector<Frame> stack;
+  std::vector<uint8_t> occurrenceLengths;
+  std::vector<Check> pending;
+  std::vector<uint32_t> scratch;
+  StreamDigest source;
+  uint64_t nextOccurrence = 0;
+  uint64_t dropped = 0;
+};
+
+/// Undoes CallGroupFolder: feed the folded stream, then finish().
+class CallGroupExpander {
+public:
+  explicit CallGroupExpander(const CallGroupTable &table) : table(table) {}
+  void push(const uint32_t *tokens, size_t count, std::vector<uint32_t> &out);
+  void finish(std::vector<uint32_t> &out);
+
+private:
+  struct Frame {
+    uint32_t function;
+    uint32_t group = CallGroupTable::kNone;
+    uint32_t next = 0;
+    uint32_t length = 0;
+  };
+  /// Pops down to the nearest frame running `caller`, writing owed calls of
+  /// uncovered frames; with kNone (the end) pops everything.
+  void attach(uint32_t caller, std::vector<uint32_t> &out);
+
+  const CallGroupTable &table;
+  std::vector<Frame> stack;
+};
+
+} // namespace mlir::phaedrus::trace
+
+#endif // PHAEDRUS_TRACE_CALLGROUPS_H
