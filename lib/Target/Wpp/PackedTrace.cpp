@@ -115,30 +115,30 @@ public:
     return number(value, hashCombine(kIndex, kind));
   }
 
-  /// A group entry's members: usually the previous entry's (a prefix of
-  /// the same group) and one more. Members are entry ids, below `limit`.
-  SmallVector<int64_t> members(ArrayRef<int64_t> value,
-                               ArrayRef<int64_t> previous, uint64_t limit) {
-    bool extends = value.size() == previous.size() + 1 &&
-                   value.take_front(previous.size()) == previous;
-    size_t count, known = 0;
-    if (!previous.empty() && flag(extends, kExtendsGroup)) {
-      count = previous.size() + 1;
-      known = previous.size();
-    } else {
-      count = number(value.size(), kMembers);
-    }
-    SmallVector<int64_t> result(previous.take_front(known));
+  /// A group member (an entry id below `limit`): mostly the call site
+  /// after the previous member.
+  int64_t member(int64_t value, uint64_t limit) {
+    uint64_t result;
+    if (flag(value == lastMember + 1, hashCombine(kMember, 1)))
+      result = static_cast<uint64_t>(lastMember + 1);
+    else
+      result = number(static_cast<uint64_t>(value), kMember);
+    if (result >= limit)
+      return failCorrupt("a group member out of range"), 0;
+    lastMember = static_cast<int64_t>(result);
+    return lastMember;
+  }
+  /// All members of a group entry.
+  SmallVector<int64_t> members(ArrayRef<int64_t> value, uint64_t limit) {
+    uint64_t count = number(value.size(), kMembers);
+    SmallVector<int64_t> result;
     if (count > limit)
       return failCorrupt("a group with more members than entries"), result;
-    for (size_t i = known; i < count; ++i) {
-      uint64_t member = number(i < value.size() ? value[i] : 0, kMember);
-      if (member >= limit)
-        return failCorrupt("a group member out of range"), result;
-      result.push_back(static_cast<int64_t>(member));
-    }
+    for (uint64_t i = 0; i < count && corruption.empty(); ++i)
+      result.push_back(member(i < value.size() ? value[i] : 0, limit));
     return result;
   }
+  int64_t lastMember = -2;
 
   BitCoder coder;
   trace::NumberModel numbers;
@@ -422,7 +422,21 @@ LogicalResult Packer::pack(Operation *module) {
     for (EntryOp entry : byId) {
       uint32_t kind = static_cast<uint32_t>(entry.getKind());
       codec.number(kind, hashCombine(kKind, previousKind));
+      bool afterGroup = previousKind == static_cast<uint32_t>(EntryKind::Group);
       previousKind = kind;
+      // The next prefix of the previous group: one more member.
+      if (entry.getKind() == EntryKind::Group && afterGroup) {
+        ArrayRef<int64_t> members = *entry.getMembers();
+        bool extends = entry.getSymbol() == previousSymbol &&
+                       entry.getIndex() == previousIndex &&
+                       members.size() == previousMembers.size() + 1 &&
+                       members.drop_back() == ArrayRef<int64_t>(previousMembers);
+        if (codec.flag(extends, kExtendsGroup)) {
+          codec.member(members.back(), byId.size());
+          previousMembers.assign(members.begin(), members.end());
+          continue;
+        }
+      }
       StringRef symbol = entry.getSymbol();
       bool sameSymbol = symbol == previousSymbol;
       if (!codec.flag(sameSymbol, hashCombine(kSameSymbol, kind)))
@@ -436,7 +450,7 @@ LogicalResult Packer::pack(Operation *module) {
         codec.name(*entry.getCallee());
       if (entry.getKind() == EntryKind::Group) {
         ArrayRef<int64_t> members = *entry.getMembers();
-        codec.members(members, previousMembers, byId.size());
+        codec.members(members, byId.size());
         previousMembers.assign(members.begin(), members.end());
       }
     }
@@ -651,7 +665,20 @@ OwningOpRef<ModuleOp> Unpacker::unpack() {
         return fail();
       }
       uint32_t k = static_cast<uint32_t>(kindValue);
+      bool afterGroup = previousKind == static_cast<uint32_t>(EntryKind::Group);
       previousKind = k;
+      if (*kind == EntryKind::Group && afterGroup && version >= 2 &&
+          codec.flag(false, kExtendsGroup)) {
+        previousMembers.push_back(codec.member(0, numEntries));
+        if (!ok())
+          return fail();
+        EntryOp::create(entries, loc, id, *kind, previousSymbol,
+                        builder.getI64IntegerAttr(
+                            static_cast<int64_t>(previousIndex.value_or(0))),
+                        FlatSymbolRefAttr(),
+                        builder.getDenseI64ArrayAttr(previousMembers));
+        continue;
+      }
       bool sameSymbol = codec.flag(false, hashCombine(kSameSymbol, k));
       std::string symbol = sameSymbol ? previousSymbol : codec.name("");
       if (symbol.empty() && ok())
@@ -677,7 +704,7 @@ OwningOpRef<ModuleOp> Unpacker::unpack() {
       }
       DenseI64ArrayAttr members;
       if (*kind == EntryKind::Group && version >= 2) {
-        previousMembers = codec.members({}, previousMembers, numEntries);
+        previousMembers = codec.members({}, numEntries);
         members = builder.getDenseI64ArrayAttr(previousMembers);
       }
       if (!ok())
