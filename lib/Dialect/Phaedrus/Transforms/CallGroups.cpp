@@ -225,6 +225,14 @@ struct PhaedrusCallGroupsPass
       module.emitError("phaedrus-call-groups: max-period must be at least 1");
       return signalPassFailure();
     }
+    // Only function-granularity traces are folded: no program is needed
+    // for others.
+    if (llvm::none_of(module.getOps<TraceOp>(), [&](TraceOp trace) {
+          auto vocabulary = SymbolTable::lookupNearestSymbolFrom<VocabularyOp>(
+              trace, trace.getVocabularyAttr());
+          return vocabulary && isFunctionGranularity(vocabulary);
+        }))
+      return;
     OwningOpRef<ModuleOp> programFile;
     ModuleOp program = module;
     if (!programPath.empty()) {
@@ -287,11 +295,10 @@ struct PhaedrusCallGroupsPass
             << "fingerprint than the plain one it was made from)";
         return signalPassFailure();
       }
-      FailureOr<bool> hasSites = addGroupEntries(vocabulary, groups);
-      if (failed(hasSites))
+      if (!isFunctionGranularity(vocabulary))
+        continue;
+      if (failed(addGroupEntries(vocabulary, groups)))
         return signalPassFailure();
-      if (!*hasSites)
-        continue; // path granularity: no calls to group
       FailureOr<trace::CallGroupTable> table = buildCallGroupTable(vocabulary);
       if (failed(table))
         return signalPassFailure();
@@ -301,9 +308,22 @@ struct PhaedrusCallGroupsPass
     }
   }
 
+  /// Call sites and no paths. Path-granularity traces record a path token
+  /// before every call, so no two calls of a function are adjacent in
+  /// them; the path tokens already tell which calls ran.
+  static bool isFunctionGranularity(VocabularyOp vocabulary) {
+    bool calls = false;
+    for (EntryOp entry : vocabulary.getBody().getOps<EntryOp>()) {
+      if (entry.getKind() == EntryKind::Path)
+        return false;
+      calls |= entry.getKind() == EntryKind::CallSite;
+    }
+    return calls;
+  }
+
   /// Appends an entry per group prefix to `vocabulary`, or checks that the
-  /// entries it has are these. Returns whether it has call sites at all.
-  FailureOr<bool> addGroupEntries(
+  /// entries it has are these.
+  LogicalResult addGroupEntries(
       VocabularyOp vocabulary,
       const std::vector<std::vector<const CallSite *>> &groups) {
     std::map<std::pair<StringRef, uint64_t>, int64_t> siteIds;
@@ -314,8 +334,6 @@ struct PhaedrusCallGroupsPass
       if (entry.getKind() == EntryKind::Group)
         existing.push_back(entry);
     }
-    if (siteIds.empty())
-      return false;
 
     struct Wanted {
       StringRef function;
@@ -356,7 +374,7 @@ struct PhaedrusCallGroupsPass
                << "phaedrus-call-groups: vocabulary @" << vocabulary.getSymName()
                << " has call groups that are not this program's; expand its "
                   "traces (--phaedrus-expand) and remove them first";
-      return true;
+      return success();
     }
 
     MLIRContext *context = vocabulary.getContext();
@@ -370,7 +388,7 @@ struct PhaedrusCallGroupsPass
                       FlatSymbolRefAttr(),
                       builder.getDenseI64ArrayAttr(group.members));
     numGroupTokens += wanted.size();
-    return true;
+    return success();
   }
 
   LogicalResult foldTrace(TraceWalker &walker, TraceOp trace,

@@ -197,8 +197,10 @@ def PhaedrusCallGroupsPass : Pass<"phaedrus-call-groups", "::mlir::ModuleOp"> {
     The groups come from the plain program (the module the instrumented
     build was made from): the module itself if it has function bodies,
     otherwise `program`. Its fingerprint must be the vocabulary's.
-    Traces whose vocabulary has no call sites (path granularity) are left
-    alone; so are traces already folded. The result is folded into repeats
+    Only function-granularity traces are folded: a path-granularity trace
+    records a path token before every call, so no two calls of a function
+    are adjacent in it, and its path tokens already tell which calls ran.
+    Traces already folded are left alone. The result is folded into repeats
     like `--phaedrus-fold-repeats` does.
 
     Before (`@main` calls `@init` and then `@run` in one block, so the two
