@@ -33,6 +33,8 @@
 #ifndef PHAEDRUS_TRACE_CALLGROUPS_H
 #define PHAEDRUS_TRACE_CALLGROUPS_H
 
+#include "phaedrus/Trace/Format.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -96,11 +98,10 @@ private:
 
 /// FNV-1a 64 of a token stream, to check a rewrite against its source.
 struct StreamDigest {
-  uint64_t hash = 14695981039346656037ull;
+  uint64_t hash = PHAEDRUS_FNV64_INIT;
   uint64_t length = 0;
   void add(uint32_t token) {
-    for (int shift = 0; shift < 32; shift += 8)
-      hash = (hash ^ ((token >> shift) & 0xff)) * 1099511628211ull;
+    hash = phaedrus_fnv1a64(&token, sizeof(token), hash);
     ++length;
   }
   bool operator==(const StreamDigest &o) const {
