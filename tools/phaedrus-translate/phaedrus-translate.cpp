@@ -129,8 +129,7 @@ static LogicalResult exportTraceCounts(Operation *op, raw_ostream &os) {
   op->walk([&](TraceOp trace) {
     auto vocabulary = symbolTable.lookupNearestSymbolFrom<VocabularyOp>(
         trace, trace.getVocabularyAttr());
-    FailureOr<uint64_t> length = walker.getRecordedLength(trace);
-    if (!vocabulary || failed(length)) {
+    if (!vocabulary) {
       failedAny = true;
       return;
     }
@@ -176,7 +175,8 @@ static LogicalResult exportTraceCounts(Operation *op, raw_ostream &os) {
     traces.push_back(llvm::json::Object{
         {"name", trace.getSymName()},
         {"vocabulary", vocabulary.getSymName()},
-        {"events", static_cast<int64_t>(*length)},
+        {"events", static_cast<int64_t>(
+                       recordedLength(vocabulary, *tokenCounts))},
         {"argv", std::move(argv)},
         {"entry_counts", std::move(counts)},
         {"path_counts", std::move(pathCounts)},

@@ -79,7 +79,6 @@ public:
   bool setGroupToken(uint32_t token, uint32_t group, uint32_t length,
                      std::string &error);
 
-  size_t numGroups() const { return groups.size(); }
   const std::vector<uint32_t> &members(uint32_t group) const {
     return groups[group];
   }
@@ -123,8 +122,7 @@ public:
 
   /// The analyzed stream (for checking the result with CallGroupExpander).
   const StreamDigest &sourceDigest() const { return source; }
-  /// Occurrences found and tokens the rewrite leaves out.
-  uint64_t numOccurrences() const { return occurrenceLengths.size(); }
+  /// Tokens the rewrite leaves out.
   uint64_t numDropped() const { return dropped; }
 
 private:

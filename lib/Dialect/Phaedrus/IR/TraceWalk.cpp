@@ -141,23 +141,28 @@ TraceWalker::expandRecorded(TraceOp trace,
 }
 
 FailureOr<uint64_t> TraceWalker::getRecordedLength(TraceOp trace) {
-  FailureOr<uint64_t> length = getExpandedLength(trace);
   VocabularyOp vocabulary = vocabularyOf(trace);
-  if (failed(length) || !llvm::any_of(vocabulary.getBody().getOps<EntryOp>(),
-                                      [](EntryOp entry) {
-                                        return entry.getKind() ==
-                                               EntryKind::Group;
-                                      }))
-    return length;
+  if (llvm::none_of(vocabulary.getBody().getOps<EntryOp>(), [](EntryOp entry) {
+        return entry.getKind() == EntryKind::Group;
+      }))
+    return getExpandedLength(trace);
   FailureOr<SmallVector<uint64_t>> counts =
       countTokens(trace, vocabulary.getNumEntries());
   if (failed(counts))
     return failure();
-  uint64_t total = *length;
+  return recordedLength(vocabulary, *counts);
+}
+
+uint64_t mlir::phaedrus::recordedLength(VocabularyOp vocabulary,
+                                        ArrayRef<uint64_t> tokenCounts) {
+  uint64_t total = 0;
+  for (uint64_t count : tokenCounts)
+    total = saturatingAdd(total, count);
   for (EntryOp entry : vocabulary.getBody().getOps<EntryOp>())
     if (entry.getKind() == EntryKind::Group)
-      total = saturatingAdd(total, saturatingMul((*counts)[entry.getId()],
-                                                 entry.getMembers()->size() - 1));
+      total = saturatingAdd(
+          total, saturatingMul(tokenCounts[entry.getId()],
+                               entry.getMembers()->size() - 1));
   return total;
 }
 

@@ -152,15 +152,10 @@ std::string describe(const Link &link) {
 }
 } // namespace
 
-std::vector<std::vector<const CallSite *>>
-mlir::phaedrus::findCallGroups(const ProgramShape &shape, size_t maxMembers) {
-  return findCallGroups(shape, maxMembers, nullptr);
-}
-
-std::vector<std::vector<const CallSite *>> mlir::phaedrus::findCallGroups(
+std::vector<CallGroup> mlir::phaedrus::findCallGroups(
     const ProgramShape &shape, size_t maxMembers,
     function_ref<void(const CallSite &, StringRef why)> explain) {
-  std::vector<std::vector<const CallSite *>> groups;
+  std::vector<CallGroup> groups;
   ArrayRef<CallSite> all = shape.sites;
   while (!all.empty()) {
     size_t count = 1;
@@ -191,6 +186,7 @@ std::vector<std::vector<const CallSite *>> mlir::phaedrus::findCallGroups(
         if (!links[site].next)
           explain(*site, describe(links[site]));
     llvm::SmallPtrSet<const CallSite *, 16> used;
+    uint64_t index = 0;
     for (const CallSite *start : sites) {
       if (incoming.lookup(start) == 1 || !links[start].next)
         continue;
@@ -199,12 +195,12 @@ std::vector<std::vector<const CallSite *>> mlir::phaedrus::findCallGroups(
            site = links[site].next) {
         chain.push_back(site);
         if (chain.size() == maxMembers) {
-          groups.push_back(std::move(chain));
+          groups.push_back({index++, std::move(chain)});
           chain.clear();
         }
       }
       if (chain.size() >= 2)
-        groups.push_back(std::move(chain));
+        groups.push_back({index++, std::move(chain)});
     }
   }
   return groups;
@@ -256,23 +252,24 @@ struct PhaedrusCallGroupsPass
              "the plain (not instrumented) program with program=FILE";
       return signalPassFailure();
     }
-    std::vector<std::vector<const CallSite *>> groups = findCallGroups(
-        shape, trace::CallGroupTable::kMaxMembers,
-        [&](const CallSite &site, StringRef why) {
-          if (explain)
-            LLVM::CallOp(site.call).emitRemark()
-                << "phaedrus-call-groups: @" << site.caller << "'s call "
-                << site.index << " (@" << site.callee
-                << ") has no next group member: " << why;
-        });
+    auto why = [&](const CallSite &site, StringRef why) {
+      LLVM::CallOp(site.call).emitRemark()
+          << "phaedrus-call-groups: @" << site.caller << "'s call "
+          << site.index << " (@" << site.callee
+          << ") has no next group member: " << why;
+    };
+    std::vector<CallGroup> groups =
+        findCallGroups(shape, trace::CallGroupTable::kMaxMembers,
+                       explain ? function_ref<void(const CallSite &, StringRef)>(why)
+                               : nullptr);
     numGroups = groups.size();
     if (explain) {
-      llvm::StringMap<unsigned> perFunction;
-      for (const std::vector<const CallSite *> &group : groups) {
-        InFlightDiagnostic remark = LLVM::CallOp(group.front()->call).emitRemark();
-        remark << "phaedrus-call-groups: group @" << group.front()->caller
-               << "[" << perFunction[group.front()->caller]++ << "]: calls";
-        for (const CallSite *site : group)
+      for (const CallGroup &group : groups) {
+        const CallSite *first = group.sites.front();
+        InFlightDiagnostic remark = LLVM::CallOp(first->call).emitRemark();
+        remark << "phaedrus-call-groups: group @" << first->caller << "["
+               << group.index << "]: calls";
+        for (const CallSite *site : group.sites)
           remark << " " << site->index << " (@" << site->callee << ")";
       }
     }
@@ -286,6 +283,8 @@ struct PhaedrusCallGroupsPass
           traces.push_back(trace);
       if (traces.empty())
         continue;
+      if (!isFunctionGranularity(vocabulary))
+        continue;
       if (vocabulary.getFingerprint() != shape.fingerprint) {
         vocabulary.emitError()
             << "phaedrus-call-groups: vocabulary @" << vocabulary.getSymName()
@@ -295,8 +294,6 @@ struct PhaedrusCallGroupsPass
             << "fingerprint than the plain one it was made from)";
         return signalPassFailure();
       }
-      if (!isFunctionGranularity(vocabulary))
-        continue;
       if (failed(addGroupEntries(vocabulary, groups)))
         return signalPassFailure();
       FailureOr<trace::CallGroupTable> table = buildCallGroupTable(vocabulary);
@@ -323,9 +320,8 @@ struct PhaedrusCallGroupsPass
 
   /// Appends an entry per group prefix to `vocabulary`, or checks that the
   /// entries it has are these.
-  LogicalResult addGroupEntries(
-      VocabularyOp vocabulary,
-      const std::vector<std::vector<const CallSite *>> &groups) {
+  LogicalResult addGroupEntries(VocabularyOp vocabulary,
+                                ArrayRef<CallGroup> groups) {
     std::map<std::pair<StringRef, uint64_t>, int64_t> siteIds;
     SmallVector<EntryOp> existing;
     for (EntryOp entry : vocabulary.getBody().getOps<EntryOp>()) {
@@ -341,20 +337,19 @@ struct PhaedrusCallGroupsPass
       SmallVector<int64_t> members;
     };
     std::vector<Wanted> wanted;
-    llvm::StringMap<int64_t> perFunction;
-    for (const std::vector<const CallSite *> &group : groups) {
+    for (const CallGroup &group : groups) {
       SmallVector<int64_t> members;
-      for (const CallSite *site : group) {
+      for (const CallSite *site : group.sites) {
         auto it = siteIds.find({site->caller, site->index});
         if (it == siteIds.end())
           break;
         members.push_back(it->second);
       }
-      if (members.size() != group.size())
+      if (members.size() != group.sites.size())
         continue; // the vocabulary does not name them all
-      int64_t index = perFunction[group.front()->caller]++;
       for (size_t length = 2; length <= members.size(); ++length)
-        wanted.push_back({group.front()->caller, index,
+        wanted.push_back({group.sites.front()->caller,
+                          static_cast<int64_t>(group.index),
                           SmallVector<int64_t>(members.begin(),
                                                members.begin() + length)});
     }

@@ -74,8 +74,13 @@ private:
 
 /// How --phaedrus-call-groups' folding reads the tokens of `vocabulary`:
 /// function ids are interned symbol names; fails with a diagnostic if a
-/// group entry is malformed. `hasGroups` tells whether it has any.
+/// group entry is malformed.
 FailureOr<trace::CallGroupTable> buildCallGroupTable(VocabularyOp vocabulary);
+
+/// The number of recorded events that per-token counts (as countTokens
+/// gives them) stand for: a group token counts once per member. Saturates
+/// at UINT64_MAX.
+uint64_t recordedLength(VocabularyOp vocabulary, ArrayRef<uint64_t> tokenCounts);
 
 /// Function entries implied by per-token counts (one per vocabulary id, as
 /// TraceWalker::countTokens gives them for a trace, or a model predicts

@@ -40,21 +40,24 @@ bool isRecordedFunction(LLVM::LLVMFuncOp function);
 /// Analyzes an un-instrumented module.
 ProgramShape analyzeProgram(ModuleOp module);
 
-/// The call groups of Lemma 1 (--phaedrus-call-groups): chains of recorded
+/// A call group of Lemma 1 (--phaedrus-call-groups): a chain of recorded
 /// call sites c1, c2, ... of one function such that, within one invocation,
 /// every execution of c(i) is followed by one of c(i+1) as the next recorded
 /// call and every c(i+1) is preceded by c(i) (their blocks are control
 /// equivalent), so all members run equally often whenever each call
-/// returns. Each group has 2 to `maxMembers` members, in the order they
-/// run; groups are ordered by caller and first call-site index.
-std::vector<std::vector<const ProgramShape::CallSite *>>
-findCallGroups(const ProgramShape &shape, size_t maxMembers);
+/// returns.
+struct CallGroup {
+  uint64_t index; // among the groups of its function
+  std::vector<const ProgramShape::CallSite *> sites; // in the order they run
+};
 
-/// The same, telling `explain` why each call site that no member follows
-/// has no next member.
-std::vector<std::vector<const ProgramShape::CallSite *>> findCallGroups(
+/// The call groups of a program, 2 to `maxMembers` members each, ordered by
+/// caller and first call-site index. `explain`, if given, is told why each
+/// call site that ends a group, or is in none, has no next member.
+std::vector<CallGroup> findCallGroups(
     const ProgramShape &shape, size_t maxMembers,
-    function_ref<void(const ProgramShape::CallSite &, StringRef why)> explain);
+    function_ref<void(const ProgramShape::CallSite &, StringRef why)> explain =
+        nullptr);
 
 } // namespace mlir::phaedrus
 
