@@ -14,6 +14,7 @@
 #include "phaedrus/Trace/Format.h"
 
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/Endian.h"
 
@@ -200,6 +201,82 @@ TEST_F(PackedTraceTest, DamagedPayloadSaysItIsCorrupt) {
       named += n;
   EXPECT_GT(named, 50);
   EXPECT_GE(reasons.size(), 2u); // more than one kind of damage is told apart
+}
+
+TEST_F(PackedTraceTest, CallGroupsRoundTripAndDamageIsCaught) {
+  // A vocabulary of call sites with call-group entries (every prefix of
+  // groups of consecutive sites, as --phaedrus-call-groups writes them),
+  // and traces that use every token.
+  Location loc = UnknownLoc::get(&context);
+  OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
+  OpBuilder b = OpBuilder::atBlockEnd(module->getBody());
+  auto vocabulary = VocabularyOp::create(b, loc, "v", 99);
+  OpBuilder entries = OpBuilder::atBlockEnd(&vocabulary.getBody().emplaceBlock());
+  constexpr int64_t kSites = 40;
+  for (int64_t i = 0; i < kSites; ++i)
+    EntryOp::create(entries, loc, i, EntryKind::CallSite,
+                    "f" + std::to_string(i / 10), entries.getI64IntegerAttr(i % 10),
+                    FlatSymbolRefAttr::get(&context, "g"), nullptr);
+  int64_t id = kSites;
+  for (int64_t first = 0; first < kSites; first += 10)
+    for (int64_t length = 2; length <= 4; ++length) {
+      SmallVector<int64_t> members;
+      for (int64_t m = 0; m < length; ++m)
+        members.push_back(first + m);
+      EntryOp::create(entries, loc, id++, EntryKind::Group,
+                      "f" + std::to_string(first / 10),
+                      entries.getI64IntegerAttr(0), nullptr,
+                      entries.getDenseI64ArrayAttr(members));
+    }
+  std::mt19937 rng(11);
+  std::vector<std::vector<uint32_t>> seqs = shapes(rng, static_cast<uint32_t>(id));
+  for (size_t t = 0; t < seqs.size(); ++t) {
+    auto input = InputDescriptorAttr::get(
+        &context, b.getArrayAttr({b.getStringAttr("prog")}), b.getArrayAttr({}),
+        nullptr);
+    auto trace = TraceOp::create(b, loc, "t" + std::to_string(t), "v", 99,
+                                 input, nullptr);
+    OpBuilder body = OpBuilder::atBlockEnd(&trace.getBody().emplaceBlock());
+    trace::RepeatFolder folder(8);
+    folder.push(seqs[t].data(), seqs[t].size());
+    emitFoldedItems(body, loc, folder, "t" + std::to_string(t), 64);
+  }
+  ASSERT_TRUE(succeeded(verify(*module)));
+
+  std::string bytes = pack(*module);
+  OwningOpRef<ModuleOp> back = importPacked(bytes, &context, loc);
+  ASSERT_TRUE(back) << (messages.empty() ? "" : messages.back());
+  EXPECT_EQ(expand(*back), expand(*module));
+  EXPECT_EQ(pack(*back), bytes);
+  auto members = [](ModuleOp m) {
+    std::vector<std::vector<int64_t>> all;
+    for (auto v : m.getOps<VocabularyOp>())
+      for (EntryOp entry : v.getBody().getOps<EntryOp>())
+        if (entry.getMembers())
+          all.emplace_back(entry.getMembers()->begin(), entry.getMembers()->end());
+    return all;
+  };
+  EXPECT_EQ(members(*back), members(*module));
+  EXPECT_EQ(members(*back).size(), 12u);
+
+  // Damage to the vocabulary part (where the groups are) is refused or
+  // decodes to valid IR, never a crash.
+  int refused = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    std::string damaged = bytes;
+    size_t at = 24 + rng() % std::min<size_t>(damaged.size() - 24, 200);
+    damaged[at] = static_cast<char>(damaged[at] ^ (1 + rng() % 255));
+    size_t size = damaged.size() - 24;
+    llvm::support::endian::write64le(
+        &damaged[16], phaedrus_fnv1a64(damaged.data() + 24, size,
+                                       PHAEDRUS_FNV64_INIT));
+    messages.clear();
+    if (!importPacked(damaged, &context, loc)) {
+      ++refused;
+      ASSERT_FALSE(messages.empty());
+    }
+  }
+  EXPECT_GT(refused, 150);
 }
 
 TEST_F(PackedTraceTest, ProgramOpsAreRefused) {

@@ -306,7 +306,8 @@ mlir::phaedrus::buildCallGroupTable(VocabularyOp vocabulary) {
     }
   }
   // Prefix entries share their group's members; the longest defines it.
-  llvm::sort(groups, [](EntryOp a, EntryOp b) {
+  // (Stable, so a diagnostic names the same entry every time.)
+  llvm::stable_sort(groups, [](EntryOp a, EntryOp b) {
     return a.getMembers()->size() > b.getMembers()->size();
   });
   llvm::DenseMap<int64_t, uint32_t> groupOfFirst;
