@@ -227,3 +227,31 @@ llvm.func @few_paths(%c: i1, %n: i32) {
 ^x:
   llvm.return
 }
+
+// The function's own allocas (after constants, as mlir-translate imports
+// clang's -O0 IR) stay in the entry block, ahead of the entry event and the
+// path register's initial stores: LLVM promotes only entry-block allocas,
+// and one left behind the entry event's split would keep its variable in
+// memory as a dynamic stack allocation.
+// CHECK-LABEL: llvm.func @locals(
+// CHECK-COUNT-3: llvm.alloca
+// CHECK: %[[ONE:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK-NEXT: %[[X:.*]] = llvm.alloca %[[ONE]] x i32
+// CHECK-NEXT: %[[Y:.*]] = llvm.alloca %[[ONE]] x i64
+// CHECK-NOT: ^bb
+// CHECK: llvm.mlir.addressof @__phaedrus_site
+// CHECK: ^bb
+// CHECK-NOT: llvm.alloca
+// CHECK: llvm.return
+llvm.func @locals(%c: i1, %v: i32) -> i32 {
+  %one = llvm.mlir.constant(1 : i32) : i32
+  %x = llvm.alloca %one x i32 : (i32) -> !llvm.ptr
+  %y = llvm.alloca %one x i64 : (i32) -> !llvm.ptr
+  llvm.store %v, %x : i32, !llvm.ptr
+  llvm.cond_br %c, ^a, ^b
+^a:
+  llvm.br ^b
+^b:
+  %r = llvm.load %x : !llvm.ptr -> i32
+  llvm.return %r : i32
+}

@@ -224,6 +224,9 @@ mlir::phaedrus::instrumentPaths(LLVM::LLVMFuncOp function,
         builder, loc, i32,
         builder.getI32IntegerAttr(static_cast<int32_t>(static_cast<uint32_t>(value))));
   };
+  // The stores go after the function's own allocas, which must stay in the
+  // entry block (the entry event is recorded after them too).
+  builder.setInsertionPoint(entry, afterEntryAllocas(*entry));
   LLVM::StoreOp::create(builder, loc, constant(0), reg);
   LLVM::StoreOp::create(builder, loc, constant(0), runLength);
   Value markValue = constant(PHAEDRUS_PATH_MARK | functionToken);

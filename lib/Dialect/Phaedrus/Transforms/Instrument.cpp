@@ -152,11 +152,7 @@ struct PhaedrusInstrumentPass
       if (callerRecorded.contains(name))
         continue;
       Block &entry = function.getBody().front();
-      auto point = entry.begin();
-      while (isa<LLVM::ConstantOp, LLVM::AllocaOp, LLVM::ZeroOp, LLVM::UndefOp,
-                 LLVM::PoisonOp, LLVM::AddressOfOp>(&*point))
-        ++point;
-      builder.setInsertionPoint(&entry, point);
+      builder.setInsertionPoint(&entry, afterEntryAllocas(entry));
       Location entryLoc = function.getLoc();
       Value siteAddress = LLVM::AddressOfOp::create(builder, entryLoc, siteGlobal);
       Value site = LLVM::LoadOp::create(builder, entryLoc, i32, siteAddress, 4);

@@ -5,6 +5,15 @@
 using namespace mlir;
 using namespace mlir::phaedrus;
 
+Block::iterator mlir::phaedrus::afterEntryAllocas(Block &entry) {
+  auto point = entry.begin();
+  while (point != entry.end() &&
+         isa<LLVM::ConstantOp, LLVM::AllocaOp, LLVM::ZeroOp, LLVM::UndefOp,
+             LLVM::PoisonOp, LLVM::AddressOfOp>(&*point))
+    ++point;
+  return point;
+}
+
 Recorder::Recorder(ModuleOp module) {
   MLIRContext *context = module.getContext();
   OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());

@@ -14,6 +14,13 @@
 
 namespace mlir::phaedrus {
 
+/// The first operation of a function's entry block after its leading
+/// constants and allocas: where instrumentation that runs once per call goes,
+/// so that the function's allocas stay in the entry block, the only place
+/// LLVM's SROA and mem2reg promote them from (an alloca left behind a split
+/// would keep its variable in memory and become a dynamic stack allocation).
+Block::iterator afterEntryAllocas(Block &entry);
+
 class Recorder {
 public:
   /// The thread-local a call site sets before a direct call; its presence
