@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "phaedrus/Inference/Inference.h"
+#include "phaedrus/Trace/SplitMix64.h"
 
 #include "oneapi/dnnl/dnnl.hpp"
 
@@ -15,23 +16,12 @@
 #include <unordered_map>
 
 using namespace mlir::phaedrus::inference;
+using mlir::phaedrus::SplitMix64;
 using dnnl::memory;
 using tag = dnnl::memory::format_tag;
 using dt = dnnl::memory::data_type;
 
 namespace {
-/// The sampler's random numbers, identical to SplitMix64 in model.py.
-struct SplitMix64 {
-  uint64_t state;
-  uint64_t next() {
-    uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  double uniform() { return (next() >> 11) * (1.0 / 9007199254740992.0); }
-};
-
 std::string shapeString(const std::vector<int64_t> &shape) {
   std::string s = "[";
   for (size_t i = 0; i < shape.size(); ++i)

@@ -18,6 +18,10 @@ void CallGroupTable::setCall(uint32_t token, uint32_t caller, uint32_t callee) {
   tokens[token] = {Kind::Call, caller, callee, kNone, 0};
 }
 
+void CallGroupTable::setPath(uint32_t token, uint32_t function) {
+  tokens[token] = {Kind::Path, function, kNone, kNone, 0};
+}
+
 uint32_t CallGroupTable::addGroup(const std::vector<uint32_t> &members,
                                   std::string &error) {
   if (members.size() < 2 || members.size() > kMaxMembers) {
@@ -229,6 +233,7 @@ void CallGroupExpander::push(const uint32_t *tokens, size_t count,
     const CallGroupTable::Token &info = table[token];
     switch (info.kind) {
     case Kind::Other:
+    case Kind::Path:
       out.push_back(token);
       break;
     case Kind::Entry:

@@ -50,13 +50,15 @@ public:
   static constexpr size_t kMaxMembers = 255;
 
   enum class Kind : uint8_t {
-    Other, ///< no call (a path token): kept, reads nothing
+    Other, ///< means nothing to the reading: kept, reads nothing
     Entry, ///< `function`: entry into `callee` from an unknown site
     Call,  ///< `call_site`: `caller` calls `callee`
     Group, ///< a prefix of `length` members of group `group`
+    Path,  ///< `path`: a path of `caller` (folding keeps it like Other)
   };
   struct Token {
     Kind kind = Kind::Other;
+    /// Call and Group: the calling function; Path: the function.
     uint32_t caller = kNone;
     uint32_t callee = kNone;
     uint32_t group = kNone;
@@ -71,6 +73,7 @@ public:
 
   void setEntry(uint32_t token, uint32_t callee);
   void setCall(uint32_t token, uint32_t caller, uint32_t callee);
+  void setPath(uint32_t token, uint32_t function);
   /// Adds a group of call tokens (set before), all of one caller, each in no
   /// other group, 2 to kMaxMembers of them. Returns its number, or kNone and
   /// says why in `error`.

@@ -278,14 +278,18 @@ TraceWalker::countTokens(TraceOp trace, size_t numEntries) {
 }
 
 FailureOr<trace::CallGroupTable>
-mlir::phaedrus::buildCallGroupTable(VocabularyOp vocabulary) {
+mlir::phaedrus::buildCallGroupTable(VocabularyOp vocabulary,
+                                    SmallVectorImpl<StringAttr> *functionNames) {
   using trace::CallGroupTable;
   size_t numEntries = vocabulary.getNumEntries();
   CallGroupTable table(numEntries);
   llvm::DenseMap<StringAttr, uint32_t> functions;
   auto functionId = [&](FlatSymbolRefAttr symbol) {
-    return functions.try_emplace(symbol.getAttr(), functions.size())
-        .first->second;
+    auto [it, inserted] =
+        functions.try_emplace(symbol.getAttr(), functions.size());
+    if (inserted && functionNames)
+      functionNames->push_back(symbol.getAttr());
+    return it->second;
   };
   SmallVector<EntryOp> groups;
   for (EntryOp entry : vocabulary.getBody().getOps<EntryOp>()) {
@@ -302,6 +306,7 @@ mlir::phaedrus::buildCallGroupTable(VocabularyOp vocabulary) {
       groups.push_back(entry);
       break;
     case EntryKind::Path:
+      table.setPath(id, functionId(entry.getSymbolAttr()));
       break;
     }
   }

@@ -230,28 +230,11 @@ struct PhaedrusCallGroupsPass
         }))
       return;
     OwningOpRef<ModuleOp> programFile;
-    ModuleOp program = module;
-    if (!programPath.empty()) {
-      ParserConfig config(&getContext());
-      programFile = parseSourceFile<ModuleOp>(programPath, config);
-      if (!programFile) {
-        mlir::emitError(FileLineColLoc::get(&getContext(), programPath, 0, 0))
-            << "phaedrus-call-groups: cannot read the program from '"
-            << programPath << "'";
-        return signalPassFailure();
-      }
-      program = *programFile;
-    }
-    ProgramShape shape = analyzeProgram(program);
-    if (shape.functions.empty()) {
-      module.emitError()
-          << "phaedrus-call-groups: "
-          << (programPath.empty() ? "this module has no function bodies"
-                                  : "'" + programPath + "' has no function bodies")
-          << "; the groups come from the program's control flow, so give "
-             "the plain (not instrumented) program with program=FILE";
+    FailureOr<ModuleOp> program =
+        loadProgram(module, programPath, programFile, "phaedrus-call-groups");
+    if (failed(program))
       return signalPassFailure();
-    }
+    ProgramShape shape = analyzeProgram(*program);
     auto why = [&](const CallSite &site, StringRef why) {
       LLVM::CallOp(site.call).emitRemark()
           << "phaedrus-call-groups: @" << site.caller << "'s call "
@@ -285,15 +268,10 @@ struct PhaedrusCallGroupsPass
         continue;
       if (!isFunctionGranularity(vocabulary))
         continue;
-      if (vocabulary.getFingerprint() != shape.fingerprint) {
-        vocabulary.emitError()
-            << "phaedrus-call-groups: vocabulary @" << vocabulary.getSymName()
-            << " was made from another build of the program (fingerprint "
-            << vocabulary.getFingerprint() << "; the program's is "
-            << shape.fingerprint << "; an instrumented module has another "
-            << "fingerprint than the plain one it was made from)";
+      if (failed(checkProgramFingerprint(vocabulary, vocabulary.getSymName(),
+                                         vocabulary.getFingerprint(), shape,
+                                         "phaedrus-call-groups")))
         return signalPassFailure();
-      }
       if (failed(addGroupEntries(vocabulary, groups)))
         return signalPassFailure();
       FailureOr<trace::CallGroupTable> table = buildCallGroupTable(vocabulary);

@@ -90,31 +90,7 @@ struct PhaedrusInstrumentPass
     // never address-taken, not a constructor): their callers record the
     // call-site token inline and they record nothing, which spares the
     // thread-local hand-over of the pending site.
-    llvm::DenseSet<Operation *> siteCalls;
-    for (const ProgramShape::CallSite &site : sites)
-      siteCalls.insert(site.call);
-    // One walk over all symbol uses: a candidate is disqualified by any use
-    // that is not one of its recorded direct call sites.
-    llvm::StringSet<> callerRecorded, disqualified;
-    for (auto &[name, function] : functions)
-      if (function.getLinkage() == LLVM::Linkage::Internal ||
-          function.getLinkage() == LLVM::Linkage::Private)
-        callerRecorded.insert(name);
-    std::optional<SymbolTable::UseRange> uses =
-        SymbolTable::getSymbolUses(&module.getBodyRegion());
-    if (!uses)
-      callerRecorded.clear(); // unknown uses: keep every entry hook
-    else
-      for (const SymbolTable::SymbolUse &use : *uses) {
-        StringRef name = use.getSymbolRef().getRootReference().getValue();
-        if (!callerRecorded.contains(name))
-          continue;
-        auto call = dyn_cast<LLVM::CallOp>(use.getUser());
-        if (!call || call.getCallee() != name || !siteCalls.contains(call))
-          disqualified.insert(name);
-      }
-    for (const auto &name : disqualified)
-      callerRecorded.erase(name.getKey());
+    const llvm::StringSet<> &callerRecorded = shape.enteredOnlyByRecordedCalls;
 
     // Call sites of the other functions: store the pending token right
     // before the call.

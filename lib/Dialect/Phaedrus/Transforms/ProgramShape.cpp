@@ -3,6 +3,9 @@
 #include "phaedrus/Dialect/Phaedrus/Transforms/ProgramShape.h"
 #include "phaedrus/Trace/Format.h"
 
+#include "mlir/Parser/Parser.h"
+#include "llvm/ADT/DenseSet.h"
+
 using namespace mlir;
 using namespace mlir::phaedrus;
 
@@ -38,10 +41,75 @@ ProgramShape mlir::phaedrus::analyzeProgram(ModuleOp module) {
       shape.sites.push_back({call, caller, index++, *callee});
     });
   }
+  // Entered only by recorded direct calls: internal functions with no
+  // symbol use other than one of those calls.
+  llvm::DenseSet<Operation *> siteCalls;
+  for (const ProgramShape::CallSite &site : shape.sites)
+    siteCalls.insert(site.call);
+  for (auto &[name, function] : shape.functions)
+    if (function.getLinkage() == LLVM::Linkage::Internal ||
+        function.getLinkage() == LLVM::Linkage::Private)
+      shape.enteredOnlyByRecordedCalls.insert(name);
+  std::optional<SymbolTable::UseRange> uses =
+      SymbolTable::getSymbolUses(&module.getBodyRegion());
+  if (!uses) {
+    shape.enteredOnlyByRecordedCalls.clear(); // unknown uses
+  } else {
+    llvm::StringSet<> disqualified;
+    for (const SymbolTable::SymbolUse &use : *uses) {
+      StringRef name = use.getSymbolRef().getRootReference().getValue();
+      if (!shape.enteredOnlyByRecordedCalls.contains(name))
+        continue;
+      auto call = dyn_cast<LLVM::CallOp>(use.getUser());
+      if (!call || call.getCallee() != name || !siteCalls.contains(call))
+        disqualified.insert(name);
+    }
+    for (const auto &name : disqualified)
+      shape.enteredOnlyByRecordedCalls.erase(name.getKey());
+  }
+
   llvm::sort(shape.sites, [](const ProgramShape::CallSite &a,
                              const ProgramShape::CallSite &b) {
     return std::tie(a.caller, a.index) < std::tie(b.caller, b.index);
   });
   shape.fingerprint = fingerprint;
   return shape;
+}
+
+FailureOr<ModuleOp> mlir::phaedrus::loadProgram(ModuleOp module, StringRef path,
+                                                OwningOpRef<ModuleOp> &holder,
+                                                StringRef pass) {
+  ModuleOp program = module;
+  if (!path.empty()) {
+    ParserConfig config(module.getContext());
+    holder = parseSourceFile<ModuleOp>(path, config);
+    if (!holder) {
+      mlir::emitError(FileLineColLoc::get(module.getContext(), path, 0, 0))
+          << pass << ": cannot read the program from '" << path << "'";
+      return failure();
+    }
+    program = *holder;
+  }
+  if (llvm::none_of(program.getOps<LLVM::LLVMFuncOp>(), isRecordedFunction)) {
+    module.emitError()
+        << pass << ": "
+        << (path.empty() ? "this module has no function bodies"
+                         : "'" + path.str() + "' has no function bodies")
+        << "; give the plain (not instrumented) program with program=FILE";
+    return failure();
+  }
+  return program;
+}
+
+LogicalResult mlir::phaedrus::checkProgramFingerprint(
+    Operation *op, StringRef name, uint64_t vocabularyFingerprint,
+    const ProgramShape &shape, StringRef pass) {
+  if (vocabularyFingerprint == shape.fingerprint)
+    return success();
+  return op->emitError()
+         << pass << ": vocabulary @" << name
+         << " was made from another build of the program (fingerprint "
+         << vocabularyFingerprint << "; the program's is " << shape.fingerprint
+         << "; an instrumented module has another fingerprint than the plain "
+            "one it was made from)";
 }

@@ -72,10 +72,13 @@ private:
   llvm::DenseMap<Operation *, uint64_t> ruleLength;
 };
 
-/// How --phaedrus-call-groups' folding reads the tokens of `vocabulary`:
-/// function ids are interned symbol names; fails with a diagnostic if a
-/// group entry is malformed.
-FailureOr<trace::CallGroupTable> buildCallGroupTable(VocabularyOp vocabulary);
+/// How the call tree of a trace over `vocabulary` is read (call-group
+/// folding, augmentation): function ids are the symbol names interned in
+/// vocabulary order, and `functionNames`, if given, gets them by id. Fails
+/// with a diagnostic if a group entry is malformed.
+FailureOr<trace::CallGroupTable>
+buildCallGroupTable(VocabularyOp vocabulary,
+                    SmallVectorImpl<StringAttr> *functionNames = nullptr);
 
 /// The number of recorded events that per-token counts (as countTokens
 /// gives them) stand for: a group token counts once per member. Saturates

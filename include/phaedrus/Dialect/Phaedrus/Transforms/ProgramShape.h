@@ -10,6 +10,8 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <map>
 #include <string>
@@ -29,6 +31,10 @@ struct ProgramShape {
   /// Direct calls from one recorded function to another, sorted by caller
   /// and index.
   std::vector<CallSite> sites;
+  /// Recorded functions entered only by their recorded direct call sites:
+  /// internal, never address-taken, not a constructor. Traces never hold a
+  /// `function` token of these (only their callers' call-site tokens).
+  llvm::StringSet<> enteredOnlyByRecordedCalls;
   /// FNV-1a 64 over, in name order, each function's name, its number of
   /// blocks, each block's successor count and the callees of its call sites.
   uint64_t fingerprint = 0;
@@ -39,6 +45,19 @@ bool isRecordedFunction(LLVM::LLVMFuncOp function);
 
 /// Analyzes an un-instrumented module.
 ProgramShape analyzeProgram(ModuleOp module);
+
+/// The plain program a pass over traces needs: `module` itself, or the file
+/// `path` when given (parsed into `holder`, which owns it). Fails with a
+/// diagnostic naming `pass` when the file cannot be read or the program has
+/// no function bodies.
+FailureOr<ModuleOp> loadProgram(ModuleOp module, StringRef path,
+                                OwningOpRef<ModuleOp> &holder, StringRef pass);
+
+/// Fails with a diagnostic naming `pass` unless `vocabularyFingerprint`
+/// (of vocabulary `name`, reported at `op`) is the program's.
+LogicalResult checkProgramFingerprint(Operation *op, StringRef name,
+                                      uint64_t vocabularyFingerprint,
+                                      const ProgramShape &shape, StringRef pass);
 
 /// A call group of Lemma 1 (--phaedrus-call-groups): a chain of recorded
 /// call sites c1, c2, ... of one function such that, within one invocation,
