@@ -158,5 +158,16 @@ LogicalResult PhaedrusDialect::verifyOperationAttribute(Operation *op,
              << " successors";
     return success();
   }
+  if (name == getAugmentedAttrName()) {
+    auto dict = dyn_cast<DictionaryAttr>(attr.getValue());
+    auto from = dict ? dict.getAs<ArrayAttr>("from") : ArrayAttr();
+    if (!isa<TraceOp>(op) || !from || from.empty() ||
+        !llvm::all_of(from, llvm::IsaPred<FlatSymbolRefAttr>))
+      return op->emitOpError()
+             << "'" << name
+             << "' must be a dictionary on a phaedrus.trace whose 'from' lists "
+                "the traces it was made from";
+    return success();
+  }
   return op->emitOpError() << "unknown phaedrus attribute '" << name << "'";
 }

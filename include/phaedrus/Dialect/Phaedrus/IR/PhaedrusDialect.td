@@ -60,6 +60,11 @@ def Phaedrus_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getBranchWeightsAttrName() {
       return ::llvm::StringLiteral("phaedrus.branch_weights");
     }
+    /// Name of the discardable attribute that marks an augmented trace
+    /// (--phaedrus-augment) and says how it was made.
+    static constexpr ::llvm::StringLiteral getAugmentedAttrName() {
+      return ::llvm::StringLiteral("phaedrus.augmented");
+    }
   }];
 }
 

@@ -256,6 +256,124 @@ def PhaedrusCallGroupsPass : Pass<"phaedrus-call-groups", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::phaedrus::PhaedrusDialect"];
 }
 
+def PhaedrusAugmentPass : Pass<"phaedrus-augment", "::mlir::ModuleOp"> {
+  let summary = "Make plausible traces of unseen inputs from recorded ones";
+  let description = [{
+    Adds `copies` augmented traces per recorded trace, each made by these
+    transformations (all by default; `transforms` chooses), in this order:
+
+    * `splice`: with probability `splice-rate`, the trace is cut at a call
+      and continued with another trace of the same vocabulary from a call
+      in the same call context (the same open frames, entered by the same
+      call-site tokens): a run that did what one input did up to there and
+      what another did from there on. The context is drawn uniformly from
+      those both traces have.
+    * `drop-leaves`: call sites that run at most `rare-count` times, are
+      leaves wherever they run (their callee calls nothing) and do not run
+      at all in some recorded trace of the vocabulary are each dropped with
+      probability `drop-rate`, with the callee's path tokens: the rarely
+      taken paths that depend on the input. (With one recorded trace
+      nothing is known to depend on the input, and nothing is dropped.)
+    * `resample`: every counted repeat (loop trip counts, calls in loops)
+      gets a count drawn uniformly from a log-scale bucket (as the models
+      see counts: `floor(buckets-per-octave * log2 n)`) drawn uniformly
+      among the non-empty buckets within `spread` of its own: a run on an
+      input a little larger or smaller.
+
+    Each augmented trace is checked against the program's static call graph
+    and dropped with a warning if it breaks it: every call-site token must
+    come while its caller is running and every path token while its
+    function is, reading the call tree as `--phaedrus-call-groups` does, and
+    a `function` token (an entry from an unknown site) must enter a
+    function that can be entered so (address-taken or not internal). Every
+    recorded trace is checked first; one that does not read legally is not
+    augmented (a warning says where it breaks).
+
+    The augmented trace of recorded trace `@t` number k is `@t_augk`, placed
+    after `@t`, with `@t`'s input descriptor and the attribute
+    `phaedrus.augmented = {from = [@t, @partner], copy = k, seed = S,
+    transforms = [...]}` (the partner only when spliced, the transforms
+    that changed it). It is made from the recorded token stream (call groups
+    expanded) and folded into repeats like `--phaedrus-fold-repeats`.
+    Traces that carry `phaedrus.augmented` are not augmented again. The
+    same seed gives the same traces: each copy draws from SplitMix64 seeded
+    by the seed, the trace's name and k.
+
+    The program (for its call graph) is the module itself if it has
+    function bodies, otherwise `program`; its fingerprint must be the
+    vocabulary's.
+  }];
+  let options = [
+    Option<"programPath", "program", "std::string", "\"\"",
+           "The plain program (phaedrus IR or LLVM dialect file) whose call "
+           "graph augmented traces must respect, when the module holds only traces">,
+    Option<"copies", "copies", "unsigned", "4",
+           "Augmented traces made from each recorded trace">,
+    Option<"seed", "seed", "uint64_t", "1", "Seed of the random choices">,
+    ListOption<"transforms", "transforms", "std::string",
+               "Transformations to apply: splice, drop-leaves, resample "
+               "(default: all)">,
+    Option<"spliceRate", "splice-rate", "double", "0.5",
+           "Probability that a copy is spliced with another trace">,
+    Option<"rareCount", "rare-count", "uint64_t", "2",
+           "Leaf call sites that run at most this often may be dropped">,
+    Option<"dropRate", "drop-rate", "double", "0.5",
+           "Probability that each rare leaf call site is dropped">,
+    Option<"spread", "spread", "unsigned", "1",
+           "Buckets away from its own that a resampled count may move">,
+    Option<"bucketsPerOctave", "buckets-per-octave", "unsigned", "4",
+           "Count buckets per doubling (the models' is 4)">,
+    Option<"maxPeriod", "max-period", "unsigned", "8",
+           "Longest block of items folded into a repeat">,
+    Option<"inlineLimit", "inline-limit", "uint64_t", "1024",
+           "Longest token run written inline; longer ones become dense_resource blobs">
+  ];
+  let statistics = [
+    Statistic<"numAugmented", "augmented", "Number of augmented traces made">,
+    Statistic<"numSpliced", "spliced", "Number of augmented traces spliced">,
+    Statistic<"numLeavesDropped", "leaf-tokens-dropped",
+              "Number of tokens dropped with rare leaf calls">,
+    Statistic<"numCountsResampled", "counts-resampled",
+              "Number of repeat counts resampled">,
+    Statistic<"numSkipped", "skipped",
+              "Number of recorded traces not augmented (illegal, or copies rejected)">
+  ];
+  let dependentDialects = ["::mlir::phaedrus::PhaedrusDialect"];
+}
+
+def PhaedrusMergeTracesPass : Pass<"phaedrus-merge-traces", "::mlir::ModuleOp"> {
+  let summary = "Bring the traces of other files into this module, over one vocabulary";
+  let description = [{
+    Each `--import-wpp` makes a module with its own vocabulary, whose path
+    entries are numbered in the order that run met them. This pass reads
+    the modules in `files` and adds every trace of theirs to this module,
+    over this module's vocabulary of the same fingerprint (or, if it has
+    none, a copy of theirs): entries are matched by what they stand for
+    (kind, function, index, callee, members), path entries this vocabulary
+    lacks are appended, and each trace's tokens are renumbered in place
+    (its repeats stay as they are: time in the size of the IR). Passes that
+    read several runs at once (`--phaedrus-augment` splices them) then see
+    one vocabulary.
+
+    A trace whose name this module has already, a trace that uses a grammar
+    (merge before `--phaedrus-grammar`), a vocabulary of another build under
+    this module's vocabulary's name, and call groups this vocabulary does
+    not have are errors.
+  }];
+  let options = [
+    ListOption<"files", "files", "std::string",
+               "Modules (phaedrus IR files) whose traces to bring in">,
+    Option<"inlineLimit", "inline-limit", "uint64_t", "1024",
+           "Longest token run written inline; longer ones become dense_resource blobs">
+  ];
+  let statistics = [
+    Statistic<"numTracesMerged", "traces-merged", "Number of traces brought in">,
+    Statistic<"numEntriesAdded", "entries-added",
+              "Number of path entries added to vocabularies">
+  ];
+  let dependentDialects = ["::mlir::phaedrus::PhaedrusDialect"];
+}
+
 def PhaedrusFoldRepeatsPass : Pass<"phaedrus-fold-repeats", "::mlir::ModuleOp"> {
   let summary = "Fold the repeats of traces into nested counted repeats";
   let description = [{
