@@ -14,6 +14,8 @@
 #include "phaedrus/Trace/Augment.h"
 #include "phaedrus/Trace/SplitMix64.h"
 
+#include "llvm/Support/FormatVariadic.h"
+
 #include <optional>
 
 namespace mlir::phaedrus {
@@ -71,7 +73,8 @@ struct PhaedrusAugmentPass
     auto rate = [&](double value, StringRef name) -> LogicalResult {
       if (value >= 0 && value <= 1)
         return success();
-      return module.emitError() << kPass << ": " << name << " is " << value
+      return module.emitError() << kPass << ": " << name << " is "
+                                << llvm::formatv("{0}", value).str()
                                 << "; it is a probability, from 0 to 1";
     };
     if (failed(rate(spliceRate, "splice-rate")) ||

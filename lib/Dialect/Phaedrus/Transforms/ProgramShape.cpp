@@ -60,6 +60,10 @@ ProgramShape mlir::phaedrus::analyzeProgram(ModuleOp module) {
       StringRef name = use.getSymbolRef().getRootReference().getValue();
       if (!shape.enteredOnlyByRecordedCalls.contains(name))
         continue;
+      // Vocabularies and traces next to the program name functions; they
+      // do not enter them.
+      if (use.getUser()->getName().getDialectNamespace() == "phaedrus")
+        continue;
       auto call = dyn_cast<LLVM::CallOp>(use.getUser());
       if (!call || call.getCallee() != name || !siteCalls.contains(call))
         disqualified.insert(name);
