@@ -205,3 +205,50 @@ def test_branch_weights_from_paths_equal_clang(program_name, tmp_path):
         assert not different, different
     else:
         assert len(equal) >= 0.95 * len(compared), different
+
+
+@pytest.mark.parametrize("program_name", sorted(PROGRAMS))
+def test_augmented_traces_of_real_runs_respect_the_call_graph(program_name, tmp_path):
+    """Two runs of a real program, merged over one vocabulary and augmented
+    (splice, drop-leaves, resample): every recorded trace reads legally
+    against the program's call graph (no warning), every copy is made and
+    checked legal by the pass, the same seed gives the same module, and the
+    copies differ from what they were made from."""
+    from phaedrus.tools import phaedrus_tool, run as run_tool
+    program = PROGRAMS[program_name]
+    b = programs.build(program)
+    translate = phaedrus_tool("phaedrus-translate")
+    opt = phaedrus_tool("phaedrus-opt")
+    imported = []
+    for run in program.runs[:2]:
+        trace = tmp_path / f"{run.name}.wpp"
+        stdin = b.workdir / run.stdin if run.stdin else None
+        pipeline.run_program(b.instrumented, run.args, trace=trace,
+                             stdin_path=stdin, cwd=b.workdir, repeatable=True,
+                             argv0=program.name)
+        out = tmp_path / f"{run.name}.mlir"
+        run_tool([translate, "--import-wpp", trace, "--wpp-name",
+                  run.name.replace("-", "_").replace(".", "_"), "-o", out])
+        imported.append(out)
+    merged = tmp_path / "merged.mlir"
+    run_tool([opt, imported[0], f"--phaedrus-merge-traces=files={imported[1]}",
+              "-o", merged])
+    outputs = []
+    for attempt in range(2):
+        out = tmp_path / f"augmented{attempt}.mlir"
+        result = run_tool([opt, merged, "--phaedrus-augment=program=" + str(b.mlir)
+                           + " copies=3 splice-rate=1 seed=5",
+                           "-o", out])
+        stderr = result.stderr.decode()
+        assert "warning" not in stderr, stderr
+        outputs.append(out.read_bytes())
+    assert outputs[0] == outputs[1]
+    counts = {t["name"]: t for t in pipeline.trace_counts(out)["traces"]}
+    names = [n for n in counts if "_aug" in n]
+    assert len(names) == 6, sorted(counts)
+    text = out.read_text()
+    assert text.count('"splice"') == 6  # two runs: every copy spliced
+    for name in names:
+        source = counts[name.rsplit("_aug", 1)[0]]
+        assert counts[name]["events"] > 0
+        assert counts[name]["entry_counts"] != source["entry_counts"], name
