@@ -444,3 +444,20 @@ llvm.func @f(%v: i32) {
 llvm.func @f() attributes {phaedrus.hotness = 1} {
   llvm.return
 }
+
+// -----
+
+phaedrus.vocabulary @v fingerprint(1) {
+  phaedrus.entry 0 function @main
+}
+// expected-error @below {{'phaedrus.augmented' must be a dictionary on a phaedrus.trace whose 'from' lists the traces it was made from}}
+phaedrus.trace @t vocabulary(@v) fingerprint(1) input(<argv = ["p"]>) attributes {phaedrus.augmented = {from = []}} {
+  phaedrus.tokens dense<0> : tensor<1xi32>
+}
+
+// -----
+
+// expected-error @below {{'phaedrus.augmented' must be a dictionary on a phaedrus.trace whose 'from' lists the traces it was made from}}
+llvm.func @f() attributes {phaedrus.augmented = {from = [@t]}} {
+  llvm.return
+}
