@@ -65,8 +65,9 @@ Verdict CallTreeReader::read(uint32_t token) {
 }
 
 std::string
-CallTreeReader::explain(Verdict verdict, uint32_t token,
-                        const std::vector<std::string> &functionNames) const {
+CallTreeReader::explain(const CallGroupTable &table, Verdict verdict,
+                        uint32_t token,
+                        const std::vector<std::string> &functionNames) {
   auto name = [&](uint32_t function) {
     return function < functionNames.size() ? "@" + functionNames[function]
                                            : "function " + std::to_string(function);

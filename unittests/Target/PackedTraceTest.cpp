@@ -50,6 +50,14 @@ protected:
     for (uint32_t i = 0; i < numTokens; ++i)
       EntryOp::create(entries, loc, i, EntryKind::Function,
                       "f" + std::to_string(i), nullptr, nullptr, nullptr);
+    addTraces(b, seqs);
+    return module;
+  }
+
+  /// One trace over vocabulary @v per sequence, at `b`, folded as the
+  /// importer folds.
+  void addTraces(OpBuilder &b, const std::vector<std::vector<uint32_t>> &seqs) {
+    Location loc = UnknownLoc::get(&context);
     for (size_t t = 0; t < seqs.size(); ++t) {
       auto input = InputDescriptorAttr::get(
           &context, b.getArrayAttr({b.getStringAttr("prog"),
@@ -62,7 +70,6 @@ protected:
       folder.push(seqs[t].data(), seqs[t].size());
       emitFoldedItems(body, loc, folder, "t" + std::to_string(t), 64);
     }
-    return module;
   }
 
   std::string pack(ModuleOp module) {
@@ -230,17 +237,7 @@ TEST_F(PackedTraceTest, CallGroupsRoundTripAndDamageIsCaught) {
     }
   std::mt19937 rng(11);
   std::vector<std::vector<uint32_t>> seqs = shapes(rng, static_cast<uint32_t>(id));
-  for (size_t t = 0; t < seqs.size(); ++t) {
-    auto input = InputDescriptorAttr::get(
-        &context, b.getArrayAttr({b.getStringAttr("prog")}), b.getArrayAttr({}),
-        nullptr);
-    auto trace = TraceOp::create(b, loc, "t" + std::to_string(t), "v", 99,
-                                 input, nullptr);
-    OpBuilder body = OpBuilder::atBlockEnd(&trace.getBody().emplaceBlock());
-    trace::RepeatFolder folder(8);
-    folder.push(seqs[t].data(), seqs[t].size());
-    emitFoldedItems(body, loc, folder, "t" + std::to_string(t), 64);
-  }
+  addTraces(b, seqs);
   ASSERT_TRUE(succeeded(verify(*module)));
 
   std::string bytes = pack(*module);

@@ -125,13 +125,12 @@ TEST(AugmentTest, ReaderFindsWhatBreaksTheCallGraph) {
   // Returns are not recorded: a call from main pops f and g.
   EXPECT_TRUE(legal(table, {0, 3, 5, 4, 3, 5, 8, 7, 6}, all));
 
-  CallTreeReader reader(table, all);
   std::vector<std::string> names = {"main", "f", "g"};
-  EXPECT_EQ(reader.explain(Verdict::NoFrame, 5, names),
+  EXPECT_EQ(CallTreeReader::explain(table, Verdict::NoFrame, 5, names),
             "token 5 (a call from @f) comes when @f is not running");
-  EXPECT_EQ(reader.explain(Verdict::NoFrame, 7, names),
+  EXPECT_EQ(CallTreeReader::explain(table, Verdict::NoFrame, 7, names),
             "token 7 (a path of @f) comes when @f is not running");
-  EXPECT_EQ(reader.explain(Verdict::NotEnterable, 1, names),
+  EXPECT_EQ(CallTreeReader::explain(table, Verdict::NotEnterable, 1, names),
             "token 1 enters @f from an unknown site, but only its direct call "
             "sites call it");
 }

@@ -58,9 +58,11 @@ public:
     return stack.empty() ? CallGroupTable::kNone : stack.back().function;
   }
 
-  /// Says what `verdict` means for `token`, with function ids as names.
-  std::string explain(Verdict verdict, uint32_t token,
-                      const std::vector<std::string> &functionNames) const;
+  /// Says what `verdict` means for `token` of `table`, with function ids
+  /// as names.
+  static std::string explain(const CallGroupTable &table, Verdict verdict,
+                             uint32_t token,
+                             const std::vector<std::string> &functionNames);
 
   void reset() { stack.clear(); }
 

@@ -82,6 +82,8 @@ LogicalResult
 TraceWalker::expandRegion(Region &body,
                           function_ref<void(ArrayRef<int32_t>)> sink) {
   for (Operation &op : body.front()) {
+    if (stopped)
+      return success();
     if (auto tokens = dyn_cast<TokensOp>(op)) {
       SmallVector<int32_t> storage;
       FailureOr<ArrayRef<int32_t>> array = tokens.readTokens(storage);
@@ -89,7 +91,7 @@ TraceWalker::expandRegion(Region &body,
         return failure();
       sink(*array);
     } else if (auto repeat = dyn_cast<RepeatOp>(op)) {
-      for (int64_t i = 0, e = repeat.getCount(); i < e; ++i)
+      for (int64_t i = 0, e = repeat.getCount(); i < e && !stopped; ++i)
         if (failed(expandRegion(repeat.getBody(), sink)))
           return failure();
     } else if (auto apply = dyn_cast<ApplyOp>(op)) {
@@ -104,6 +106,7 @@ TraceWalker::expandRegion(Region &body,
 LogicalResult
 TraceWalker::expand(TraceOp trace,
                     function_ref<void(ArrayRef<int32_t>)> sink) {
+  stopped = false;
   return expandRegion(trace.getBody(), sink);
 }
 
@@ -124,8 +127,9 @@ TraceWalker::expandRecorded(TraceOp trace,
   trace::CallGroupExpander expander(*table);
   std::vector<uint32_t> out;
   auto flush = [&] {
-    sink(ArrayRef<int32_t>(reinterpret_cast<const int32_t *>(out.data()),
-                           out.size()));
+    if (!stopped)
+      sink(ArrayRef<int32_t>(reinterpret_cast<const int32_t *>(out.data()),
+                             out.size()));
     out.clear();
   };
   if (failed(expand(trace, [&](ArrayRef<int32_t> piece) {

@@ -38,6 +38,15 @@ struct Source {
   std::unique_ptr<trace::StreamFacts> facts;
 };
 
+/// What every copy of a vocabulary's traces reads.
+struct Shared {
+  trace::CallGroupTable table;
+  std::vector<bool> enterable;           // by function id
+  std::vector<std::string> functionNames; // by function id
+  std::vector<Source> sources;           // the legal recorded traces
+  std::vector<bool> inEveryRun;          // by token: every source has it
+};
+
 /// Where an augmented copy's stream comes from: `first` up to (not
 /// including) event `cut`, then `second` from event `resume`; or all of
 /// `first`.
@@ -131,45 +140,49 @@ struct PhaedrusAugmentPass
         buildCallGroupTable(vocabulary, &functionAttrs);
     if (failed(table))
       return failure();
-    std::vector<std::string> functionNames;
-    std::vector<bool> enterable;
+    Shared shared{std::move(*table), {}, {}, {}, {}};
     for (StringAttr name : functionAttrs) {
-      functionNames.push_back(name.str());
-      enterable.push_back(!shape.enteredOnlyByRecordedCalls.contains(name));
+      shared.functionNames.push_back(name.str());
+      shared.enterable.push_back(
+          !shape.enteredOnlyByRecordedCalls.contains(name));
     }
 
     // Read every recorded trace once: legality, counts, leaves, contexts.
-    std::vector<Source> sources;
     for (TraceOp trace : traces) {
       auto facts = std::make_unique<trace::StreamFacts>(
-          *table, enterable, streamSeed(trace.getSymName(), UINT64_MAX));
+          shared.table, shared.enterable,
+          streamSeed(trace.getSymName(), UINT64_MAX));
       if (failed(walker.expandRecorded(trace, [&](ArrayRef<int32_t> piece) {
             facts->push(asTokens(piece), piece.size());
           })))
         return failure();
       facts->finish();
       if (facts->firstIllegal() != trace::CallTreeReader::Verdict::Legal) {
-        trace::CallTreeReader reader(*table, enterable);
         trace.emitWarning()
             << kPass << ": trace @" << trace.getSymName()
             << " does not read legally against the program's call graph at "
                "event "
             << facts->firstIllegalAt() << ": "
-            << reader.explain(facts->firstIllegal(), facts->firstIllegalToken(),
-                              functionNames)
+            << trace::CallTreeReader::explain(shared.table, facts->firstIllegal(),
+                                              facts->firstIllegalToken(),
+                                              shared.functionNames)
             << "; it is not augmented";
         ++numSkipped;
         continue;
       }
-      sources.push_back({trace, std::move(facts)});
+      shared.sources.push_back({trace, std::move(facts)});
     }
+    shared.inEveryRun.assign(shared.table.size(), !shared.sources.empty());
+    for (const Source &source : shared.sources)
+      for (uint32_t token = 0; token < shared.table.size(); ++token)
+        if (!source.facts->counts()[token])
+          shared.inEveryRun[token] = false;
 
-    for (Source &source : sources) {
+    for (Source &source : shared.sources) {
       Operation *insertAfter = source.trace;
       for (unsigned copy = 0; copy < copies; ++copy) {
-        FailureOr<TraceOp> made = augmentOne(walker, vocabulary, *table,
-                                             enterable, functionNames, sources,
-                                             source, copy, insertAfter);
+        FailureOr<TraceOp> made =
+            augmentOne(walker, shared, source, copy, insertAfter);
         if (failed(made))
           return failure();
         if (*made)
@@ -196,11 +209,11 @@ struct PhaedrusAugmentPass
                        function_ref<void(const uint32_t *, size_t)> sink) {
     uint64_t position = 0;
     if (failed(walker.expandRecorded(recipe.first->trace, [&](ArrayRef<int32_t> piece) {
-          if (position >= recipe.cut)
-            return;
           size_t take = std::min<uint64_t>(piece.size(), recipe.cut - position);
           sink(asTokens(piece), take);
-          position += piece.size();
+          position += take;
+          if (position == recipe.cut)
+            walker.stop(); // the rest of the first trace is not needed
         })))
       return failure();
     if (!recipe.second)
@@ -217,12 +230,10 @@ struct PhaedrusAugmentPass
   }
 
   /// Makes copy `copy` of `source`; a null TraceOp if it was rejected.
-  FailureOr<TraceOp> augmentOne(TraceWalker &walker, VocabularyOp vocabulary,
-                                const trace::CallGroupTable &table,
-                                const std::vector<bool> &enterable,
-                                const std::vector<std::string> &functionNames,
-                                std::vector<Source> &sources, Source &source,
-                                unsigned copy, Operation *insertAfter) {
+  FailureOr<TraceOp> augmentOne(TraceWalker &walker, Shared &shared,
+                                Source &source, unsigned copy,
+                                Operation *insertAfter) {
+    const trace::CallGroupTable &table = shared.table;
     TraceOp trace = source.trace;
     std::string name = (trace.getSymName() + "_aug" + Twine(copy)).str();
     ModuleOp module = getOperation();
@@ -239,7 +250,7 @@ struct PhaedrusAugmentPass
     Recipe recipe;
     recipe.first = &source;
     SmallVector<Source *> partners;
-    for (Source &other : sources)
+    for (Source &other : shared.sources)
       if (&other != &source)
         partners.push_back(&other);
     if (doSplice && !partners.empty() && rng.uniform() < spliceRate) {
@@ -266,7 +277,7 @@ struct PhaedrusAugmentPass
       const trace::StreamFacts *facts = source.facts.get();
       std::optional<trace::StreamFacts> spliced;
       if (recipe.second) {
-        spliced.emplace(table, enterable, 0);
+        spliced.emplace(table, shared.enterable, 0);
         if (failed(stream(walker, recipe, [&](const uint32_t *tokens, size_t n) {
               spliced->push(tokens, n);
             })))
@@ -279,9 +290,7 @@ struct PhaedrusAugmentPass
         uint64_t count = facts->counts()[token];
         if (table[token].kind != trace::CallGroupTable::Kind::Call ||
             count == 0 || count > rareCount || facts->hasChild(token) ||
-            llvm::all_of(sources, [&](const Source &recorded) {
-              return recorded.facts->counts()[token] != 0;
-            }))
+            shared.inEveryRun[token])
           continue;
         if (rng.uniform() < dropRate)
           dropped[token] = anyDropped = true;
@@ -340,25 +349,28 @@ struct PhaedrusAugmentPass
                   }));
 
     // The result must respect the call graph (by construction it does).
-    trace::CallTreeReader reader(table, enterable);
-    trace::CallTreeReader::Verdict verdict = trace::CallTreeReader::Verdict::Legal;
+    using Verdict = trace::CallTreeReader::Verdict;
+    trace::CallTreeReader reader(table, shared.enterable);
+    Verdict verdict = Verdict::Legal;
     uint64_t at = 0;
     uint32_t offending = 0;
     if (failed(walker.expand(made, [&](ArrayRef<int32_t> piece) {
           for (uint32_t token : ArrayRef<uint32_t>(asTokens(piece), piece.size())) {
-            if (verdict != trace::CallTreeReader::Verdict::Legal)
-              return;
             verdict = reader.read(token);
-            offending = token;
-            if (verdict == trace::CallTreeReader::Verdict::Legal)
-              ++at;
+            if (verdict != Verdict::Legal) {
+              offending = token;
+              walker.stop();
+              return;
+            }
+            ++at;
           }
         })))
       return failure();
-    if (verdict != trace::CallTreeReader::Verdict::Legal) {
+    if (verdict != Verdict::Legal) {
       made.emitWarning() << kPass << ": augmented trace @" << name
                          << " breaks the program's call graph at event " << at
-                         << " (" << reader.explain(verdict, offending, functionNames)
+                         << " (" << trace::CallTreeReader::explain(table, verdict, offending,
+                                                           shared.functionNames)
                          << "); it is dropped (an internal error)";
       made.erase();
       ++numSkipped;

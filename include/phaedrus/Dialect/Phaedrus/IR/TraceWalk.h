@@ -38,6 +38,10 @@ public:
   LogicalResult expandRecorded(TraceOp trace,
                                function_ref<void(ArrayRef<int32_t>)> sink);
 
+  /// Called from a sink: the expansion in progress ends after the current
+  /// piece and the sink is not called again (for readers of a prefix).
+  void stop() { stopped = true; }
+
   /// Number of tokens expandRecorded gives, saturating at UINT64_MAX.
   FailureOr<uint64_t> getRecordedLength(TraceOp trace);
 
@@ -70,6 +74,7 @@ private:
 
   SymbolTableCollection &symbolTable;
   llvm::DenseMap<Operation *, uint64_t> ruleLength;
+  bool stopped = false;
 };
 
 /// How the call tree of a trace over `vocabulary` is read (call-group
