@@ -27,3 +27,26 @@ llvm.func @h(%p: !llvm.ptr) {
 ^bb2:
   llvm.return
 }
+
+// -----
+
+// Counts are checked before flow repair, which computes in signed 64 bits.
+llvm.func @w(%c: i1) attributes {phaedrus.entry_count = #phaedrus.entry_count<10, measured, confidence = 1.0>} {
+  // expected-error @below {{branch weights total more than LLVM's signed 64-bit counts hold}}
+  llvm.cond_br %c, ^a, ^b {phaedrus.branch_weights = #phaedrus.branch_weights<[9223372036854775808, 3], measured, confidence = 1.0>}
+^a:
+  llvm.return
+^b:
+  llvm.return
+}
+
+// -----
+
+llvm.func @wsum(%c: i1) {
+  // expected-error @below {{branch weights total more than LLVM's signed 64-bit counts hold}}
+  llvm.cond_br %c, ^a, ^b {phaedrus.branch_weights = #phaedrus.branch_weights<[9223372036854775807, 1], measured, confidence = 1.0>}
+^a:
+  llvm.return
+^b:
+  llvm.return
+}

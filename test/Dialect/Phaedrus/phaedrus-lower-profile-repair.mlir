@@ -83,3 +83,41 @@ llvm.func @noentry(%c: i1) {
 ^b:
   llvm.return
 }
+
+// A switch whose cases share a destination has parallel edges. The flow is
+// repaired over one edge per destination and split back over its cases in
+// the given proportion: a case the profile never takes stays at zero, and
+// none wraps below zero (a zero weight lowered by the entry count once came
+// out as 2^64 - 1 and a summary with TotalCount -1).
+// CHECK-LABEL: llvm.func @parallel_down(
+// CHECK-SAME: function_entry_count = 10 : i64
+// CHECK: llvm.switch
+// CHECK: branch_weights = array<i32: 0, 10, 0>
+// NOREPAIR-LABEL: llvm.func @parallel_down(
+// NOREPAIR: branch_weights = array<i32: 0, 30, 0>
+llvm.func @parallel_down(%v: i32) attributes {phaedrus.entry_count = #phaedrus.entry_count<10, model, confidence = 0.5>} {
+  llvm.switch %v : i32, ^b [
+    1: ^a,
+    2: ^a
+  ] {phaedrus.branch_weights = #phaedrus.branch_weights<[0, 30, 0], model, confidence = 0.5>}
+^a:
+  llvm.return
+^b:
+  llvm.return
+}
+
+// Raised to the entry count, the cases keep their 2:1 split.
+// CHECK-LABEL: llvm.func @parallel_up(
+// CHECK-SAME: function_entry_count = 100 : i64
+// CHECK: llvm.switch
+// CHECK: branch_weights = array<i32: 40, 40, 20>
+llvm.func @parallel_up(%v: i32) attributes {phaedrus.entry_count = #phaedrus.entry_count<100, model, confidence = 0.5>} {
+  llvm.switch %v : i32, ^b [
+    1: ^a,
+    2: ^a
+  ] {phaedrus.branch_weights = #phaedrus.branch_weights<[10, 20, 10], model, confidence = 0.5>}
+^a:
+  llvm.return
+^b:
+  llvm.return
+}

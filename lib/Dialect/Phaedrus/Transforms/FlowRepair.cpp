@@ -86,6 +86,38 @@ static const llvm::ProfiParams &profiParams() {
   return params;
 }
 
+static uint64_t saturatingAdd(uint64_t a, uint64_t b) {
+  return b > UINT64_MAX - a ? UINT64_MAX : a + b;
+}
+
+/// Splits `total`, the flow of one jump, over the parallel successors
+/// `successors` of its block in proportion to their given `weights` (evenly
+/// when they are unknown or all zero), into `out` (one slot per successor).
+/// The shares add up to `total` exactly; the remainder of the rounding goes
+/// to the first successors.
+static void splitFlow(uint64_t total, ArrayRef<unsigned> successors,
+                      ArrayRef<uint64_t> weights, MutableArrayRef<uint64_t> out) {
+  unsigned __int128 given = 0;
+  if (!weights.empty())
+    for (unsigned i : successors)
+      given += weights[i];
+  uint64_t assigned = 0;
+  for (unsigned i : successors) {
+    uint64_t share =
+        given ? uint64_t(static_cast<unsigned __int128>(total) * weights[i] / given)
+              : total / successors.size();
+    out[i] = share;
+    assigned += share;
+  }
+  for (unsigned k = 0; assigned < total; k = (k + 1) % successors.size()) {
+    unsigned i = successors[k];
+    if (given && !weights[i])
+      continue; // a successor the profile says is never taken stays so
+    ++out[i];
+    ++assigned;
+  }
+}
+
 bool mlir::phaedrus::repairFlow(LLVM::LLVMFuncOp function) {
   if (function.isExternal())
     return false;
@@ -110,25 +142,38 @@ bool mlir::phaedrus::repairFlow(LLVM::LLVMFuncOp function) {
   llvm::FlowFunction flow;
   flow.Entry = 0;
   flow.Blocks.resize(blocks.size());
-  // (block, successor number) of each jump, to write the flow back.
-  SmallVector<std::pair<Block *, unsigned>> jumpOf;
+  // One jump per distinct (block, successor block) pair: a switch whose
+  // cases share a destination has parallel edges, which profi does not
+  // expect (it reads a jump's adjustment off the pair of blocks, so each of
+  // two parallel jumps would get the other's adjustment too, and a zero
+  // weight minus one wraps to 2^64 - 1). The successor numbers of each jump
+  // are kept to split its flow back.
+  SmallVector<std::pair<Block *, SmallVector<unsigned, 2>>> jumpOf;
   for (Block *b : blocks) {
     flow.Blocks[index[b]].Index = index[b];
     // One weight per successor: the dialect's attribute verifier checks it.
     auto weights = b->getTerminator()->getAttrOfType<BranchWeightsAttr>(weightsName);
+    llvm::SmallDenseMap<Block *, size_t, 4> jumpTo;
     for (unsigned i = 0; i < b->getNumSuccessors(); ++i) {
       Block *s = b->getSuccessor(i);
       if (!index.count(s))
         continue; // leads nowhere an exit is reached from: no flow
-      llvm::FlowJump jump;
-      jump.Source = index[b];
-      jump.Target = index[s];
-      if (weights) {
-        jump.Weight = weights.getWeights()[i];
-        jump.HasUnknownWeight = false;
+      auto [it, inserted] = jumpTo.try_emplace(s, flow.Jumps.size());
+      if (inserted) {
+        llvm::FlowJump jump;
+        jump.Source = index[b];
+        jump.Target = index[s];
+        if (weights) {
+          jump.Weight = 0;
+          jump.HasUnknownWeight = false;
+        }
+        flow.Jumps.push_back(jump);
+        jumpOf.push_back({b, {}});
       }
-      flow.Jumps.push_back(jump);
-      jumpOf.push_back({b, i});
+      llvm::FlowJump &jump = flow.Jumps[it->second];
+      if (weights)
+        jump.Weight = saturatingAdd(jump.Weight, weights.getWeights()[i]);
+      jumpOf[it->second].second.push_back(i);
     }
   }
   // profi weighs blocks, not jumps: a block's count is what its weighted
@@ -171,6 +216,17 @@ bool mlir::phaedrus::repairFlow(LLVM::LLVMFuncOp function) {
     return false;
 
   llvm::applyFlowInference(profiParams(), flow);
+  // profi works in signed 64-bit arithmetic: a count above INT64_MAX is a
+  // negative flow, which no profile can have. Keep the given counts rather
+  // than hand LLVM a wrapped one.
+  auto negative = [](uint64_t f) { return f > uint64_t(INT64_MAX); };
+  if (llvm::any_of(flow.Blocks, [&](auto &b) { return negative(b.Flow); }) ||
+      llvm::any_of(flow.Jumps, [&](auto &j) { return negative(j.Flow); })) {
+    function.emitWarning()
+        << "profile inference gave a negative count; the function's counts "
+           "are lowered as given, not repaired";
+    return false;
+  }
 
   // Write the flow back: the entry count and the branch weights.
   bool changed = false;
@@ -188,9 +244,12 @@ bool mlir::phaedrus::repairFlow(LLVM::LLVMFuncOp function) {
   }
   llvm::DenseMap<Block *, SmallVector<uint64_t>> flows;
   for (auto [jump, where] : llvm::zip(flow.Jumps, jumpOf)) {
-    SmallVector<uint64_t> &f = flows[where.first];
-    f.resize(where.first->getNumSuccessors(), 0);
-    f[where.second] = jump.Flow;
+    auto &[block, successors] = where;
+    SmallVector<uint64_t> &f = flows[block];
+    f.resize(block->getNumSuccessors(), 0);
+    auto weights =
+        block->getTerminator()->getAttrOfType<BranchWeightsAttr>(weightsName);
+    splitFlow(jump.Flow, successors, weights ? weights.getWeights() : ArrayRef<uint64_t>(), f);
   }
   for (Block *b : blocks) {
     Operation *term = b->getTerminator();

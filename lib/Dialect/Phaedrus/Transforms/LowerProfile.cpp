@@ -43,6 +43,45 @@ struct PhaedrusLowerProfilePass
     StringRef entryName = PhaedrusDialect::getEntryCountAttrName();
     StringRef weightsName = PhaedrusDialect::getBranchWeightsAttrName();
 
+    // Every count is checked before any is changed: profi computes in
+    // signed 64-bit arithmetic, as LLVM's summary and entry counts are.
+    module.walk([&](Operation *op) {
+      if (auto count = op->getAttrOfType<EntryCountAttr>(entryName)) {
+        if (!isa<LLVM::LLVMFuncOp>(op)) {
+          op->emitOpError() << "has '" << entryName
+                            << "', but only llvm.func can carry an LLVM "
+                               "entry count; convert to the LLVM dialect first";
+          anyFailed = true;
+        } else if (count.getCount() > uint64_t(INT64_MAX)) {
+          op->emitOpError() << "entry count " << count.getCount()
+                            << " does not fit in LLVM's signed 64-bit field";
+          anyFailed = true;
+        }
+      }
+      if (auto weights = op->getAttrOfType<BranchWeightsAttr>(weightsName)) {
+        if (!isa<WeightedBranchOpInterface>(op)) {
+          op->emitOpError() << "has '" << weightsName
+                            << "', but does not take branch weights";
+          anyFailed = true;
+          return;
+        }
+        uint64_t total = 0;
+        bool fits = llvm::all_of(weights.getWeights(), [&](uint64_t w) {
+          if (w > uint64_t(INT64_MAX) - total)
+            return false;
+          total += w;
+          return true;
+        });
+        if (!fits) {
+          op->emitOpError() << "branch weights total more than LLVM's signed "
+                               "64-bit counts hold";
+          anyFailed = true;
+        }
+      }
+    });
+    if (anyFailed)
+      return signalPassFailure();
+
     if (repairFlow)
       for (auto function : module.getOps<LLVM::LLVMFuncOp>())
         if (phaedrus::repairFlow(function))
@@ -59,20 +98,7 @@ struct PhaedrusLowerProfilePass
 
     module.walk([&](Operation *op) {
       if (auto count = op->getAttrOfType<EntryCountAttr>(entryName)) {
-        auto function = dyn_cast<LLVM::LLVMFuncOp>(op);
-        if (!function) {
-          op->emitOpError() << "has '" << entryName
-                            << "', but only llvm.func can carry an LLVM "
-                               "entry count; convert to the LLVM dialect first";
-          anyFailed = true;
-          return;
-        }
-        if (count.getCount() > uint64_t(INT64_MAX)) {
-          op->emitOpError() << "entry count " << count.getCount()
-                            << " does not fit in LLVM's signed 64-bit field";
-          anyFailed = true;
-          return;
-        }
+        auto function = cast<LLVM::LLVMFuncOp>(op);
         function.setFunctionEntryCount(count.getCount());
         summary.addEntryCount(count.getCount());
         noteCount(function, count.getCount());
@@ -82,13 +108,7 @@ struct PhaedrusLowerProfilePass
         ++numEntryCounts;
       }
       if (auto weights = op->getAttrOfType<BranchWeightsAttr>(weightsName)) {
-        auto branch = dyn_cast<WeightedBranchOpInterface>(op);
-        if (!branch) {
-          op->emitOpError() << "has '" << weightsName
-                            << "', but does not take branch weights";
-          anyFailed = true;
-          return;
-        }
+        auto branch = cast<WeightedBranchOpInterface>(op);
         branch.setWeights(scaleWeights(weights.getWeights()));
         uint64_t total = 0;
         for (uint64_t w : weights.getWeights()) {
@@ -103,8 +123,6 @@ struct PhaedrusLowerProfilePass
         ++numBranchWeights;
       }
     });
-    if (anyFailed)
-      return signalPassFailure();
     if (!anyLowered)
       return;
     ProfileSummaryData data = summary.build();

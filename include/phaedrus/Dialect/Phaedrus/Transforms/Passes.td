@@ -632,7 +632,14 @@ def PhaedrusLowerProfilePass : Pass<"phaedrus-lower-profile", "::mlir::ModuleOp"
     carry weights are written back, so a branch the profile says nothing
     about keeps LLVM's static estimate. A consistent (measured) profile
     passes unchanged. A function whose entry block is a loop header is left
-    as it is.
+    as it is. Cases of a switch that share a destination are one edge for
+    the repair; the repaired count of that edge is split back over them in
+    their given proportion (so a case the profile never takes stays at 0).
+
+    Counts are checked before anything changes: an entry count above
+    INT64_MAX, or a branch whose weights total more, is an error (LLVM and
+    profi count in signed 64 bits), as is a profile attribute on an op that
+    cannot carry it.
 
     Last, unless `mark-hot-cold=false`, functions are marked as LLVM's PGO
     instrumentation marks them when it applies a profile: a function whose
