@@ -1,5 +1,7 @@
 """The measures of phaedrus eval on hand-made profiles (python/phaedrus/evaluate.py)."""
 
+import statistics
+
 import pytest
 
 from phaedrus import evaluate
@@ -67,8 +69,11 @@ def test_hot_coverage():
 
 def test_recovery_and_summary():
     def row(times, mismatch_overlap=0.5):
-        return {"median_s": times,
-                "speedup": {v: times["plain"] / t for v, t in times.items()},
+        # Three rounds, the second in a slow spell that slows every build.
+        rounds = {v: [t, 3 * t, t] for v, t in times.items()}
+        return {"median_s": times, "times_s": rounds,
+                "speedup": {v: evaluate.paired_ratio(rounds, "plain", v)
+                            for v in times},
                 "overlap": {v: 1.0 if v in ("oracle", "measured") else mismatch_overlap
                             for v in evaluate.PROFILED},
                 "hot_coverage": {v: 1.0 for v in evaluate.PROFILED}}
@@ -82,6 +87,16 @@ def test_recovery_and_summary():
     assert s["mismatch_loses_count"] == 2
     assert s["predicted_beats_mismatch_count"] == 2
     assert evaluate.recovery(row(flat), "predicted") is None
+
+
+def test_paired_ratio_cancels_slow_spells():
+    # b is 10% faster than a in every round but the last, where a slow spell
+    # ended between a's run and b's. Rounds 2, 3 and 5 were slow for a: its
+    # median is a slow run, b's a fast one.
+    times = {"a": [1.1, 2.2, 2.2, 1.1, 2.2], "b": [1.0, 2.0, 2.0, 1.0, 1.0]}
+    assert statistics.median(times["a"]) / statistics.median(times["b"]) == pytest.approx(2.2)
+    assert evaluate.paired_ratio(times, "a", "b") == pytest.approx(1.1)
+    assert evaluate.paired_ratio(times, "b", "a") == pytest.approx(1 / 1.1)
 
 
 def test_mean_counts_and_distance():
