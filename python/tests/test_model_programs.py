@@ -4,6 +4,7 @@ held-out input that LLVM's profile lowering accepts."""
 
 import json
 import math
+import re
 
 import pytest
 import torch
@@ -21,9 +22,11 @@ def trained(request, tmp_path_factory):
     program = PROGRAMS[request.param]
     b = programs.build(program)
     tmp = tmp_path_factory.mktemp(program.name)
-    held_out = program.runs[-1]
-    corpus = programs.collect_corpus(program, b, tmp / "traces",
-                                     runs=program.runs[:-1])
+    # At most 8 runs (Lua has 16 scripts): the corpus and the model's
+    # plumbing are under test here, not the model's quality.
+    runs = program.runs[:8]
+    held_out = runs[-1]
+    corpus = programs.collect_corpus(program, b, tmp / "traces", runs=runs[:-1])
     # Lua's profile sequences are ~2500 tokens over a vocabulary of 5000: a
     # few epochs there keep the suite fast (the weights are real-sized; their
     # quality is bench/'s and eval's business, not this test's).
@@ -43,7 +46,7 @@ def trained(request, tmp_path_factory):
 
 def test_corpus_holds_every_run_with_exact_counts(trained):
     program, _, corpus, held_out, *_ = trained
-    assert [r["name"] for r in corpus["runs"]] == [r.name for r in program.runs[:-1]]
+    assert [r["name"] for r in corpus["runs"]] == [r.name for r in program.runs[:7]]
     for r in corpus["runs"]:
         assert sum(n for _, n in r["tokens"]) == r["events"]
         assert r["descriptor"][0].startswith("argc=")
@@ -144,3 +147,7 @@ def test_path_granularity_prediction_gives_branch_weights(tmp_path):
     lowered = run([phaedrus_tool("phaedrus-opt"), predicted,
                    "--phaedrus-lower-profile", "--phaedrus-strip"]).stdout
     assert b"weights(" in lowered
+    # The repaired flow is a flow of non-negative counts: a summary total
+    # past INT64_MAX is a count that wrapped below zero.
+    total = int(re.search(rb"total_count = (\d+)", lowered).group(1))
+    assert 0 < total < 2**63
