@@ -422,9 +422,12 @@ class ProfileGrammar:
 
 @torch.no_grad()
 def generate(model: LstmModel, space: TokenSpace, descriptor, seed=None,
-             temperature=1.0, max_tokens=None):
+             temperature=1.0, max_tokens=None, margins=None):
     """[(vocabulary token, bucket, probability of the bucket)]: greedy
-    without a seed, sampled with one."""
+    without a seed, sampled with one. When sampling, `margins` (a list)
+    gets, per step, how far the uniform draw lay from the nearer edge of the
+    chosen id's cumulative-probability interval: another implementation
+    whose probabilities differ by less than that makes the same choice."""
     rng = SplitMix64(seed) if seed is not None else None
     grammar = ProfileGrammar(space)
     prefix = torch.tensor([space.prefix(descriptor)])
@@ -445,12 +448,15 @@ def generate(model: LstmModel, space: TokenSpace, descriptor, seed=None,
             u, total, choice = rng.uniform(), 0.0, None
             candidates = torch.nonzero(mask).flatten().tolist()
             for i in candidates:
+                before = total
                 total += float(probs[i])
                 if u < total:
                     choice = i
                     break
             if choice is None:
                 choice = candidates[-1]
+            if margins is not None:
+                margins.append(min(u - before, total - u))
             probability = float(probs[choice])
         if choice == EOS:
             break

@@ -95,6 +95,12 @@ def test_generation_matches_pytorch_greedy_and_seeded(tmp_path):
         assert [(t, b) for t, b, _ in got] == [(t, b) for t, b, _ in expected], seed
         for (_, _, p), (_, _, q) in zip(got, expected):
             assert abs(p - q) < 1e-4
+    # The margins: one per sampled step (each pair is two, then <eos>), each
+    # the draw's distance to an edge of the chosen interval.
+    margins = []
+    sampled = M.generate(model, space, descriptor, seed=1, margins=margins)
+    assert len(margins) == 2 * len(sampled) + 1
+    assert all(0 <= m <= 0.5 for m in margins)
     # Sampling is random but reproducible: another seed, another profile.
     a = run_model(path, "--generate", "--seed=1")["generated"]
     b = run_model(path, "--generate", "--seed=1")["generated"]

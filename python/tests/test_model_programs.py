@@ -70,12 +70,29 @@ def test_trained_lstm_logits_match_pytorch(trained):
 def test_trained_lstm_generates_like_pytorch(trained):
     _, _, corpus, _, (lstm, space, path), *_ = trained
     descriptor = corpus["runs"][0]["descriptor"]
-    expected = M.generate(lstm, space, descriptor, seed=11)
+    margins = []
+    expected = M.generate(lstm, space, descriptor, seed=11, margins=margins)
     ids = [space.index[d] for d in descriptor]
     out = run([phaedrus_tool("phaedrus-model"), path, "--generate", "--seed=11",
                "--descriptor-ids=" + ",".join(map(str, ids))]).stdout
-    got = json.loads(out)["generated"]
-    assert [(t, b) for t, b, _ in got] == [(t, b) for t, b, _ in expected]
+    got = [(t, b) for t, b, _ in json.loads(out)["generated"]]
+    want = [(t, b) for t, b, _ in expected]
+    assert_same_sampling(got, want, margins)
+
+
+def assert_same_sampling(got, want, margins, tolerance=1e-3):
+    """Two implementations sample alike: the same ids, up to the first step
+    where the draw fell within `tolerance` of an edge of PyTorch's chosen
+    interval. The logits agree within 1e-4 (the test above), so the
+    probabilities' running sums differ by about that much; a draw that
+    close to an edge may go either way (seen once in thousands of steps
+    on Lua), and the two sequences are not comparable after it."""
+    for i, (g, w) in enumerate(zip(got, want)):
+        if g != w:
+            step = 2 * i + (g[0] == w[0])  # token, then its bucket
+            assert margins[step] < tolerance, (i, g, w, margins[step])
+            return
+    assert len(got) == len(want)
 
 
 @pytest.mark.parametrize("kind", ["lstm", "mlp"])
