@@ -4,23 +4,10 @@
 
 #include "llvm/ADT/DenseSet.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::phaedrus;
-
-static uint64_t saturatingMul(uint64_t a, uint64_t b) {
-  uint64_t result;
-  if (__builtin_mul_overflow(a, b, &result))
-    return UINT64_MAX;
-  return result;
-}
-
-static uint64_t saturatingAdd(uint64_t a, uint64_t b) {
-  uint64_t result;
-  if (__builtin_add_overflow(a, b, &result))
-    return UINT64_MAX;
-  return result;
-}
 
 /// The ids of `tokens`, each checked to be below `numEntries`.
 static FailureOr<ArrayRef<int32_t>>
@@ -51,12 +38,13 @@ FailureOr<uint64_t> TraceWalker::lengthOf(Region &body) {
   uint64_t length = 0;
   for (Operation &op : body.front()) {
     if (auto tokens = dyn_cast<TokensOp>(op)) {
-      length = saturatingAdd(length, tokens.getTokens().getNumElements());
+      length = llvm::SaturatingAdd(
+          length, uint64_t(tokens.getTokens().getNumElements()));
     } else if (auto repeat = dyn_cast<RepeatOp>(op)) {
       FailureOr<uint64_t> inner = lengthOf(repeat.getBody());
       if (failed(inner))
         return failure();
-      length = saturatingAdd(length, saturatingMul(*inner, repeat.getCount()));
+      length = llvm::SaturatingAdd(length, llvm::SaturatingMultiply(*inner, repeat.getCount()));
     } else if (auto apply = dyn_cast<ApplyOp>(op)) {
       FailureOr<RuleOp> rule = resolve(apply);
       if (failed(rule))
@@ -68,7 +56,7 @@ FailureOr<uint64_t> TraceWalker::lengthOf(Region &body) {
           return failure();
         it = ruleLength.try_emplace(*rule, *inner).first;
       }
-      length = saturatingAdd(length, it->second);
+      length = llvm::SaturatingAdd(length, it->second);
     }
   }
   return length;
@@ -161,11 +149,11 @@ uint64_t mlir::phaedrus::recordedLength(VocabularyOp vocabulary,
                                         ArrayRef<uint64_t> tokenCounts) {
   uint64_t total = 0;
   for (uint64_t count : tokenCounts)
-    total = saturatingAdd(total, count);
+    total = llvm::SaturatingAdd(total, count);
   for (EntryOp entry : vocabulary.getBody().getOps<EntryOp>())
     if (entry.getKind() == EntryKind::Group)
-      total = saturatingAdd(
-          total, saturatingMul(tokenCounts[entry.getId()],
+      total = llvm::SaturatingAdd(
+          total, llvm::SaturatingMultiply(tokenCounts[entry.getId()],
                                entry.getMembers()->size() - 1));
   return total;
 }
@@ -242,10 +230,10 @@ TraceWalker::countRegion(Region &body, uint64_t multiplier,
       if (failed(array))
         return failure();
       for (int32_t token : *array)
-        counts[token] = saturatingAdd(counts[token], multiplier);
+        counts[token] = llvm::SaturatingAdd(counts[token], multiplier);
     } else if (auto repeat = dyn_cast<RepeatOp>(op)) {
       if (failed(countRegion(repeat.getBody(),
-                             saturatingMul(multiplier, repeat.getCount()),
+                             llvm::SaturatingMultiply(multiplier, repeat.getCount()),
                              counts, ruleUses)))
         return failure();
     } else if (auto apply = dyn_cast<ApplyOp>(op)) {
@@ -253,7 +241,7 @@ TraceWalker::countRegion(Region &body, uint64_t multiplier,
       if (failed(rule))
         return failure();
       uint64_t &uses = ruleUses[*rule];
-      uses = saturatingAdd(uses, multiplier);
+      uses = llvm::SaturatingAdd(uses, multiplier);
     }
   }
   return success();

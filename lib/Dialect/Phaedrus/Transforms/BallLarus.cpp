@@ -28,6 +28,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::phaedrus;
@@ -40,11 +41,6 @@ struct Edge {
   Block *from;
   Block *to;
 };
-
-static uint64_t saturatingAdd(uint64_t a, uint64_t b) {
-  uint64_t r;
-  return __builtin_add_overflow(a, b, &r) ? UINT64_MAX : r;
-}
 
 } // namespace
 
@@ -164,18 +160,18 @@ mlir::phaedrus::numberPaths(LLVM::LLVMFuncOp function) {
       if (breakEdges.contains({block, i}))
         continue;
       edgeValue[{block, i}] = sum;
-      sum = saturatingAdd(sum, numPaths.lookup(block->getSuccessor(i)));
+      sum = llvm::SaturatingAdd(sum, numPaths.lookup(block->getSuccessor(i)));
     }
     if (block == entry)
       for (Block *target : breakTargets) {
         entryToTarget[target] = sum;
-        sum = saturatingAdd(sum, numPaths.lookup(target));
+        sum = llvm::SaturatingAdd(sum, numPaths.lookup(target));
       }
     Operation *term = block->getTerminator();
     if (isa<LLVM::ReturnOp, LLVM::UnreachableOp>(term) ||
         breakSources.contains(block)) {
       toExit[block] = sum;
-      sum = saturatingAdd(sum, 1);
+      sum = llvm::SaturatingAdd(sum, uint64_t(1));
     }
     numPaths[block] = sum;
   }

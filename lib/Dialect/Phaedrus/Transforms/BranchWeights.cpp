@@ -13,6 +13,7 @@
 #include "phaedrus/Dialect/Phaedrus/IR/PhaedrusDialect.h"
 
 #include "BallLarus.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::phaedrus;
@@ -27,11 +28,6 @@ struct PathBranchCounts::State {
 PathBranchCounts::PathBranchCounts(ModuleOp module)
     : module(module), state(std::make_unique<State>()) {}
 PathBranchCounts::~PathBranchCounts() = default;
-
-static void addSaturating(uint64_t &total, uint64_t count) {
-  if (__builtin_add_overflow(total, count, &total))
-    total = UINT64_MAX;
-}
 
 LogicalResult PathBranchCounts::addPathCounts(VocabularyOp vocabulary,
                                               ArrayRef<uint64_t> tokenCounts,
@@ -64,7 +60,8 @@ LogicalResult PathBranchCounts::addPathCounts(VocabularyOp vocabulary,
       if (step.successor == PathStep::kStart)
         continue;
       if (step.successor != PathStep::kEnd) {
-        addSaturating(state->edgeCounts[{step.block, step.successor}], count);
+        uint64_t &edge = state->edgeCounts[{step.block, step.successor}];
+        edge = llvm::SaturatingAdd(edge, count);
         continue;
       }
       Operation *term = step.block->getTerminator();
@@ -78,10 +75,12 @@ LogicalResult PathBranchCounts::addPathCounts(VocabularyOp vocabulary,
           only = i;
           ++breaks;
         }
-      if (breaks == 1)
-        addSaturating(state->edgeCounts[{step.block, *only}], count);
-      else
+      if (breaks == 1) {
+        uint64_t &edge = state->edgeCounts[{step.block, *only}];
+        edge = llvm::SaturatingAdd(edge, count);
+      } else {
         state->ambiguous.insert(step.block);
+      }
     }
   }
   return success();
@@ -99,7 +98,7 @@ unsigned PathBranchCounts::attach(Provenance provenance, double confidence) {
       uint64_t total = 0;
       for (unsigned i = 0; i < block.getNumSuccessors(); ++i) {
         weights.push_back(state->edgeCounts.lookup({&block, i}));
-        addSaturating(total, weights.back());
+        total = llvm::SaturatingAdd(total, weights.back());
       }
       if (!total)
         continue; // never ran: LLVM keeps its static estimate

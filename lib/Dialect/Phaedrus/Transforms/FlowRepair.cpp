@@ -18,6 +18,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Transforms/Utils/SampleProfileInference.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::phaedrus;
@@ -84,10 +85,6 @@ static const llvm::ProfiParams &profiParams() {
     return p;
   }();
   return params;
-}
-
-static uint64_t saturatingAdd(uint64_t a, uint64_t b) {
-  return b > UINT64_MAX - a ? UINT64_MAX : a + b;
 }
 
 /// Splits `total`, the flow of one jump, over the parallel successors
@@ -172,7 +169,7 @@ bool mlir::phaedrus::repairFlow(LLVM::LLVMFuncOp function) {
       }
       llvm::FlowJump &jump = flow.Jumps[it->second];
       if (weights)
-        jump.Weight = saturatingAdd(jump.Weight, weights.getWeights()[i]);
+        jump.Weight = llvm::SaturatingAdd(jump.Weight, weights.getWeights()[i]);
       jumpOf[it->second].second.push_back(i);
     }
   }

@@ -8,6 +8,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace mlir::phaedrus {
 #define GEN_PASS_DEF_PHAEDRUSLOWERPROFILEPASS
@@ -66,13 +67,9 @@ struct PhaedrusLowerProfilePass
           return;
         }
         uint64_t total = 0;
-        bool fits = llvm::all_of(weights.getWeights(), [&](uint64_t w) {
-          if (w > uint64_t(INT64_MAX) - total)
-            return false;
-          total += w;
-          return true;
-        });
-        if (!fits) {
+        for (uint64_t w : weights.getWeights())
+          total = llvm::SaturatingAdd(total, w);
+        if (total > uint64_t(INT64_MAX)) {
           op->emitOpError() << "branch weights total more than LLVM's signed "
                                "64-bit counts hold";
           anyFailed = true;
@@ -113,7 +110,7 @@ struct PhaedrusLowerProfilePass
         uint64_t total = 0;
         for (uint64_t w : weights.getWeights()) {
           summary.addInternalCount(w);
-          total = w > UINT64_MAX - total ? UINT64_MAX : total + w;
+          total = llvm::SaturatingAdd(total, w);
         }
         if (auto function = op->getParentOfType<LLVM::LLVMFuncOp>())
           noteCount(function, total);

@@ -1,13 +1,13 @@
 //===- ProfileSummary.cpp - LLVM-compatible profile summaries -------------===//
 
 #include "phaedrus/Dialect/Phaedrus/Transforms/ProfileSummary.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir::phaedrus;
 
 void ProfileSummaryBuilder::addCount(uint64_t count) {
-  // Saturate like LLVM's SaturatingAdd so a huge profile cannot wrap.
-  if (__builtin_add_overflow(data.totalCount, count, &data.totalCount))
-    data.totalCount = UINT64_MAX;
+  // Saturate as LLVM's summary builder does, so a huge profile cannot wrap.
+  data.totalCount = llvm::SaturatingAdd(data.totalCount, count);
   data.maxCount = std::max(data.maxCount, count);
   ++data.numCounts;
   ++frequencies[count];
