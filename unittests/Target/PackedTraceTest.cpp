@@ -28,6 +28,21 @@ using namespace mlir::phaedrus;
 
 namespace {
 
+/// Flips byte `at` of a packed file to another value.
+void flipByte(std::string &bytes, size_t at, std::mt19937 &rng) {
+  bytes[at] = static_cast<char>(bytes[at] ^ (1 + rng() % 255));
+}
+
+/// Makes the header agree with a damaged payload again (its size and
+/// checksum), so that the damage reaches the decoder.
+void reseal(std::string &bytes) {
+  size_t size = bytes.size() - 24;
+  llvm::support::endian::write64le(&bytes[8], size);
+  llvm::support::endian::write64le(
+      &bytes[16], phaedrus_fnv1a64(bytes.data() + 24, size, PHAEDRUS_FNV64_INIT));
+}
+
+
 class PackedTraceTest : public ::testing::Test {
 protected:
   PackedTraceTest()
@@ -156,14 +171,10 @@ TEST_F(PackedTraceTest, DamagedPayloadIsRefusedOrStillValid) {
   for (int trial = 0; trial < 200; ++trial) {
     std::string damaged = bytes;
     size_t at = 24 + rng() % (damaged.size() - 24);
-    damaged[at] = static_cast<char>(damaged[at] ^ (1 + rng() % 255));
+    flipByte(damaged, at, rng);
     if (trial % 4 == 0) // and sometimes shorter, with a matching header
       damaged.resize(24 + rng() % (damaged.size() - 24));
-    size_t size = damaged.size() - 24;
-    llvm::support::endian::write64le(&damaged[8], size);
-    llvm::support::endian::write64le(
-        &damaged[16], phaedrus_fnv1a64(damaged.data() + 24, size,
-                                       PHAEDRUS_FNV64_INIT));
+    reseal(damaged);
     messages.clear();
     OwningOpRef<ModuleOp> back =
         importPacked(damaged, &context, UnknownLoc::get(&context));
@@ -186,11 +197,8 @@ TEST_F(PackedTraceTest, DamagedPayloadSaysItIsCorrupt) {
   for (int trial = 0; trial < 100; ++trial) {
     std::string damaged = bytes;
     size_t at = 24 + rng() % (damaged.size() - 24);
-    damaged[at] = static_cast<char>(damaged[at] ^ (1 + rng() % 255));
-    size_t size = damaged.size() - 24;
-    llvm::support::endian::write64le(
-        &damaged[16], phaedrus_fnv1a64(damaged.data() + 24, size,
-                                       PHAEDRUS_FNV64_INIT));
+    flipByte(damaged, at, rng);
+    reseal(damaged);
     messages.clear();
     if (importPacked(damaged, &context, UnknownLoc::get(&context)))
       continue;
@@ -262,11 +270,8 @@ TEST_F(PackedTraceTest, CallGroupsRoundTripAndDamageIsCaught) {
   for (int trial = 0; trial < 200; ++trial) {
     std::string damaged = bytes;
     size_t at = 24 + rng() % std::min<size_t>(damaged.size() - 24, 200);
-    damaged[at] = static_cast<char>(damaged[at] ^ (1 + rng() % 255));
-    size_t size = damaged.size() - 24;
-    llvm::support::endian::write64le(
-        &damaged[16], phaedrus_fnv1a64(damaged.data() + 24, size,
-                                       PHAEDRUS_FNV64_INIT));
+    flipByte(damaged, at, rng);
+    reseal(damaged);
     messages.clear();
     if (!importPacked(damaged, &context, loc)) {
       ++refused;
