@@ -144,8 +144,13 @@ bool mlir::phaedrus::repairFlow(LLVM::LLVMFuncOp function) {
   // expect (it reads a jump's adjustment off the pair of blocks, so each of
   // two parallel jumps would get the other's adjustment too, and a zero
   // weight minus one wraps to 2^64 - 1). The successor numbers of each jump
-  // are kept to split its flow back.
-  SmallVector<std::pair<Block *, SmallVector<unsigned, 2>>> jumpOf;
+  // and their given weights are kept to split its flow back.
+  struct JumpOrigin {
+    Block *block;
+    ArrayRef<uint64_t> weights; // empty: the branch carries none
+    SmallVector<unsigned, 2> successors;
+  };
+  SmallVector<JumpOrigin> jumpOf;
   for (Block *b : blocks) {
     flow.Blocks[index[b]].Index = index[b];
     // One weight per successor: the dialect's attribute verifier checks it.
@@ -165,12 +170,13 @@ bool mlir::phaedrus::repairFlow(LLVM::LLVMFuncOp function) {
           jump.HasUnknownWeight = false;
         }
         flow.Jumps.push_back(jump);
-        jumpOf.push_back({b, {}});
+        jumpOf.push_back(
+            {b, weights ? weights.getWeights() : ArrayRef<uint64_t>(), {}});
       }
       llvm::FlowJump &jump = flow.Jumps[it->second];
       if (weights)
         jump.Weight = llvm::SaturatingAdd(jump.Weight, weights.getWeights()[i]);
-      jumpOf[it->second].second.push_back(i);
+      jumpOf[it->second].successors.push_back(i);
     }
   }
   // profi weighs blocks, not jumps: a block's count is what its weighted
@@ -240,13 +246,10 @@ bool mlir::phaedrus::repairFlow(LLVM::LLVMFuncOp function) {
     changed = true;
   }
   llvm::DenseMap<Block *, SmallVector<uint64_t>> flows;
-  for (auto [jump, where] : llvm::zip(flow.Jumps, jumpOf)) {
-    auto &[block, successors] = where;
-    SmallVector<uint64_t> &f = flows[block];
-    f.resize(block->getNumSuccessors(), 0);
-    auto weights =
-        block->getTerminator()->getAttrOfType<BranchWeightsAttr>(weightsName);
-    splitFlow(jump.Flow, successors, weights ? weights.getWeights() : ArrayRef<uint64_t>(), f);
+  for (auto [jump, origin] : llvm::zip(flow.Jumps, jumpOf)) {
+    SmallVector<uint64_t> &f = flows[origin.block];
+    f.resize(origin.block->getNumSuccessors(), 0);
+    splitFlow(jump.Flow, origin.successors, origin.weights, f);
   }
   for (Block *b : blocks) {
     Operation *term = b->getTerminator();
