@@ -7,6 +7,7 @@
 #include <cstring>
 #include <map>
 #include <sstream>
+#include <vector>
 
 using namespace mlir::phaedrus::trace;
 
@@ -20,6 +21,7 @@ const char *tagName(uint32_t tag) {
   case PHAEDRUS_TAG_VOCB: return "VOCB";
   case PHAEDRUS_TAG_EVNT: return "EVNT";
   case PHAEDRUS_TAG_EVNZ: return "EVNZ";
+  case PHAEDRUS_TAG_EVNP: return "EVNP";
   case PHAEDRUS_TAG_ENDT: return "ENDT";
   default: return nullptr;
   }
@@ -31,6 +33,28 @@ template <typename T> T load(const char *p) {
   return value;
 }
 
+/// Decodes EVNP frames (Format.h, phaedrus_predict_decode), reusing its
+/// buffers from chunk to chunk.
+class PredictedDecoder {
+public:
+  /// Whether `frame` holds exactly the residue of `count` tokens; if so they
+  /// are in `tokens`.
+  bool decode(const char *frame, size_t size, size_t count, uint32_t *tokens) {
+    size_t flagWords = phaedrus_predict_flag_words(count);
+    residue.resize(flagWords + count);
+    table.resize(PHAEDRUS_PREDICT_TABLE);
+    size_t n = ZSTD_decompress(residue.data(), residue.size() * 4, frame, size);
+    if (ZSTD_isError(n) || n % 4 != 0 || n / 4 < flagWords)
+      return false;
+    return phaedrus_predict_decode(residue.data(), residue.data() + flagWords,
+                                   n / 4 - flagWords, count, table.data(),
+                                   tokens) == 0;
+  }
+
+private:
+  std::vector<uint32_t> residue, table;
+};
+
 } // namespace
 
 ReadStatus mlir::phaedrus::trace::readTrace(const char *data, size_t size,
@@ -39,6 +63,7 @@ ReadStatus mlir::phaedrus::trace::readTrace(const char *data, size_t size,
   ReadStatus status;
   status.totalBytes = size;
   std::map<uint32_t, uint32_t> nextSequence; // thread -> expected sequence
+  PredictedDecoder predicted;
   auto fail = [&](bool corrupt, const std::string &message) {
     status.threads = static_cast<uint32_t>(nextSequence.size());
     status.corrupt = corrupt;
@@ -97,11 +122,14 @@ ReadStatus mlir::phaedrus::trace::readTrace(const char *data, size_t size,
       if (record.length < sizeof(phaedrus_head))
         return fail(true, "corrupt HEAD record: too short");
       auto head = load<phaedrus_head>(payload);
-      if (head.version != PHAEDRUS_TRACE_VERSION)
+      if (head.version < PHAEDRUS_TRACE_OLDEST_VERSION ||
+          head.version > PHAEDRUS_TRACE_VERSION)
         return fail(true, "unsupported trace format version " +
                               std::to_string(head.version) +
-                              " (this reader reads version " +
-                              std::to_string(PHAEDRUS_TRACE_VERSION) + ")");
+                              " (this reader reads versions " +
+                              std::to_string(PHAEDRUS_TRACE_OLDEST_VERSION) +
+                              " to " + std::to_string(PHAEDRUS_TRACE_VERSION) +
+                              ")");
       header.version = head.version;
       header.granularity = head.granularity;
       header.fingerprint = head.fingerprint;
@@ -138,13 +166,16 @@ ReadStatus mlir::phaedrus::trace::readTrace(const char *data, size_t size,
       header.vocabulary.assign(payload, record.length);
       break;
     case PHAEDRUS_TAG_EVNT:
-    case PHAEDRUS_TAG_EVNZ: {
-      bool compressed = record.tag == PHAEDRUS_TAG_EVNZ;
+    case PHAEDRUS_TAG_EVNZ:
+    case PHAEDRUS_TAG_EVNP: {
+      bool compressed = record.tag != PHAEDRUS_TAG_EVNT;
+      std::string name = tagName(record.tag);
       if (!compressed && (record.length < 4 || record.length % 4 != 0))
         return fail(true, "corrupt EVNT record " + where.str() +
                               ": length is not a whole number of tokens");
       if (compressed && record.length < 8)
-        return fail(true, "corrupt EVNZ record " + where.str() + ": too short");
+        return fail(true, "corrupt " + name + " record " + where.str() +
+                              ": too short");
       uint32_t thread = record.aux;
       uint32_t sequence = load<uint32_t>(payload);
       auto [it, inserted] = nextSequence.try_emplace(thread, 0);
@@ -160,15 +191,22 @@ ReadStatus mlir::phaedrus::trace::readTrace(const char *data, size_t size,
       if (compressed) {
         count = load<uint32_t>(payload + 4);
         if (count > PHAEDRUS_MAX_PAYLOAD / 4)
-          return fail(true, "corrupt EVNZ record " + where.str() +
+          return fail(true, "corrupt " + name + " record " + where.str() +
                                 ": implausible token count");
         tokens.resize(count);
-        size_t n = ZSTD_decompress(tokens.data(), count * 4, payload + 8,
-                                   record.length - 8);
-        if (ZSTD_isError(n) || n != count * 4)
-          return fail(true, "corrupt EVNZ record " + where.str() +
-                                ": its events do not decompress to " +
+        if (record.tag == PHAEDRUS_TAG_EVNZ) {
+          size_t n = ZSTD_decompress(tokens.data(), count * 4, payload + 8,
+                                     record.length - 8);
+          if (ZSTD_isError(n) || n != count * 4)
+            return fail(true, "corrupt EVNZ record " + where.str() +
+                                  ": its events do not decompress to " +
+                                  std::to_string(count) + " tokens");
+        } else if (!predicted.decode(payload + 8, record.length - 8, count,
+                                     tokens.data())) {
+          return fail(true, "corrupt EVNP record " + where.str() +
+                                ": its residue does not decode to " +
                                 std::to_string(count) + " tokens");
+        }
       } else {
         // Payloads are not necessarily 4-byte aligned in the file.
         count = (record.length - 4) / 4;

@@ -137,6 +137,18 @@ def test_tracing_off(builds, tmp_path):
     assert list(tmp_path.iterdir()) == []  # PHAEDRUS_TRACE=off wrote nothing
 
 
+def event_records(data: bytes):
+    """(offset, length) of each event chunk record (EVNT, EVNZ, EVNP) of a
+    trace: 16-byte headers (tag, length, checksum, aux) after the magic."""
+    offset, records = 8, []
+    while offset + 16 <= len(data):
+        tag, length = data[offset:offset + 4], int.from_bytes(data[offset + 4:offset + 8], "little")
+        if tag in (b"EVNT", b"EVNZ", b"EVNP"):
+            records.append((offset, 16 + length))
+        offset += 16 + length
+    return records
+
+
 def test_import_refuses_damaged_traces(builds, tmp_path):
     """Truncated, corrupt and mismatched traces get a clear diagnostic."""
     inst, _ = builds["threads"]
@@ -145,28 +157,33 @@ def test_import_refuses_damaged_traces(builds, tmp_path):
     pipeline.run_program(inst, ["1", "1000000"], trace=trace)
     data = trace.read_bytes()
 
-    # Cut in the middle of an event chunk: imports its prefix with a warning.
+    # Cut in the middle of an event chunk (the middle one): imports its
+    # prefix with a warning.
+    chunks = event_records(data)
+    assert len(chunks) >= 10
+    middle, length = chunks[len(chunks) // 2]
     cut = tmp_path / "cut.wpp"
-    cut.write_bytes(data[: len(data) // 2])
+    cut.write_bytes(data[: middle + length // 2])
     counts, warnings = entry_counts(cut, tmp_path)
-    assert re.search(r"trace is incomplete: truncated EVN[TZ] record at byte", warnings)
+    assert re.search(rf"trace is incomplete: truncated EVNP record at byte {middle}",
+                     warnings)
     recovered = re.search(r"recovered (\d+) events in (\d+) chunks from 1 "
                           r"thread\(s\)", warnings)
     assert recovered, warnings
     events, chunks = map(int, recovered.groups())
-    assert chunks >= 1 and events == 65534 * chunks
+    assert chunks == len(event_records(data)) // 2 and events == 65534 * chunks
     assert counts["traces"][0]["events"] == events
 
     # A flipped byte inside a chunk: an error that names the record and
     # says how much is intact; --wpp-keep-prefix imports that much.
     corrupt = tmp_path / "corrupt.wpp"
     flipped = bytearray(data)
-    flipped[len(data) // 2] ^= 0xFF
+    flipped[middle + length // 2] ^= 0xFF
     corrupt.write_bytes(bytes(flipped))
     with pytest.raises(ToolError) as error:
         pipeline.import_trace(corrupt, tmp_path / "corrupt.mlir")
     message = str(error.value)
-    assert re.search(r"error: trace is corrupt: corrupt EVN[TZ] record at byte", message)
+    assert f"error: trace is corrupt: corrupt EVNP record at byte {middle}" in message
     assert "checksum mismatch; the intact prefix has recovered" in message
     assert "(import it with --wpp-keep-prefix)" in message
     counts, warnings = entry_counts(corrupt, tmp_path, keep_prefix=True)

@@ -83,6 +83,42 @@ TEST_F(ImportWppTest, PathRunsBecomePathEntriesAndRepeats) {
   EXPECT_EQ(tokens, (std::vector<int32_t>{0, 2, 2, 2, 3}));
 }
 
+TEST_F(ImportWppTest, OneWordPathRunsMeanLengthOne) {
+  // f's path 5 as a one-word run, then as a three-word run of 2, then path 7
+  // as one word: the same as three-word runs of 1, 2 and 1.
+  uint32_t shortF = PHAEDRUS_PATH_SHORT | 1u << 16;
+  TraceBuilder b = start(kVocabulary);
+  b.events(0, 0, {0, shortF | 5, PHAEDRUS_PATH_MARK | 1, 5, 2, shortF | 7});
+  b.end();
+  OwningOpRef<ModuleOp> module = import(b);
+  ASSERT_TRUE(module) << (messages.empty() ? "" : messages.front());
+  EXPECT_TRUE(messages.empty());
+  auto vocabulary = *module->getOps<VocabularyOp>().begin();
+  std::vector<std::pair<std::string, int64_t>> paths;
+  for (EntryOp entry : vocabulary.getBody().getOps<EntryOp>())
+    if (entry.getKind() == EntryKind::Path)
+      paths.push_back({entry.getSymbol().str(), *entry.getIndex()});
+  EXPECT_EQ(paths, (std::vector<std::pair<std::string, int64_t>>{{"f", 5}, {"f", 7}}));
+  SymbolTableCollection symbols;
+  TraceWalker walker(symbols);
+  std::vector<int32_t> tokens;
+  ASSERT_TRUE(succeeded(walker.expand(*module->getOps<TraceOp>().begin(),
+                                      [&](ArrayRef<int32_t> piece) {
+                                        tokens.insert(tokens.end(), piece.begin(),
+                                                      piece.end());
+                                      })));
+  EXPECT_EQ(tokens, (std::vector<int32_t>{0, 2, 2, 2, 3}));
+}
+
+TEST_F(ImportWppTest, OneWordPathRunOfANonFunctionIsCorrupt) {
+  TraceBuilder b = start(kVocabulary);
+  b.events(0, 0, {0, PHAEDRUS_PATH_SHORT | 9u << 16 | 1});
+  b.end();
+  EXPECT_FALSE(import(b));
+  EXPECT_TRUE(said("corrupt trace: a path event names token 9, which is not a "
+                   "function of the vocabulary"));
+}
+
 TEST_F(ImportWppTest, PathEventCutShortIsDroppedWithAWarning) {
   TraceBuilder b = start(kVocabulary);
   b.events(0, 0, {0, PHAEDRUS_PATH_MARK | 1, 5});

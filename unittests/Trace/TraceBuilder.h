@@ -34,8 +34,8 @@ public:
   template <typename T> static std::string raw(const T &value) {
     return std::string(reinterpret_cast<const char *>(&value), sizeof value);
   }
-  void head(uint64_t fingerprint) {
-    phaedrus_head h{PHAEDRUS_TRACE_VERSION, 0, fingerprint, 42, 1, 7};
+  void head(uint64_t fingerprint, uint32_t version = PHAEDRUS_TRACE_VERSION) {
+    phaedrus_head h{version, 0, fingerprint, 42, 1, 7};
     record(PHAEDRUS_TAG_HEAD, 0, raw(h));
   }
   void events(uint32_t thread, uint32_t sequence, const std::vector<uint32_t> &t) {
@@ -46,11 +46,37 @@ public:
   }
   void compressedEvents(uint32_t thread, uint32_t sequence,
                         const std::vector<uint32_t> &t) {
-    std::string frame(ZSTD_compressBound(t.size() * 4), '\0');
-    size_t n = ZSTD_compress(frame.data(), frame.size(), t.data(), t.size() * 4, 1);
-    frame.resize(n);
     record(PHAEDRUS_TAG_EVNZ, thread,
-           raw(sequence) + raw(static_cast<uint32_t>(t.size())) + frame);
+           raw(sequence) + raw(static_cast<uint32_t>(t.size())) + zstdFrame(t));
+    total += t.size();
+  }
+  /// The zstd frame of `words`.
+  static std::string zstdFrame(const std::vector<uint32_t> &words) {
+    std::string frame(ZSTD_compressBound(words.size() * 4), '\0');
+    size_t n = ZSTD_compress(frame.data(), frame.size(), words.data(),
+                             words.size() * 4, 1);
+    frame.resize(n);
+    return frame;
+  }
+  /// The prediction residue of `t` as the runtime makes it: flags, misses.
+  static std::vector<uint32_t> residue(const std::vector<uint32_t> &t) {
+    std::vector<uint32_t> table(PHAEDRUS_PREDICT_TABLE);
+    std::vector<uint32_t> out(phaedrus_predict_flag_words(t.size()) + t.size());
+    size_t flagWords = phaedrus_predict_flag_words(t.size());
+    size_t missed = phaedrus_predict_encode(t.data(), t.size(), table.data(),
+                                            out.data(), out.data() + flagWords);
+    out.resize(flagWords + missed);
+    return out;
+  }
+  /// An EVNP record of `count` tokens whose frame holds `residueWords`.
+  void predictedRecord(uint32_t thread, uint32_t sequence, uint32_t count,
+                       const std::vector<uint32_t> &residueWords) {
+    record(PHAEDRUS_TAG_EVNP, thread,
+           raw(sequence) + raw(count) + zstdFrame(residueWords));
+  }
+  void predictedEvents(uint32_t thread, uint32_t sequence,
+                       const std::vector<uint32_t> &t) {
+    predictedRecord(thread, sequence, static_cast<uint32_t>(t.size()), residue(t));
     total += t.size();
   }
   void end() {

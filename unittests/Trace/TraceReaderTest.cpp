@@ -115,12 +115,30 @@ TEST(TraceReaderTest, MissingChunkIsReported) {
 
 TEST(TraceReaderTest, WrongVersionIsRefused) {
   TraceBuilder b;
-  phaedrus_head h{PHAEDRUS_TRACE_VERSION + 1, 0, 1, 1, 1, 1};
-  b.record(PHAEDRUS_TAG_HEAD, 0, TraceBuilder::raw(h));
+  for (uint32_t version : {0u, PHAEDRUS_TRACE_VERSION + 1}) {
+    TraceBuilder b;
+    b.head(1, version);
+    Result r = read(b.bytes);
+    EXPECT_FALSE(r.status.headerValid);
+    EXPECT_NE(r.status.problem.find("unsupported trace format version " +
+                                    std::to_string(version) +
+                                    " (this reader reads versions 1 to 2)"),
+              std::string::npos)
+        << r.status.problem;
+  }
+}
+
+TEST(TraceReaderTest, ReadsVersionOne) {
+  // Version 1 traces (EVNT and EVNZ chunks, three-word path runs) still read.
+  TraceBuilder b;
+  b.head(3, 1);
+  b.events(0, 0, {0, 1});
+  b.compressedEvents(0, 1, {2});
+  b.end();
   Result r = read(b.bytes);
-  EXPECT_FALSE(r.status.headerValid);
-  EXPECT_NE(r.status.problem.find("unsupported trace format version 2"),
-            std::string::npos);
+  ASSERT_TRUE(r.status.complete) << r.status.problem;
+  EXPECT_EQ(r.header.version, 1u);
+  EXPECT_EQ(r.events[0], (std::vector<uint32_t>{0, 1, 2}));
 }
 
 TEST(TraceReaderTest, VocabularyRoundTripsAndRejectsBadLines) {
@@ -178,6 +196,88 @@ TEST(TraceReaderTest, UndecompressableChunkIsCorrupt) {
   Result r = read(b.bytes);
   EXPECT_TRUE(r.status.corrupt);
   EXPECT_NE(r.status.problem.find("its events do not decompress to 10 tokens"),
+            std::string::npos)
+      << r.status.problem;
+}
+} // namespace
+
+namespace {
+// Tokens like an interpreter's: a few repeating patterns with noise, so
+// both hits and misses occur, across several flag words and a partial last
+// one.
+std::vector<uint32_t> interpreterLike(size_t n, unsigned seed) {
+  std::mt19937 random(seed);
+  std::vector<uint32_t> t;
+  const uint32_t loop[] = {7, PHAEDRUS_PATH_SHORT | 3u << 16 | 12, 9, 0, 40000};
+  while (t.size() < n) {
+    if (random() % 5 == 0)
+      t.push_back(random());
+    else
+      t.insert(t.end(), std::begin(loop), std::end(loop));
+  }
+  t.resize(n);
+  return t;
+}
+
+TEST(TraceReaderTest, PredictedChunksRoundTrip) {
+  for (size_t n : {size_t(1), size_t(31), size_t(32), size_t(33), size_t(5000),
+                   size_t(PHAEDRUS_CHUNK_TOKENS)}) {
+    std::vector<uint32_t> tokens = interpreterLike(n, n);
+    TraceBuilder b;
+    b.head(5);
+    b.predictedEvents(0, 0, tokens);
+    b.events(0, 1, {4});
+    b.predictedEvents(0, 2, tokens); // the predictor starts afresh per chunk
+    b.end();
+    Result r = read(b.bytes);
+    ASSERT_TRUE(r.status.complete) << n << ": " << r.status.problem;
+    std::vector<uint32_t> expected = tokens;
+    expected.push_back(4);
+    expected.insert(expected.end(), tokens.begin(), tokens.end());
+    EXPECT_EQ(r.events[0], expected) << n;
+    EXPECT_EQ(r.status.events, expected.size());
+  }
+  // Repetitive tokens mostly hit: the residue is mostly flags.
+  std::vector<uint32_t> tokens = interpreterLike(PHAEDRUS_CHUNK_TOKENS, 1);
+  size_t flagWords = phaedrus_predict_flag_words(tokens.size());
+  EXPECT_LT(TraceBuilder::residue(tokens).size() - flagWords, tokens.size() / 4);
+}
+
+TEST(TraceReaderTest, PredictedChunkWithWrongResidueIsCorrupt) {
+  std::vector<uint32_t> tokens = interpreterLike(100, 2);
+  std::vector<uint32_t> residue = TraceBuilder::residue(tokens);
+  std::vector<uint32_t> oneMissMore = residue, oneMissLess = residue,
+                        cutFlags = {residue[0]};
+  oneMissMore.push_back(17);
+  oneMissLess.pop_back();
+  for (const auto &bad : {oneMissMore, oneMissLess, cutFlags}) {
+    TraceBuilder b;
+    b.head(5);
+    b.predictedRecord(0, 0, 100, bad);
+    Result r = read(b.bytes);
+    EXPECT_TRUE(r.status.corrupt);
+    EXPECT_NE(r.status.problem.find("corrupt EVNP record at byte "),
+              std::string::npos)
+        << r.status.problem;
+    EXPECT_NE(r.status.problem.find(": its residue does not decode to 100 tokens"),
+              std::string::npos)
+        << r.status.problem;
+  }
+  // Not a zstd frame at all; and a frame shorter than the record's header.
+  TraceBuilder b;
+  b.head(5);
+  b.record(PHAEDRUS_TAG_EVNP, 0,
+           TraceBuilder::raw(uint32_t(0)) + TraceBuilder::raw(uint32_t(10)) +
+               "not a zstd frame");
+  Result r = read(b.bytes);
+  EXPECT_NE(r.status.problem.find("its residue does not decode to 10 tokens"),
+            std::string::npos)
+      << r.status.problem;
+  TraceBuilder s;
+  s.head(5);
+  s.record(PHAEDRUS_TAG_EVNP, 0, TraceBuilder::raw(uint32_t(0)));
+  r = read(s.bytes);
+  EXPECT_NE(r.status.problem.find("corrupt EVNP record at byte 56: too short"),
             std::string::npos)
       << r.status.problem;
 }

@@ -24,12 +24,14 @@ void __phaedrus_register(const char *vocabulary, uint64_t vocabulary_size,
 
 /* The thread's event buffer. Instrumented code records an event inline:
  *   if (__phaedrus_cursor < __phaedrus_limit) { store the word(s) at the
- *   cursor; advance it } else __phaedrus_record_slow / _record3_slow(...)
+ *   cursor; advance it } else __phaedrus_record_slow / _record_path_slow(...)
  * The limit is two slots short of the end, so three words always fit.
  * Function entry: the word is the pending call-site token minus one if the
  * caller set __phaedrus_site (which the entry clears), else the function's
  * token. A run of completed Ball-Larus paths (path granularity) is three
- * words: PHAEDRUS_PATH_MARK | function token, the path id, the run length. */
+ * words: PHAEDRUS_PATH_MARK | function token, the path id, the run length;
+ * or one (Format.h, PHAEDRUS_PATH_SHORT), for which code stores the same
+ * three slots (the third and second ignored) and advances the cursor by one. */
 extern __thread uint32_t *__phaedrus_cursor;
 extern __thread uint32_t *__phaedrus_limit;
 
@@ -39,8 +41,10 @@ extern __thread uint32_t *__phaedrus_limit;
  * __attribute__((preserve_most))): they save the registers they use, so
  * the instrumented code around the call keeps its registers. */
 __attribute__((preserve_most)) void __phaedrus_record_slow(uint32_t token);
+/* Records a path run: advances by one word if `first` is a one-word run
+ * (PHAEDRUS_PATH_SHORT), else by three. */
 __attribute__((preserve_most)) void
-__phaedrus_record3_slow(uint32_t first, uint32_t second, uint32_t third);
+__phaedrus_record_path_slow(uint32_t first, uint32_t second, uint32_t third);
 
 /* The trace file being written, or NULL before registration. */
 const char *__phaedrus_trace_path(void);

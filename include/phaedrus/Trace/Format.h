@@ -22,7 +22,10 @@
 
 #define PHAEDRUS_TRACE_MAGIC "PHDRWPP\n"
 #define PHAEDRUS_TRACE_MAGIC_SIZE 8
-#define PHAEDRUS_TRACE_VERSION 1u
+/* Version 2 added EVNP records and one-word path runs; a version-2 reader
+ * reads version 1 as well (it has neither). */
+#define PHAEDRUS_TRACE_VERSION 2u
+#define PHAEDRUS_TRACE_OLDEST_VERSION 1u
 
 #define PHAEDRUS_FOURCC(a, b, c, d)                                            \
   ((uint32_t)(a) | ((uint32_t)(b) << 8) | ((uint32_t)(c) << 16) |              \
@@ -42,6 +45,11 @@
  * then the tokens compressed as one zstd frame. EVNT and EVNZ records of a
  * thread share one sequence. */
 #define PHAEDRUS_TAG_EVNZ PHAEDRUS_FOURCC('E', 'V', 'N', 'Z')
+/* EVNP: aux = thread index; payload = u32 sequence number, u32 token count
+ * n, then one zstd frame of the chunk's prediction residue
+ * (phaedrus_predict_encode): ceil(n/32) u32 words of hit flags, then the
+ * tokens the predictor missed. What the runtime writes since version 2. */
+#define PHAEDRUS_TAG_EVNP PHAEDRUS_FOURCC('E', 'V', 'N', 'P')
 /* ENDT: struct phaedrus_end. Written once, at exit or on a fatal signal. */
 #define PHAEDRUS_TAG_ENDT PHAEDRUS_FOURCC('E', 'N', 'D', 'T')
 
@@ -52,8 +60,16 @@
  * changes, before it calls anything and when it returns, so runs keep their
  * place among the other events. */
 #define PHAEDRUS_PATH_MARK 0x80000000u
-/* Words of one path run. */
+/* Words of one path run (at most). */
 #define PHAEDRUS_PATH_RUN_WORDS 3u
+/* A run of length 1 whose function token is below 2^14 and whose path id is
+ * below 2^16 may be recorded as one word instead (version 2):
+ * PHAEDRUS_PATH_SHORT | token << 16 | path id. The three-word form keeps bit
+ * 30 of its first word clear (function tokens are below 2^30). */
+#define PHAEDRUS_PATH_SHORT 0xC0000000u
+#define PHAEDRUS_PATH_KIND_MASK 0xC0000000u
+#define PHAEDRUS_PATH_SHORT_TOKENS (1u << 14)
+#define PHAEDRUS_PATH_SHORT_PATHS (1u << 16)
 
 /* Tokens per EVNT record: what a run killed with SIGKILL can lose per thread. */
 #define PHAEDRUS_CHUNK_TOKENS 65536u
@@ -154,6 +170,84 @@ static inline uint32_t phaedrus_record_checksum(uint32_t tag, uint32_t length,
   uint32_t hash = phaedrus_checksum(fields, sizeof fields);
   hash = phaedrus_checksum_continue(hash, part1, size1);
   return phaedrus_checksum_continue(hash, part2, size2);
+}
+
+/* The predictor of EVNP chunks. Each token is guessed from a hash of the
+ * tokens before it in the chunk (about the last three): a table of 2^16
+ * tokens, all 0 at the start of every chunk, indexed by the low 16 bits of
+ * the context c (0 at the start). A token t that equals table[c & 0xffff] is
+ * a hit (its flag bit set, nothing else stored); otherwise it is a miss:
+ * stored, and written into that slot. Then c = (c << 5) ^ ((t * 2654435761)
+ * >> 8), mod 2^32. Interpreter and loop traces repeat short token sequences,
+ * so most tokens are hits (93% on Lua at path granularity), and zstd then
+ * has a tenth of the bytes to compress. */
+#define PHAEDRUS_PREDICT_TABLE (1u << 16)
+
+static inline uint32_t phaedrus_predict_context(uint32_t context,
+                                                uint32_t token) {
+  return (context << 5) ^ ((token * 2654435761u) >> 8);
+}
+
+/* Words of hit flags for n tokens: bit j % 32 of word j / 32 is token j's. */
+static inline size_t phaedrus_predict_flag_words(size_t n) {
+  return (n + 31) / 32;
+}
+
+/* Splits tokens[0, n) into flags (phaedrus_predict_flag_words(n) words) and
+ * misses (up to n words); returns the number of misses. `table` holds
+ * PHAEDRUS_PREDICT_TABLE words; its contents on entry do not matter. */
+static inline size_t phaedrus_predict_encode(const uint32_t *tokens, size_t n,
+                                             uint32_t *table, uint32_t *flags,
+                                             uint32_t *misses) {
+  size_t missed = 0;
+  uint32_t context = 0;
+  for (size_t i = 0; i < PHAEDRUS_PREDICT_TABLE; ++i)
+    table[i] = 0;
+  for (size_t base = 0; base < n; base += 32) {
+    size_t end = n - base < 32 ? n - base : 32;
+    uint32_t bits = 0;
+    for (size_t j = 0; j < end; ++j) {
+      uint32_t token = tokens[base + j];
+      uint32_t *slot = &table[context & (PHAEDRUS_PREDICT_TABLE - 1)];
+      if (*slot == token) {
+        bits |= 1u << j;
+      } else {
+        *slot = token;
+        misses[missed++] = token;
+      }
+      context = phaedrus_predict_context(context, token);
+    }
+    flags[base / 32] = bits;
+  }
+  return missed;
+}
+
+/* Inverse of phaedrus_predict_encode: rebuilds tokens[0, n) from the flags
+ * and `missed` misses. Returns 0 when the misses are exactly those the flags
+ * call for, -1 otherwise (tokens then hold no meaningful values). */
+static inline int phaedrus_predict_decode(const uint32_t *flags,
+                                          const uint32_t *misses, size_t missed,
+                                          size_t n, uint32_t *table,
+                                          uint32_t *tokens) {
+  size_t used = 0;
+  uint32_t context = 0;
+  for (size_t i = 0; i < PHAEDRUS_PREDICT_TABLE; ++i)
+    table[i] = 0;
+  for (size_t i = 0; i < n; ++i) {
+    uint32_t *slot = &table[context & (PHAEDRUS_PREDICT_TABLE - 1)];
+    uint32_t token;
+    if (flags[i / 32] >> (i % 32) & 1u) {
+      token = *slot;
+    } else {
+      if (used == missed)
+        return -1;
+      token = misses[used++];
+      *slot = token;
+    }
+    tokens[i] = token;
+    context = phaedrus_predict_context(context, token);
+  }
+  return used == missed ? 0 : -1;
 }
 
 #endif /* PHAEDRUS_TRACE_FORMAT_H */

@@ -44,8 +44,9 @@ OwningOpRef<ModuleOp> mlir::phaedrus::importWpp(StringRef bytes,
   trace::Ending ending;
   std::map<uint32_t, trace::RepeatFolder> folders;
   // Path runs are three words (PHAEDRUS_PATH_MARK | function, path id,
-  // length); each distinct (function, path) becomes a vocabulary entry,
-  // numbered after the static entries in order of first appearance.
+  // length) or one (PHAEDRUS_PATH_SHORT | function << 16 | path id, length
+  // 1); each distinct (function, path) becomes a vocabulary entry, numbered
+  // after the static entries in order of first appearance.
   struct PendingRun {
     unsigned words = 0; // of the current run read so far
     uint32_t function = 0, path = 0;
@@ -61,18 +62,23 @@ OwningOpRef<ModuleOp> mlir::phaedrus::importWpp(StringRef bytes,
         trace::RepeatFolder &folder =
             folders.try_emplace(thread, options.maxPeriod).first->second;
         PendingRun &pending = pendingPath[thread];
+        auto pushPath = [&](uint32_t function, uint32_t path, uint32_t length) {
+          auto key = std::make_pair(function, path);
+          auto [it, inserted] = pathIds.try_emplace(key, pathOrder.size());
+          if (inserted)
+            pathOrder.push_back(key);
+          folder.pushRun(PHAEDRUS_PATH_MARK | it->second, length);
+        };
         for (size_t i = 0; i < count; ++i) {
           uint32_t word = tokens[i];
           if (pending.words == 1) {
             pending.path = word;
             pending.words = 2;
           } else if (pending.words == 2) {
-            auto key = std::make_pair(pending.function, pending.path);
-            auto [it, inserted] = pathIds.try_emplace(key, pathOrder.size());
-            if (inserted)
-              pathOrder.push_back(key);
-            folder.pushRun(PHAEDRUS_PATH_MARK | it->second, word);
+            pushPath(pending.function, pending.path, word);
             pending.words = 0;
+          } else if ((word & PHAEDRUS_PATH_KIND_MASK) == PHAEDRUS_PATH_SHORT) {
+            pushPath((word & ~PHAEDRUS_PATH_KIND_MASK) >> 16, word & 0xffffu, 1);
           } else if (word & PHAEDRUS_PATH_MARK) {
             pending.function = word & ~PHAEDRUS_PATH_MARK;
             pending.words = 1;

@@ -210,10 +210,28 @@ llvm.func @many_paths(%c: i1) {
   llvm.return
 }
 
-// A diamond and a loop: paths are recorded (a path register and runs).
+// A diamond and a loop: paths are recorded (a path register and runs). A
+// run of length 1 is one word (0xC0000000 | token 0 << 16 | path id; the
+// token and every path id fit), any other run three (0x80000000 | token,
+// path id, length): the three words are stored either way and the cursor
+// advances by 1 or 3; the slow path gets the same three words.
 // CHECK-LABEL: llvm.func @few_paths(
 // CHECK: llvm.alloca
-// CHECK: llvm.call preserve_mostcc @__phaedrus_record3_slow
+// CHECK: %[[MARK:.*]] = llvm.mlir.constant(-2147483648 : i32) : i32
+// CHECK: %[[SHORT_BASE:.*]] = llvm.mlir.constant(-1073741824 : i32) : i32
+// CHECK-NEXT: %[[ONE:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK-NEXT: %[[SHORT:.*]] = llvm.icmp "eq" %[[LENGTH:.*]], %[[ONE]] : i32
+// CHECK-NEXT: %[[SHORT_WORD:.*]] = llvm.or %[[PATH:.*]], %[[SHORT_BASE]] : i32
+// CHECK-NEXT: %[[FIRST:.*]] = llvm.select %[[SHORT]], %[[SHORT_WORD]], %[[MARK]] : i1, i32
+// CHECK-NEXT: %[[W1:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK-NEXT: %[[W3:.*]] = llvm.mlir.constant(3 : i32) : i32
+// CHECK-NEXT: %[[ADVANCE:.*]] = llvm.select %[[SHORT]], %[[W1]], %[[W3]] : i1, i32
+// CHECK: llvm.store %[[FIRST]], %[[AT:.*]] {alignment = 4 : i64} : i32, !llvm.ptr
+// CHECK: llvm.store %[[PATH]], %{{.*}} {alignment = 4 : i64} : i32, !llvm.ptr
+// CHECK: llvm.store %[[LENGTH]], %{{.*}} {alignment = 4 : i64} : i32, !llvm.ptr
+// CHECK-NEXT: %[[NEXT:.*]] = llvm.getelementptr %[[AT]][%[[ADVANCE]]] : (!llvm.ptr, i32) -> !llvm.ptr, i32
+// CHECK-NEXT: llvm.store %[[NEXT]], %{{.*}} {alignment = 8 : i64} : !llvm.ptr, !llvm.ptr
+// CHECK: llvm.call preserve_mostcc @__phaedrus_record_path_slow(%[[FIRST]], %[[PATH]], %[[LENGTH]])
 llvm.func @few_paths(%c: i1, %n: i32) {
   %z = llvm.mlir.constant(0 : i32) : i32
   %o = llvm.mlir.constant(1 : i32) : i32
@@ -254,4 +272,125 @@ llvm.func @locals(%c: i1, %v: i32) -> i32 {
 ^b:
   %r = llvm.load %x : !llvm.ptr -> i32
   llvm.return %r : i32
+}
+
+// 17 diamonds (token 3, so the one-word form is 0xC0030000 | path id): 2^17
+// paths, more than the one-word form's 16-bit path id
+// holds. A run is one word only if it has length 1 and a path id below 2^16.
+// CHECK-LABEL: llvm.func @seventeen_diamonds(
+// CHECK: %[[SHORT_BASE:.*]] = llvm.mlir.constant(-1073545216 : i32) : i32
+// CHECK-NEXT: %[[ONE:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK-NEXT: %[[LENGTH_ONE:.*]] = llvm.icmp "eq" %{{.*}}, %[[ONE]] : i32
+// CHECK-NEXT: %[[LIMIT:.*]] = llvm.mlir.constant(65536 : i32) : i32
+// CHECK-NEXT: %[[FITS:.*]] = llvm.icmp "ult" %[[PATH:.*]], %[[LIMIT]] : i32
+// CHECK-NEXT: %[[SHORT:.*]] = llvm.and %[[LENGTH_ONE]], %[[FITS]] : i1
+// CHECK-NEXT: %[[SHORT_WORD:.*]] = llvm.or %[[PATH]], %[[SHORT_BASE]] : i32
+// CHECK-NEXT: llvm.select %[[SHORT]], %[[SHORT_WORD]]
+// CHECK: llvm.return
+llvm.func @seventeen_diamonds(%c: i1) {
+  llvm.br ^d0
+^d0:
+  llvm.cond_br %c, ^l0, ^r0
+^l0:
+  llvm.br ^d1
+^r0:
+  llvm.br ^d1
+^d1:
+  llvm.cond_br %c, ^l1, ^r1
+^l1:
+  llvm.br ^d2
+^r1:
+  llvm.br ^d2
+^d2:
+  llvm.cond_br %c, ^l2, ^r2
+^l2:
+  llvm.br ^d3
+^r2:
+  llvm.br ^d3
+^d3:
+  llvm.cond_br %c, ^l3, ^r3
+^l3:
+  llvm.br ^d4
+^r3:
+  llvm.br ^d4
+^d4:
+  llvm.cond_br %c, ^l4, ^r4
+^l4:
+  llvm.br ^d5
+^r4:
+  llvm.br ^d5
+^d5:
+  llvm.cond_br %c, ^l5, ^r5
+^l5:
+  llvm.br ^d6
+^r5:
+  llvm.br ^d6
+^d6:
+  llvm.cond_br %c, ^l6, ^r6
+^l6:
+  llvm.br ^d7
+^r6:
+  llvm.br ^d7
+^d7:
+  llvm.cond_br %c, ^l7, ^r7
+^l7:
+  llvm.br ^d8
+^r7:
+  llvm.br ^d8
+^d8:
+  llvm.cond_br %c, ^l8, ^r8
+^l8:
+  llvm.br ^d9
+^r8:
+  llvm.br ^d9
+^d9:
+  llvm.cond_br %c, ^l9, ^r9
+^l9:
+  llvm.br ^d10
+^r9:
+  llvm.br ^d10
+^d10:
+  llvm.cond_br %c, ^l10, ^r10
+^l10:
+  llvm.br ^d11
+^r10:
+  llvm.br ^d11
+^d11:
+  llvm.cond_br %c, ^l11, ^r11
+^l11:
+  llvm.br ^d12
+^r11:
+  llvm.br ^d12
+^d12:
+  llvm.cond_br %c, ^l12, ^r12
+^l12:
+  llvm.br ^d13
+^r12:
+  llvm.br ^d13
+^d13:
+  llvm.cond_br %c, ^l13, ^r13
+^l13:
+  llvm.br ^d14
+^r13:
+  llvm.br ^d14
+^d14:
+  llvm.cond_br %c, ^l14, ^r14
+^l14:
+  llvm.br ^d15
+^r14:
+  llvm.br ^d15
+^d15:
+  llvm.cond_br %c, ^l15, ^r15
+^l15:
+  llvm.br ^d16
+^r15:
+  llvm.br ^d16
+^d16:
+  llvm.cond_br %c, ^l16, ^r16
+^l16:
+  llvm.br ^d17
+^r16:
+  llvm.br ^d17
+^d17:
+  llvm.return
 }

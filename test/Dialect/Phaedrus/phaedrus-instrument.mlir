@@ -72,7 +72,7 @@ llvm.func @main(%f: !llvm.ptr) -> i32 {
 // CHECK: llvm.mlir.global external thread_local @__phaedrus_cursor() {{.*}} : !llvm.ptr
 // CHECK: llvm.mlir.global external thread_local @__phaedrus_limit() {{.*}} : !llvm.ptr
 // CHECK: llvm.func preserve_mostcc @__phaedrus_record_slow(i32)
-// CHECK: llvm.func preserve_mostcc @__phaedrus_record3_slow(i32, i32, i32)
+// CHECK: llvm.func preserve_mostcc @__phaedrus_record_path_slow(i32, i32, i32)
 // CHECK: llvm.mlir.global internal constant @__phaedrus_vocabulary_text("0\09function\09leaf\0A1\09function\09main\0A2\09call_site\09main\090\09leaf\0A3\09call_site\09main\091\09leaf\0A")
 // CHECK-LABEL: llvm.func internal @__phaedrus_module_init()
 // CHECK: llvm.call @__phaedrus_register(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, i64, i64, i32) -> ()

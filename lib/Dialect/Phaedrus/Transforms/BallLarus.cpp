@@ -201,6 +201,10 @@ mlir::phaedrus::instrumentPaths(LLVM::LLVMFuncOp function,
   // event would add to its entry event: record nothing.
   if (total == 1)
     return total;
+  // The three-word form needs bit 30 of the mark word clear (a trace format
+  // limit no real program reaches).
+  if (functionToken >= (PHAEDRUS_PATH_KIND_MASK & ~PHAEDRUS_PATH_MARK))
+    return std::nullopt;
 
   // The path register lives in an alloca at the entry; -O2 promotes it.
   OpBuilder builder(function.getContext());
@@ -245,6 +249,12 @@ mlir::phaedrus::instrumentPaths(LLVM::LLVMFuncOp function,
     LLVM::BrOp::create(builder, loc, ValueRange{}, cont);
     builder.setInsertionPointToStart(cont);
   };
+  // Runs of length 1 (most, in loops whose path changes every iteration)
+  // take one word when the token and path id fit (PHAEDRUS_PATH_SHORT):
+  // all three words are stored either way and the cursor advances by 1 or 3,
+  // without a branch.
+  bool shortForm = functionToken < PHAEDRUS_PATH_SHORT_TOKENS;
+  bool pathsFitShort = total <= PHAEDRUS_PATH_SHORT_PATHS;
   // Records the open run, if any, and closes it.
   auto emitFlush = [&]() {
     Value length = LLVM::LoadOp::create(builder, loc, i32, runLength);
@@ -254,7 +264,27 @@ mlir::phaedrus::instrumentPaths(LLVM::LLVMFuncOp function,
         open,
         [&] {
           Value path = LLVM::LoadOp::create(builder, loc, i32, runPath);
-          recorder.emit(builder, loc, {markValue, path, length});
+          if (!shortForm) {
+            recorder.emit(builder, loc, {markValue, path, length});
+          } else {
+            Value shortBase =
+                constant(PHAEDRUS_PATH_SHORT | functionToken << 16);
+            Value isShort = LLVM::ICmpOp::create(
+                builder, loc, LLVM::ICmpPredicate::eq, length, constant(1));
+            if (!pathsFitShort)
+              isShort = LLVM::AndOp::create(
+                  builder, loc, isShort,
+                  LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::ult,
+                                       path,
+                                       constant(PHAEDRUS_PATH_SHORT_PATHS)));
+            Value shortWord = LLVM::OrOp::create(builder, loc, path, shortBase);
+            Value first = LLVM::SelectOp::create(builder, loc, isShort,
+                                                 shortWord, markValue);
+            Value advance = LLVM::SelectOp::create(
+                builder, loc, isShort, constant(1),
+                constant(PHAEDRUS_PATH_RUN_WORDS));
+            recorder.emit(builder, loc, {first, path, length}, advance);
+          }
           LLVM::StoreOp::create(builder, loc, constant(0), runLength);
         },
         [] {});

@@ -33,7 +33,7 @@ Recorder::Recorder(ModuleOp module) {
   slow1 = LLVM::LLVMFuncOp::create(builder, loc, "__phaedrus_record_slow",
                                    LLVM::LLVMFunctionType::get(voidType, {i32}));
   slow3 = LLVM::LLVMFuncOp::create(
-      builder, loc, "__phaedrus_record3_slow",
+      builder, loc, "__phaedrus_record_path_slow",
       LLVM::LLVMFunctionType::get(voidType, {i32, i32, i32}));
   // The slow paths save every register they use, so that a small function's
   // fast path needs no stack frame of its own for them.
@@ -42,8 +42,10 @@ Recorder::Recorder(ModuleOp module) {
   slow3.setCConvAttr(preserveMost);
 }
 
-void Recorder::emit(OpBuilder &builder, Location loc, ArrayRef<Value> words) {
+void Recorder::emit(OpBuilder &builder, Location loc, ArrayRef<Value> words,
+                    Value advance) {
   assert((words.size() == 1 || words.size() == 3) && "one or three words");
+  assert((!advance || words.size() == 3) && "a variable advance is a path run's");
   MLIRContext *context = builder.getContext();
   Type i32 = builder.getI32Type();
   auto ptr = LLVM::LLVMPointerType::get(context);
@@ -74,9 +76,12 @@ void Recorder::emit(OpBuilder &builder, Location loc, ArrayRef<Value> words) {
                                               ArrayRef<LLVM::GEPArg>{int32_t(i)});
     LLVM::StoreOp::create(builder, loc, word, slot, 4);
   }
-  Value next = LLVM::GEPOp::create(
-      builder, loc, ptr, i32, current,
-      ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(words.size())});
+  Value next =
+      advance ? LLVM::GEPOp::create(builder, loc, ptr, i32, current,
+                                    ArrayRef<LLVM::GEPArg>{advance})
+              : LLVM::GEPOp::create(
+                    builder, loc, ptr, i32, current,
+                    ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(words.size())});
   LLVM::StoreOp::create(builder, loc, next, cursorAddress, 8);
   LLVM::BrOp::create(builder, loc, ValueRange{}, cont);
 

@@ -31,10 +31,15 @@ public:
   /// `module`.
   explicit Recorder(ModuleOp module);
 
-  /// Records one or three 32-bit `words` at the builder's insertion point. The
-  /// block is split there; afterwards the builder is at the start of the
-  /// continuation, before the operations that followed the insertion point.
-  void emit(OpBuilder &builder, Location loc, ArrayRef<Value> words);
+  /// Records one 32-bit word, or a path run's three, at the builder's
+  /// insertion point. The block is split there; afterwards the builder is at
+  /// the start of the continuation, before the operations that followed the
+  /// insertion point. A path run stores all three words and advances the
+  /// cursor by `advance` (an i32 that is 1 when the first word is a one-word
+  /// run, PHAEDRUS_PATH_SHORT) if given, else by three; its slow path decides
+  /// the same from the first word.
+  void emit(OpBuilder &builder, Location loc, ArrayRef<Value> words,
+            Value advance = {});
 
   LLVM::GlobalOp getSiteGlobal() { return site; }
 

@@ -17,8 +17,10 @@ def PhaedrusInstrumentPass : Pass<"phaedrus-instrument", "::mlir::ModuleOp"> {
     most edges cost nothing). A path ends at a back edge, on an edge into a
     target of a computed goto (`llvm.indirectbr`) or at a return. Runs of
     the same path completed consecutively are counted in locals and
-    recorded as three words (`0x80000000 | function`, path id, run length)
-    when the path changes, before every call and at returns, so that events
+    recorded as three words (`0x80000000 | function`, path id, run length),
+    or as one (`0xC0000000 | function << 16 | path id`) for a run of length
+    1 when the function's token is below 2^14 and the id below 2^16, when
+    the path changes, before every call and at returns, so that events
     stay in order and tight loops cost a compare and an add per iteration.
     Branch frequencies and
     per-call-site path spectra follow exactly from the recorded paths.
