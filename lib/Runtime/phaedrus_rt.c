@@ -80,10 +80,11 @@ static __thread uint32_t scratch[SCRATCH_TOKENS];
 /* At most this many buffers per thread: the program waits for the writer
  * (bounded memory) rather than letting a fast producer outrun the disk. */
 #define MAX_BUFFERS_PER_THREAD 8u
-/* zstd level 1 on the prediction residue. On a Lua path trace (sorting.lua
- * 16: 120M words with one-word path runs), prediction + zstd took 0.25 s on
- * one core and made 5.1 MB, zstd alone 0.63 s and 25 MB; level -5 saved 15%
- * of the time and made it a third larger. */
+/* zstd level 1 (on the prediction residue at path granularity). On a Lua
+ * path trace (sorting.lua 16: 120M words with one-word path runs),
+ * prediction + zstd took 0.25 s on one core and made 5.1 MB, zstd alone
+ * 0.63 s and 25 MB; level -5 saved 15% of the time and made it a third
+ * larger. */
 #define ZSTD_LEVEL 1
 
 static struct {
@@ -322,12 +323,27 @@ static void compressor_free(struct compressor *c) {
   free(c->out);
 }
 
-/* Writes one buffer: predicted and compressed (EVNP) with a compressor, raw
- * (EVNT) without one (signal handlers must not allocate) or if compression
- * fails. Caller holds write_lock. */
+/* Writes one buffer compressed with a compressor: at path granularity
+ * predicted, then zstd (EVNP), at function granularity zstd alone (EVNZ);
+ * raw (EVNT) without a compressor (signal handlers must not allocate) or
+ * if compression fails. Caller holds write_lock.
+ * Why by granularity (one core, 2026-11): a Lua path trace of 120M words
+ * took zstd 0.48 s (25 MB) and prediction + zstd 0.21 s (5.0 MB), but a Lua
+ * function trace of 118M words took zstd 0.15 s (9.1 MB) and prediction +
+ * zstd 0.24 s (6.7 MB): zstd already finds the repeats of entry tokens, and
+ * the predictor would only cost time. */
 static void write_buffer(struct buffer *b, struct compressor *c) {
   int error;
-  if (c) {
+  if (c && rt.granularity != PHAEDRUS_GRANULARITY_PATH) {
+    size_t n = ZSTD_compressCCtx(c->cctx, c->out, c->out_size, b->tokens,
+                                 (size_t)b->count * sizeof(uint32_t), ZSTD_LEVEL);
+    if (!ZSTD_isError(n)) {
+      uint32_t head[2] = {b->sequence, b->count};
+      error = write_record(PHAEDRUS_TAG_EVNZ, b->owner->index, head,
+                           sizeof head, c->out, n);
+      goto done;
+    }
+  } else if (c) {
     size_t flag_words = phaedrus_predict_flag_words(b->count);
     size_t missed = phaedrus_predict_encode(b->tokens, b->count, c->table,
                                             c->residue, c->residue + flag_words);

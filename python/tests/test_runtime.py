@@ -138,13 +138,14 @@ def test_tracing_off(builds, tmp_path):
 
 
 def event_records(data: bytes):
-    """(offset, length) of each event chunk record (EVNT, EVNZ, EVNP) of a
-    trace: 16-byte headers (tag, length, checksum, aux) after the magic."""
+    """(offset, length, tag) of each event chunk record (EVNT, EVNZ, EVNP)
+    of a trace: 16-byte headers (tag, length, checksum, aux) after the
+    magic."""
     offset, records = 8, []
     while offset + 16 <= len(data):
         tag, length = data[offset:offset + 4], int.from_bytes(data[offset + 4:offset + 8], "little")
         if tag in (b"EVNT", b"EVNZ", b"EVNP"):
-            records.append((offset, 16 + length))
+            records.append((offset, 16 + length, tag.decode()))
         offset += 16 + length
     return records
 
@@ -161,12 +162,12 @@ def test_import_refuses_damaged_traces(builds, tmp_path):
     # prefix with a warning.
     chunks = event_records(data)
     assert len(chunks) >= 10
-    middle, length = chunks[len(chunks) // 2]
+    middle, length, tag = chunks[len(chunks) // 2]
+    assert tag == "EVNZ"  # function granularity: zstd alone
     cut = tmp_path / "cut.wpp"
     cut.write_bytes(data[: middle + length // 2])
     counts, warnings = entry_counts(cut, tmp_path)
-    assert re.search(rf"trace is incomplete: truncated EVNP record at byte {middle}",
-                     warnings)
+    assert f"trace is incomplete: truncated EVNZ record at byte {middle}" in warnings
     recovered = re.search(r"recovered (\d+) events in (\d+) chunks from 1 "
                           r"thread\(s\)", warnings)
     assert recovered, warnings
@@ -183,7 +184,7 @@ def test_import_refuses_damaged_traces(builds, tmp_path):
     with pytest.raises(ToolError) as error:
         pipeline.import_trace(corrupt, tmp_path / "corrupt.mlir")
     message = str(error.value)
-    assert f"error: trace is corrupt: corrupt EVNP record at byte {middle}" in message
+    assert f"error: trace is corrupt: corrupt EVNZ record at byte {middle}" in message
     assert "checksum mismatch; the intact prefix has recovered" in message
     assert "(import it with --wpp-keep-prefix)" in message
     counts, warnings = entry_counts(corrupt, tmp_path, keep_prefix=True)
@@ -229,3 +230,38 @@ def test_path_granularity_counts_paths_exactly(builds, tmp_path, n):
     assert sorted(paths.values()) == expected
     # The entries are still counted at path granularity.
     assert counts["traces"][0]["entry_counts"]["classify"] == 1
+
+
+def test_path_trace_chunks_round_trip_and_damage_is_reported(builds, tmp_path):
+    """At path granularity the writer predicts and compresses each chunk
+    (EVNP records, docs/TraceFormat.md): a long run must still give exact
+    path counts, and a cut or a flipped byte in an EVNP record must be
+    reported like any other damage."""
+    inst, plain = builds["branches-path"]
+    n = 3_000_000
+    trace = tmp_path / "long.wpp"
+    code, out, _ = pipeline.run_program(inst, [str(n)], trace=trace)
+    assert (code, out) == pipeline.run_program(plain, [str(n)])[:2]
+    data = trace.read_bytes()
+    chunks = event_records(data)
+    assert len(chunks) >= 10 and {tag for _, _, tag in chunks[:-1]} == {"EVNP"}
+    counts, warnings = entry_counts(trace, tmp_path)
+    assert warnings == ""
+    paths = sorted(counts["traces"][0]["path_counts"]["classify"].values())
+    then_iterations = len(range(0, n, 3))
+    assert paths == sorted([1, then_iterations - 1, n - then_iterations, 1])
+
+    middle, length, _ = chunks[len(chunks) // 2]
+    cut = tmp_path / "cut.wpp"
+    cut.write_bytes(data[: middle + length // 2])
+    counts, warnings = entry_counts(cut, tmp_path)
+    assert f"trace is incomplete: truncated EVNP record at byte {middle}" in warnings
+    assert re.search(rf"recovered \d+ events in {len(chunks) // 2} chunks from 1 "
+                     r"thread\(s\)", warnings), warnings
+
+    flipped = bytearray(data)
+    flipped[middle + length // 2] ^= 0xFF
+    (tmp_path / "corrupt.wpp").write_bytes(bytes(flipped))
+    with pytest.raises(ToolError) as error:
+        pipeline.import_trace(tmp_path / "corrupt.wpp", tmp_path / "corrupt.mlir")
+    assert f"corrupt EVNP record at byte {middle}: checksum mismatch" in str(error.value)
