@@ -195,9 +195,9 @@ def measure_trace(program, run, b, granularity, binary, instrumented_mlir,
             raise BenchError(f"{label}: {binary} (exit {code}) wrote no trace "
                              f"to {trace}; stderr:\n"
                              f"{err.decode(errors='replace')[-2000:]}")
-        trace_bytes = trace.stat().st_size
+        trace_file_bytes = trace.stat().st_size
 
-        step(f"{label}: importing ({trace_bytes / 1e6:.1f} MB trace file)")
+        step(f"{label}: importing ({trace_file_bytes / 1e6:.1f} MB trace file)")
         cmd = [translate, "--import-wpp", trace, "--wpp-name", "run", "-o", imported]
         fingerprint = pipeline.fingerprint_of(instrumented_mlir)
         cmd += ["--wpp-fingerprint", str(fingerprint)]
@@ -258,7 +258,7 @@ def measure_trace(program, run, b, granularity, binary, instrumented_mlir,
         "input": run.name,
         "granularity": granularity,
         "exit_code": code,
-        "trace_file_bytes": trace_bytes,
+        "trace_file_bytes": trace_file_bytes,
         "raw_events": raw_events,
         "raw_bytes": raw_bytes,
         "imported_text_bytes": imported_bytes,

@@ -1,6 +1,8 @@
-// RUN: phaedrus-opt %s --split-input-file --phaedrus-instrument --verify-diagnostics | FileCheck %s
+// The thread-local hand-over of call-site tokens, without direct-entry
+// copies (phaedrus-instrument-copies.mlir has those, the default).
+// RUN: phaedrus-opt %s --split-input-file --phaedrus-instrument=direct-copies=false --verify-diagnostics | FileCheck %s
 // The instrumented module, stripped, is valid LLVM IR.
-// RUN: phaedrus-opt %s --split-input-file --phaedrus-instrument --phaedrus-strip --verify-diagnostics \
+// RUN: phaedrus-opt %s --split-input-file --phaedrus-instrument=direct-copies=false --phaedrus-strip --verify-diagnostics \
 // RUN:   | mlir-translate --split-input-file --mlir-to-llvmir | FileCheck %s --check-prefix=LLVM
 
 // Ids: instrumented functions by name, then direct call sites between them

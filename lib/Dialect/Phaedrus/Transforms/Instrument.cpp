@@ -27,6 +27,7 @@ static constexpr StringLiteral kRegisterName = "__phaedrus_register";
 static constexpr StringLiteral kVocabularyGlobal = "__phaedrus_vocabulary_text";
 static constexpr StringLiteral kInitName = "__phaedrus_module_init";
 static constexpr StringLiteral kVocabularyOpName = "phaedrus_vocabulary";
+static constexpr StringLiteral kDirectCopyPrefix = "__phaedrus_direct.";
 
 namespace {
 struct PhaedrusInstrumentPass
@@ -92,16 +93,81 @@ struct PhaedrusInstrumentPass
     // thread-local hand-over of the pending site.
     const llvm::StringSet<> &callerRecorded = shape.enteredOnlyByRecordedCalls;
 
-    // Call sites of the other functions: store the pending token right
-    // before the call.
+    // Every direct call, with its call-site token (the copies' calls below
+    // share their original's tokens).
+    SmallVector<std::pair<LLVM::CallOp, uint32_t>> siteCalls;
+    for (auto [site, token] : llvm::zip(sites, siteToken))
+      siteCalls.push_back({site.call, token});
+
+    // Direct-entry copies: a function that is also entered other than by
+    // recorded direct calls (external, or address-taken) keeps its entry
+    // hook for those entries, and its direct callers call an internal copy
+    // without one instead, recording the call-site token themselves. A
+    // direct call then costs one inline record in the caller instead of the
+    // thread-local hand-over plus a record in the callee, and the copy is as
+    // small as the uninstrumented function, so LLVM inlines it as it would
+    // the original.
+    std::map<std::string, LLVM::LLVMFuncOp> copies;
+    if (directCopies) {
+      llvm::StringSet<> directlyCalled;
+      for (const ProgramShape::CallSite &site : sites)
+        directlyCalled.insert(site.callee);
+      // Each caller's sites, in program order, to pair with its copy's calls.
+      std::map<StringRef, SmallVector<uint32_t>> tokensOfCaller;
+      for (auto [site, token] : llvm::zip(sites, siteToken))
+        tokensOfCaller[site.caller].push_back(token);
+      for (auto &[name, function] : functions) {
+        if (callerRecorded.contains(name) || !directlyCalled.contains(name) ||
+            !canCopy(function))
+          continue;
+        std::string copyName = (Twine(kDirectCopyPrefix) + name).str();
+        if (module.lookupSymbol(copyName)) {
+          function.emitError() << "phaedrus-instrument: cannot make the direct-"
+                                  "entry copy of @"
+                               << name << ": @" << copyName << " exists";
+          return signalPassFailure();
+        }
+        auto copy = cast<LLVM::LLVMFuncOp>(function->clone());
+        copy.setSymName(copyName);
+        copy.setLinkage(LLVM::Linkage::Internal);
+        copy.setVisibility_(LLVM::Visibility::Default);
+        copy.setComdatAttr({});
+        module.getBody()->getOperations().insertAfter(function->getIterator(),
+                                                      copy);
+        copies[name] = copy;
+        // Same body, so the same calls in the same order.
+        SmallVector<LLVM::CallOp> calls;
+        copy.walk([&](LLVM::CallOp call) {
+          std::optional<StringRef> callee = call.getCallee();
+          if (callee && functions.count(callee->str()))
+            calls.push_back(call);
+        });
+        const SmallVector<uint32_t> &tokens = tokensOfCaller[function.getName()];
+        assert(calls.size() == tokens.size() && "a copy has its original's calls");
+        for (auto [call, token] : llvm::zip(calls, tokens))
+          siteCalls.push_back({call, token});
+        ++numDirectCopies;
+      }
+    }
+
+    // Calls into functions entered only by recorded calls, and into copies,
+    // record their token before the call; the others store the pending
+    // token right before the call.
     SmallVector<std::pair<LLVM::CallOp, uint32_t>> recordAtCall;
-    for (auto [site, token] : llvm::zip(sites, siteToken)) {
-      if (callerRecorded.contains(site.callee)) {
-        recordAtCall.push_back({site.call, token});
+    for (auto [call, token] : siteCalls) {
+      StringRef callee = *call.getCallee();
+      auto copy = copies.find(callee.str());
+      if (copy != copies.end()) {
+        call.setCallee(copy->second.getName());
+        recordAtCall.push_back({call, token});
         continue;
       }
-      builder.setInsertionPoint(site.call);
-      Location callLoc = site.call.getLoc();
+      if (callerRecorded.contains(callee)) {
+        recordAtCall.push_back({call, token});
+        continue;
+      }
+      builder.setInsertionPoint(call);
+      Location callLoc = call.getLoc();
       Value address = LLVM::AddressOfOp::create(builder, callLoc, siteGlobal);
       Value value = LLVM::ConstantOp::create(builder, callLoc, i32,
                                              builder.getI32IntegerAttr(token + 1));
@@ -110,14 +176,19 @@ struct PhaedrusInstrumentPass
     }
     // Paths first: their code goes on edges, the entry hook then goes
     // before everything at the top of the entry block.
+    // A copy records the paths of its original, under its original's token.
     if (granularity == Granularity::Path) {
       for (auto &[name, function] : functions) {
-        if (instrumentPaths(function, functionToken[name], recorder))
+        if (instrumentPaths(function, functionToken[name], recorder)) {
           ++numPathFunctions;
-        else
+          auto copy = copies.find(name);
+          if (copy != copies.end())
+            (void)instrumentPaths(copy->second, functionToken[name], recorder);
+        } else {
           function.emitRemark()
               << "phaedrus-instrument: recording only the entries of @" << name
               << ": too many paths or an unsupported terminator";
+        }
       }
     }
     // Entries: after the entry block's leading constants and allocas (so
@@ -208,6 +279,19 @@ struct PhaedrusInstrumentPass
                  : FlatSymbolRefAttr(),
           DenseI64ArrayAttr());
     }
+  }
+
+  /// Whether `function` can have a direct-entry copy: not if it takes the
+  /// address of its own blocks (a copy's `llvm.blockaddress` would still name
+  /// the original's).
+  static bool canCopy(LLVM::LLVMFuncOp function) {
+    return !function
+                .walk([](Operation *op) {
+                  return isa<LLVM::BlockAddressOp, LLVM::BlockTagOp>(op)
+                             ? WalkResult::interrupt()
+                             : WalkResult::advance();
+                })
+                .wasInterrupted();
   }
 
   /// Adds `init` to the module's constructors with priority 0, extending an

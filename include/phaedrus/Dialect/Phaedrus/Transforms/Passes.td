@@ -37,8 +37,18 @@ def PhaedrusInstrumentPass : Pass<"phaedrus-instrument", "::mlir::ModuleOp"> {
     caller). Ids are assigned in sorted order of symbol names, so they only
     depend on the program, not on the build.
 
-    * Before each such direct call, the caller stores the call-site token
-      (plus one) into the thread-local `__phaedrus_site`.
+    * Before each such direct call, the caller records the call-site token
+      inline when the callee is entered only by such calls (internal, never
+      address-taken) or has a direct-entry copy; otherwise it stores the
+      token (plus one) into the thread-local `__phaedrus_site`.
+    * Direct-entry copies (`direct-copies=true`, the default): a function
+      with direct callers that may also be entered otherwise (external, or
+      address-taken) gets an internal copy `__phaedrus_direct.NAME` without
+      the entry hook, and its direct calls go to the copy. Direct calls so
+      cost one inline record instead of the hand-over and the callee's
+      record, and LLVM inlines the small copy as it would the
+      uninstrumented function. Functions that take the address of their own
+      blocks get no copy.
     * At entry, each instrumented function takes the pending call-site token
       (clearing it) or else its own `function` token (indirect calls, calls
       from uninstrumented code such as `qsort` callbacks, the program entry)
@@ -94,7 +104,11 @@ def PhaedrusInstrumentPass : Pass<"phaedrus-instrument", "::mlir::ModuleOp"> {
              clEnumValN(::mlir::phaedrus::Granularity::Function, "function",
                         "function entries with their call sites"),
              clEnumValN(::mlir::phaedrus::Granularity::Path, "path",
-                        "function entries and Ball-Larus acyclic paths"))}]>
+                        "function entries and Ball-Larus acyclic paths"))}]>,
+    Option<"directCopies", "direct-copies", "bool", "true",
+           "Give functions entered both by direct calls and otherwise an "
+           "internal copy for the direct calls, which record their token "
+           "themselves">
   ];
   let statistics = [
     Statistic<"numPathFunctions", "path-functions",
@@ -103,7 +117,9 @@ def PhaedrusInstrumentPass : Pass<"phaedrus-instrument", "::mlir::ModuleOp"> {
     Statistic<"numCallSites", "call-sites", "Number of call sites instrumented">,
     Statistic<"numCallerRecorded", "caller-recorded-sites",
               "Call sites that record their token themselves (the callee is "
-              "only ever called directly)">
+              "only ever called directly, or is a direct-entry copy)">,
+    Statistic<"numDirectCopies", "direct-copies",
+              "Functions given a direct-entry copy">
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::phaedrus::PhaedrusDialect"];

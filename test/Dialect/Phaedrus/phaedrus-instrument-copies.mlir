@@ -1,0 +1,109 @@
+// RUN: phaedrus-opt %s --split-input-file --phaedrus-instrument --verify-diagnostics | FileCheck %s
+// RUN: phaedrus-opt %s --split-input-file --phaedrus-instrument=granularity=path --verify-diagnostics | FileCheck %s --check-prefix=PATH
+// The copies translate to valid LLVM IR.
+// RUN: phaedrus-opt %s --split-input-file --phaedrus-instrument --phaedrus-strip --verify-diagnostics \
+// RUN:   | mlir-translate --split-input-file --mlir-to-llvmir | FileCheck %s --check-prefix=LLVM
+
+// Direct-entry copies. @leaf and @mid are external (other code may enter
+// them) and also called directly: each gets an internal copy without an
+// entry hook. Direct calls go to the copies and record their call-site token
+// inline right before the call (ids: 0 @leaf, 1 @main, 2 @mid, 3 @main[0] ->
+// @mid, 4 @main[1] -> @leaf, 5 @mid[0] -> @leaf); the copy of @mid calls the
+// copy of @leaf with @mid[0]'s token. The originals keep the hand-over
+// (their entry takes a pending token or their own), for the entries that
+// do not come from a direct call, such as @main's indirect call.
+// CHECK-LABEL: llvm.func @leaf(
+// CHECK: llvm.mlir.addressof @__phaedrus_site
+// CHECK: llvm.return
+// CHECK-LABEL: llvm.func internal @__phaedrus_direct.leaf(
+// CHECK-NOT: __phaedrus
+// CHECK: llvm.return
+// CHECK-LABEL: llvm.func @main(
+// CHECK: %[[T3:.*]] = llvm.mlir.constant(3 : i32) : i32
+// CHECK: llvm.store %[[T3]], %{{.*}} {alignment = 4 : i64} : i32, !llvm.ptr
+// CHECK: llvm.call @__phaedrus_direct.mid(
+// CHECK: %[[T4:.*]] = llvm.mlir.constant(4 : i32) : i32
+// CHECK: llvm.store %[[T4]], %{{.*}} {alignment = 4 : i64} : i32, !llvm.ptr
+// CHECK: llvm.call @__phaedrus_direct.leaf(
+// CHECK-NOT: __phaedrus_site
+// CHECK: llvm.call %{{.*}}(
+// CHECK-LABEL: llvm.func @mid(
+// CHECK: llvm.mlir.addressof @__phaedrus_site
+// CHECK: %[[M5:.*]] = llvm.mlir.constant(5 : i32) : i32
+// CHECK: llvm.store %[[M5]], %{{.*}} {alignment = 4 : i64} : i32, !llvm.ptr
+// CHECK: llvm.call @__phaedrus_direct.leaf(
+// CHECK-LABEL: llvm.func internal @__phaedrus_direct.mid(
+// CHECK-NOT: llvm.mlir.addressof @__phaedrus_site
+// CHECK: %[[C5:.*]] = llvm.mlir.constant(5 : i32) : i32
+// CHECK: llvm.store %[[C5]], %{{.*}} {alignment = 4 : i64} : i32, !llvm.ptr
+// CHECK: llvm.call @__phaedrus_direct.leaf(
+
+// At path granularity a copy records its original's paths, under the
+// original's token (@leaf: 0, so a one-word run is 0xC0000000 | path id).
+// PATH-LABEL: llvm.func internal @__phaedrus_direct.leaf(
+// PATH: llvm.mlir.constant(-1073741824 : i32) : i32
+// PATH: llvm.call preserve_mostcc @__phaedrus_record_path_slow
+
+// LLVM: define internal i32 @__phaedrus_direct.leaf(
+// LLVM: call i32 @__phaedrus_direct.leaf(
+llvm.func @leaf(%x: i32) -> i32 {
+  %z = llvm.mlir.constant(0 : i32) : i32
+  %c = llvm.icmp "slt" %x, %z : i32
+  llvm.cond_br %c, ^neg, ^pos
+^neg:
+  %n = llvm.sub %z, %x : i32
+  llvm.return %n : i32
+^pos:
+  llvm.return %x : i32
+}
+llvm.func @main(%f: !llvm.ptr) -> i32 {
+  %c = llvm.mlir.constant(1 : i32) : i32
+  %a = llvm.call @mid(%c) : (i32) -> i32
+  %b = llvm.call @leaf(%a) : (i32) -> i32
+  %g = llvm.call %f(%b) : !llvm.ptr, (i32) -> i32
+  llvm.return %g : i32
+}
+llvm.func @mid(%x: i32) -> i32 {
+  %a = llvm.call @leaf(%x) : (i32) -> i32
+  llvm.return %a : i32
+}
+
+// -----
+
+// A function that takes the address of its own blocks (computed goto, as
+// Lua's interpreter loop does) gets no copy: the copy's llvm.blockaddress
+// would name the original's blocks. Its direct callers use the hand-over.
+// CHECK-LABEL: llvm.func @dispatch(
+// CHECK: llvm.mlir.addressof @__phaedrus_site
+// CHECK-NOT: @__phaedrus_direct.dispatch
+// CHECK-LABEL: llvm.func @main(
+// CHECK: llvm.mlir.addressof @__phaedrus_site
+// CHECK: llvm.call @dispatch(
+llvm.func @dispatch() {
+  %a = llvm.blockaddress <function = @dispatch, tag = <id = 1>> : !llvm.ptr
+  llvm.indirectbr %a : !llvm.ptr, [
+  ^target
+  ]
+^target:
+  llvm.blocktag <id = 1>
+  llvm.return
+}
+llvm.func @main() {
+  llvm.call @dispatch() : () -> ()
+  llvm.return
+}
+
+// -----
+
+// A copy's name must be free.
+llvm.func @__phaedrus_direct.f() {
+  llvm.return
+}
+// expected-error @below {{phaedrus-instrument: cannot make the direct-entry copy of @f: @__phaedrus_direct.f exists}}
+llvm.func @f() {
+  llvm.return
+}
+llvm.func @main() {
+  llvm.call @f() : () -> ()
+  llvm.return
+}
