@@ -67,6 +67,25 @@ def test_hot_coverage():
     assert evaluate.hot_coverage({}, oracle) == 0.0
 
 
+def test_blend_ceiling():
+    runs = {"a": {"p": 10, "q": 0}, "b": {"q": 30, "r": 10}, "c": {"s": 5}}
+    # The oracle is a 1:1 mix of a and b (normalised): the best blend finds it.
+    oracle = {"p": 2, "q": 1.5, "r": 0.5}
+    value, weights = evaluate.blend_ceiling(runs, oracle)
+    assert value == pytest.approx(1.0, abs=1e-3)
+    assert weights["a"] == pytest.approx(0.5, abs=0.01)
+    assert weights["b"] == pytest.approx(0.5, abs=0.01)
+    assert "c" not in weights
+    # It is at least the best single run's overlap, and no blend reaches a
+    # counter no run has.
+    oracle = {"p": 1, "t": 3}
+    value, weights = evaluate.blend_ceiling(runs, oracle)
+    assert value == pytest.approx(evaluate.overlap(runs["a"], oracle))
+    assert weights == {"a": 1.0}
+    assert evaluate.blend_ceiling(runs, {"t": 1})[0] == 0.0
+    assert evaluate.blend_ceiling({}, oracle) == (0.0, {})
+
+
 def test_recovery_and_summary():
     def row(times, mismatch_overlap=0.5):
         # Three rounds, the second in a slow spell that slows every build.
@@ -87,6 +106,11 @@ def test_recovery_and_summary():
     assert s["mismatch_loses_count"] == 2
     assert s["predicted_beats_mismatch_count"] == 2
     assert evaluate.recovery(row(flat), "predicted") is None
+    assert s["overlap_blend_ceiling_mean"] is None  # rows without a ceiling
+    with_ceiling = [dict(row(times), blend_ceiling={"overlap": x, "weights": {}})
+                    for x in (0.4, 0.6)]
+    assert evaluate.summarize(with_ceiling)["overlap_blend_ceiling_mean"] == \
+        pytest.approx(0.5)
 
 
 def test_paired_ratio_cancels_slow_spells():
