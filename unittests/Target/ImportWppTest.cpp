@@ -41,6 +41,30 @@ protected:
     return false;
   }
 
+  /// (function, path id) of each `path` entry, in id order.
+  static std::vector<std::pair<std::string, int64_t>>
+  pathEntries(VocabularyOp vocabulary) {
+    std::vector<std::pair<std::string, int64_t>> paths;
+    for (EntryOp entry : vocabulary.getBody().getOps<EntryOp>())
+      if (entry.getKind() == EntryKind::Path)
+        paths.push_back({entry.getSymbol().str(), *entry.getIndex()});
+    return paths;
+  }
+
+  /// The first trace's tokens, every repeat expanded.
+  static std::vector<int32_t> expandedTokens(ModuleOp module) {
+    SymbolTableCollection symbols;
+    TraceWalker walker(symbols);
+    std::vector<int32_t> tokens;
+    if (failed(walker.expand(*module.getOps<TraceOp>().begin(),
+                             [&](ArrayRef<int32_t> piece) {
+                               tokens.insert(tokens.end(), piece.begin(),
+                                             piece.end());
+                             })))
+      return {-1};
+    return tokens;
+  }
+
   static TraceBuilder start(const std::string &vocabulary) {
     TraceBuilder b;
     b.head(77);
@@ -66,21 +90,10 @@ TEST_F(ImportWppTest, PathRunsBecomePathEntriesAndRepeats) {
 
   auto vocabulary = *module->getOps<VocabularyOp>().begin();
   ASSERT_EQ(vocabulary.getNumEntries(), 4u);
-  std::vector<std::pair<std::string, int64_t>> paths;
-  for (EntryOp entry : vocabulary.getBody().getOps<EntryOp>())
-    if (entry.getKind() == EntryKind::Path)
-      paths.push_back({entry.getSymbol().str(), *entry.getIndex()});
-  EXPECT_EQ(paths, (std::vector<std::pair<std::string, int64_t>>{{"f", 5}, {"f", 7}}));
+  EXPECT_EQ(pathEntries(vocabulary),
+            (std::vector<std::pair<std::string, int64_t>>{{"f", 5}, {"f", 7}}));
 
-  SymbolTableCollection symbols;
-  TraceWalker walker(symbols);
-  std::vector<int32_t> tokens;
-  ASSERT_TRUE(succeeded(walker.expand(*module->getOps<TraceOp>().begin(),
-                                      [&](ArrayRef<int32_t> piece) {
-                                        tokens.insert(tokens.end(), piece.begin(),
-                                                      piece.end());
-                                      })));
-  EXPECT_EQ(tokens, (std::vector<int32_t>{0, 2, 2, 2, 3}));
+  EXPECT_EQ(expandedTokens(*module), (std::vector<int32_t>{0, 2, 2, 2, 3}));
 }
 
 TEST_F(ImportWppTest, OneWordPathRunsMeanLengthOne) {
@@ -94,20 +107,9 @@ TEST_F(ImportWppTest, OneWordPathRunsMeanLengthOne) {
   ASSERT_TRUE(module) << (messages.empty() ? "" : messages.front());
   EXPECT_TRUE(messages.empty());
   auto vocabulary = *module->getOps<VocabularyOp>().begin();
-  std::vector<std::pair<std::string, int64_t>> paths;
-  for (EntryOp entry : vocabulary.getBody().getOps<EntryOp>())
-    if (entry.getKind() == EntryKind::Path)
-      paths.push_back({entry.getSymbol().str(), *entry.getIndex()});
-  EXPECT_EQ(paths, (std::vector<std::pair<std::string, int64_t>>{{"f", 5}, {"f", 7}}));
-  SymbolTableCollection symbols;
-  TraceWalker walker(symbols);
-  std::vector<int32_t> tokens;
-  ASSERT_TRUE(succeeded(walker.expand(*module->getOps<TraceOp>().begin(),
-                                      [&](ArrayRef<int32_t> piece) {
-                                        tokens.insert(tokens.end(), piece.begin(),
-                                                      piece.end());
-                                      })));
-  EXPECT_EQ(tokens, (std::vector<int32_t>{0, 2, 2, 2, 3}));
+  EXPECT_EQ(pathEntries(vocabulary),
+            (std::vector<std::pair<std::string, int64_t>>{{"f", 5}, {"f", 7}}));
+  EXPECT_EQ(expandedTokens(*module), (std::vector<int32_t>{0, 2, 2, 2, 3}));
 }
 
 TEST_F(ImportWppTest, OneWordPathRunOfANonFunctionIsCorrupt) {
