@@ -5,8 +5,8 @@
  *   - never aborts or changes what the program does: on any failure it says
  *     so once on stderr and stops tracing;
  *   - records into per-thread buffers (the fast path is inlined into the
- *     program); a writer thread compresses full buffers (prediction, then
- *     zstd) and writes
+ *     program); a writer thread compresses full buffers (zstd; at path
+ *     granularity after a context predictor, Format.h) and writes
  *     them as checksummed records, each with a single write, so a killed run
  *     keeps every record written before the kill and the program's own
  *     thread rarely waits for the disk;
@@ -80,11 +80,9 @@ static __thread uint32_t scratch[SCRATCH_TOKENS];
 /* At most this many buffers per thread: the program waits for the writer
  * (bounded memory) rather than letting a fast producer outrun the disk. */
 #define MAX_BUFFERS_PER_THREAD 8u
-/* zstd level 1 (on the prediction residue at path granularity). On a Lua
- * path trace (sorting.lua 16: 120M words with one-word path runs),
- * prediction + zstd took 0.25 s on one core and made 5.1 MB, zstd alone
- * 0.63 s and 25 MB; level -5 saved 15% of the time and made it a third
- * larger. */
+/* zstd level 1 (on the prediction residue at path granularity; figures at
+ * write_buffer). Level -5 saved 15% of the time on a Lua path trace and
+ * made it a third larger. */
 #define ZSTD_LEVEL 1
 
 static struct {
@@ -334,26 +332,23 @@ static void compressor_free(struct compressor *c) {
  * the predictor would only cost time. */
 static void write_buffer(struct buffer *b, struct compressor *c) {
   int error;
-  if (c && rt.granularity != PHAEDRUS_GRANULARITY_PATH) {
-    size_t n = ZSTD_compressCCtx(c->cctx, c->out, c->out_size, b->tokens,
-                                 (size_t)b->count * sizeof(uint32_t), ZSTD_LEVEL);
-    if (!ZSTD_isError(n)) {
-      uint32_t head[2] = {b->sequence, b->count};
-      error = write_record(PHAEDRUS_TAG_EVNZ, b->owner->index, head,
-                           sizeof head, c->out, n);
-      goto done;
+  if (c) {
+    uint32_t tag = PHAEDRUS_TAG_EVNZ;
+    const uint32_t *words = b->tokens;
+    size_t count = b->count;
+    if (rt.granularity == PHAEDRUS_GRANULARITY_PATH) {
+      size_t flag_words = phaedrus_predict_flag_words(b->count);
+      tag = PHAEDRUS_TAG_EVNP;
+      words = c->residue;
+      count = flag_words + phaedrus_predict_encode(b->tokens, b->count, c->table,
+                                                   c->residue,
+                                                   c->residue + flag_words);
     }
-  } else if (c) {
-    size_t flag_words = phaedrus_predict_flag_words(b->count);
-    size_t missed = phaedrus_predict_encode(b->tokens, b->count, c->table,
-                                            c->residue, c->residue + flag_words);
-    size_t n = ZSTD_compressCCtx(c->cctx, c->out, c->out_size, c->residue,
-                                 (flag_words + missed) * sizeof(uint32_t),
-                                 ZSTD_LEVEL);
+    size_t n = ZSTD_compressCCtx(c->cctx, c->out, c->out_size, words,
+                                 count * sizeof(uint32_t), ZSTD_LEVEL);
     if (!ZSTD_isError(n)) {
       uint32_t head[2] = {b->sequence, b->count};
-      error = write_record(PHAEDRUS_TAG_EVNP, b->owner->index, head,
-                           sizeof head, c->out, n);
+      error = write_record(tag, b->owner->index, head, sizeof head, c->out, n);
       goto done;
     }
   }
