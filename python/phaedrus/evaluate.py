@@ -396,19 +396,20 @@ class Evaluation:
         self.shared = dict(zip(["mismatch", "mean"], shared_ll))
         self.shared_binaries = dict(zip(self.shared, self.parallel(
             self.binary_of, list(self.shared.values()))))
-        # Every training run's own profile, lowered like the others: what a
-        # blend of them can reach on each held-out input (blend_ceiling).
+        # Every training run's own profile, lowered like the others: the
+        # nearest-run build of each held-out input, and what a blend of them
+        # can reach on it (blend_ceiling).
         log(f"eval: lowering the profiles of the {len(self.corpus['runs'])} "
             f"training runs")
         runs = self.corpus["runs"]
         self.path("training").mkdir(exist_ok=True)
-        training_ll = self.parallel(
+        self.training_ll = dict(zip((r["name"] for r in runs), self.parallel(
             lambda r: self.counts_profile(r["name"], r["tokens"], r["argv"],
                                           self.path(f"training/{r['name']}.ll")),
-            runs)
+            runs)))
         self.training_counters = {
-            r["name"]: profile_counters(Path(ll).read_text())
-            for r, ll in zip(runs, training_ll)}
+            name: profile_counters(Path(ll).read_text())
+            for name, ll in self.training_ll.items()}
 
     def check_inputs(self, inputs):
         """Refuses inputs that are not held out, before anything is built."""
@@ -427,13 +428,11 @@ class Evaluation:
         d.mkdir(exist_ok=True)
         log(f"eval {inp.name}: profiles (oracle, measured, predicted, nearest: "
             f"{nearest['name']})")
-        lls = dict(self.shared)
-        lls.update(zip(["oracle", "measured", "predicted", "nearest"], self.all_of(
+        lls = dict(self.shared, nearest=self.training_ll[nearest["name"]])
+        lls.update(zip(["oracle", "measured", "predicted"], self.all_of(
             lambda: self.clang_profile(inp, d / "oracle.ll"),
             lambda: self.measured_profile(inp, d / "measured.ll"),
-            lambda: self.predicted_profile(inp, d / "predicted.ll"),
-            lambda: self.counts_profile(nearest["name"], nearest["tokens"],
-                                        nearest["argv"], d / "nearest.ll"))))
+            lambda: self.predicted_profile(inp, d / "predicted.ll"))))
         log(f"eval {inp.name}: building")
         binaries = {"plain": self.plain, **self.shared_binaries}
         own = ["oracle", "measured", "predicted", "nearest"]

@@ -44,7 +44,8 @@ FailureOr<uint64_t> TraceWalker::lengthOf(Region &body) {
       FailureOr<uint64_t> inner = lengthOf(repeat.getBody());
       if (failed(inner))
         return failure();
-      length = llvm::SaturatingAdd(length, llvm::SaturatingMultiply(*inner, repeat.getCount()));
+      length = llvm::SaturatingAdd(
+          length, llvm::SaturatingMultiply(*inner, repeat.getCount()));
     } else if (auto apply = dyn_cast<ApplyOp>(op)) {
       FailureOr<RuleOp> rule = resolve(apply);
       if (failed(rule))

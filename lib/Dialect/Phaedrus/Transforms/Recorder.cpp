@@ -76,12 +76,10 @@ void Recorder::emit(OpBuilder &builder, Location loc, ArrayRef<Value> words,
                                               ArrayRef<LLVM::GEPArg>{int32_t(i)});
     LLVM::StoreOp::create(builder, loc, word, slot, 4);
   }
-  Value next =
-      advance ? LLVM::GEPOp::create(builder, loc, ptr, i32, current,
-                                    ArrayRef<LLVM::GEPArg>{advance})
-              : LLVM::GEPOp::create(
-                    builder, loc, ptr, i32, current,
-                    ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(words.size())});
+  LLVM::GEPArg step = advance ? LLVM::GEPArg(advance)
+                              : LLVM::GEPArg(static_cast<int32_t>(words.size()));
+  Value next = LLVM::GEPOp::create(builder, loc, ptr, i32, current,
+                                   ArrayRef<LLVM::GEPArg>{step});
   LLVM::StoreOp::create(builder, loc, next, cursorAddress, 8);
   LLVM::BrOp::create(builder, loc, ValueRange{}, cont);
 
