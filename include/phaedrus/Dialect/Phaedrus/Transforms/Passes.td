@@ -49,12 +49,14 @@ def PhaedrusInstrumentPass : Pass<"phaedrus-instrument", "::mlir::ModuleOp"> {
       record, and LLVM inlines the small copy as it would the
       uninstrumented function. Functions that take the address of their own
       blocks get no copy.
-    * At entry, each instrumented function takes the pending call-site token
-      (clearing it) or else its own `function` token (indirect calls, calls
-      from uninstrumented code such as `qsort` callbacks, the program entry)
-      and records it inline: a store at the thread's buffer cursor while it
-      is below its limit, else a call into the runtime, which writes the
-      full buffer. One event is one 32-bit word and costs about a dozen
+    * At entry, each other instrumented function (not a copy, not one
+      entered only by recorded direct calls) takes the pending call-site
+      token (clearing it) or else its own `function` token (indirect calls,
+      calls from uninstrumented code such as `qsort` callbacks, the program
+      entry) and records it inline: a store at the thread's buffer cursor
+      while it is below its limit, else a call into the runtime, which
+      writes the full buffer. One event is one 32-bit word; recorded by the
+      caller it costs about seven instructions, with the hand-over about a dozen
       instructions.
     * A module constructor (priority 0) registers the vocabulary text and the
       module fingerprint with the runtime, which opens the trace file.
