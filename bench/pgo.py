@@ -35,7 +35,7 @@ from pathlib import Path
 from phaedrus import corpus as corpus_mod
 from phaedrus import evaluate, pipeline, programs
 from phaedrus import model as M
-from phaedrus.tools import REPO_ROOT, ToolError, build_dir
+from phaedrus.tools import REPO_ROOT, ToolError, build_dir, phaedrus_tool
 
 from common import add_programs_argument, listed, machine_info, program_names
 
@@ -86,8 +86,13 @@ def parse_args(argv):
 
 def reusable_corpus(path: Path, b, training):
     """The corpus an earlier run of this benchmark recorded, when it is of
-    the same build (fingerprint) and the same training inputs."""
+    the same build (fingerprint) and the same training inputs, and newer
+    than the featurizer that described its runs (a corpus described by an
+    older featurizer would train on other tokens than predictions see)."""
     if not path.exists():
+        return None
+    featurizer = phaedrus_tool("phaedrus-featurize")
+    if featurizer.stat().st_mtime > path.stat().st_mtime:
         return None
     try:
         corpus = corpus_mod.load(path)

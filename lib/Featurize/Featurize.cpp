@@ -16,7 +16,7 @@ namespace {
 constexpr uint32_t kNgramBuckets = 64;
 constexpr unsigned kTopNgrams = 4;
 constexpr uint32_t kWordBuckets = 4096;
-constexpr unsigned kTopWords = 8;
+constexpr unsigned kTopWords = 32;
 constexpr size_t kMaxArgToken = 32;
 
 uint32_t fnv1a32(const char *data, size_t size) {

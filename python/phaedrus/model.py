@@ -124,9 +124,9 @@ class MlpModel(nn.Module):
 class RetrievalModel(nn.Module):
     """The profile of a run as a blend of the training runs' profiles:
     softmax(x·Wᵀ + b) weighs the R training runs by how alike their
-    descriptors are to the run's (W starts as their normalised multi-hot
-    descriptors over a temperature, and learns which descriptor tokens
-    matter), and the output layer holds their log counts (fixed). The same
+    descriptors are to the run's (W starts as their TF-IDF weighted
+    descriptors over a temperature, see remember, and learns which
+    descriptor tokens matter), and the output layer holds their log counts (fixed). The same
     two layers as MlpModel, with a softmax where the MLP has a ReLU; the
     model file is an mlp with hidden_softmax = 1."""
 
@@ -147,10 +147,18 @@ class RetrievalModel(nn.Module):
 
     def remember(self, keys, values, temperature):
         """Starts from the training runs: keys [R, D] multi-hot
-        descriptors, values [R, V] log counts."""
+        descriptors, values [R, V] log counts. A run's score is the
+        similarity of its descriptor to the query's with each token weighted
+        by its inverse document frequency over the runs, idf = ln((1 + R) /
+        (1 + runs with the token)), on both sides (TF-IDF retrieval): tokens
+        every run has (argc=2, the words `local`, `end`) say nothing about
+        which run is alike, rare ones (`math`, `setmetatable`) say much."""
         with torch.no_grad():
-            norms = keys.norm(dim=1, keepdim=True).clamp(min=1e-6)
-            self.hidden.weight.copy_(keys / norms / temperature)
+            runs_with = keys.sum(dim=0)
+            idf = torch.log((1.0 + keys.shape[0]) / (1.0 + runs_with))
+            weighted = keys * idf
+            norms = weighted.norm(dim=1, keepdim=True).clamp(min=1e-6)
+            self.hidden.weight.copy_(weighted * idf / norms / temperature)
             self.hidden.bias.zero_()
             self.output.weight.copy_(values.t())
             self.output.bias.zero_()

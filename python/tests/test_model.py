@@ -300,3 +300,31 @@ def test_phaedrus_model_errors(tmp_path):
                        check=False)
     assert result.returncode == 1
     assert "standard input" in result.stderr and "is not a regular file" in result.stderr
+
+
+def test_retrieval_starts_from_rare_descriptor_tokens():
+    """Before training, the retrieval model weighs descriptor tokens by
+    their inverse document frequency: a query that shares one rare token
+    with run `math` and two common ones with run `busy` retrieves `math`;
+    a token every run has counts for nothing."""
+    common = ["argc=2", "file0.word=local", "file0.word=end"]
+    runs = [("busy", common + ["file0.word=for", "file0.word=then"]),
+            ("math", common + ["file0.word=math"]),
+            ("loop", common + ["file0.word=for", "file0.word=then", "file0.word=while"]),
+            ("table", common + ["file0.word=insert"])]
+    vocab_size = 3
+    keys = torch.stack([torch.tensor([1.0 if d in ds else 0.0 for d in
+                                      sorted({d for _, ds in runs for d in ds})])
+                        for _, ds in runs])
+    space = M.TokenSpace(sorted({d for _, ds in runs for d in ds}), vocab_size)
+    model = M.RetrievalModel(len(space.descriptors), vocab_size, len(runs))
+    model.remember(keys, torch.zeros(len(runs), vocab_size), M.RETRIEVAL_TEMPERATURE)
+    query = common + ["file0.word=math", "file0.word=for", "file0.word=then"]
+    with torch.no_grad():
+        scores = model.scores(M.multi_hot(space, query))
+    names = [n for n, _ in runs]
+    assert names[int(torch.argmax(scores))] == "math", scores
+    # Only the common tokens: every run scores alike (zero).
+    with torch.no_grad():
+        flat = model.scores(M.multi_hot(space, common))
+    assert flat.abs().max().item() < 1e-6

@@ -22,7 +22,7 @@ def trained(request, tmp_path_factory):
     program = PROGRAMS[request.param]
     b = programs.build(program)
     tmp = tmp_path_factory.mktemp(program.name)
-    # At most 8 runs (Lua has 16 scripts): the corpus and the model's
+    # At most 8 runs (Lua has 22 scripts): the corpus and the model's
     # plumbing are under test here, not the model's quality.
     runs = program.runs[:8]
     held_out = runs[-1]

@@ -160,3 +160,32 @@ TEST(Featurize, EqualInputsGiveEqualTokensAcrossRandomFiles) {
     EXPECT_TRUE(has(first, "file0.size=" + std::to_string(log2Bucket(bytes.size()))));
   }
 }
+
+TEST(Featurize, WordsAreTheThirtyTwoMostFrequentIdentifiers) {
+  // Forty identifiers; idK (K = 0..39) occurs 100 - K times, so the 32 most
+  // frequent are id0..id31; "wA", the most frequent of all, has two
+  // characters and is not a word.
+  ScratchDir dir;
+  std::string text;
+  for (int k = 0; k < 40; ++k)
+    for (int n = 0; n < 100 - k; ++n)
+      text += "id" + std::to_string(k) + " wA\n";
+  dir.write("script", text);
+  std::vector<std::string> tokens = run({{"p", "script"}, "", dir.path});
+  std::vector<std::string> words;
+  for (const std::string &token : tokens)
+    if (token.rfind("file0.word=", 0) == 0)
+      words.push_back(token);
+  EXPECT_EQ(words.size(), 32u);
+  // The most frequent first: a file with only id0 and id1 gives their
+  // tokens as the first two of the longer list.
+  dir.write("two", "id0 id0 id1\n");
+  std::vector<std::string> two = run({{"p", "two"}, "", dir.path});
+  std::vector<std::string> twoWords;
+  for (const std::string &token : two)
+    if (token.rfind("file0.word=", 0) == 0)
+      twoWords.push_back(token);
+  ASSERT_EQ(twoWords.size(), 2u);
+  EXPECT_EQ(twoWords[0], words[0]);
+  EXPECT_EQ(twoWords[1], words[1]);
+}
