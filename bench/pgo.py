@@ -35,7 +35,7 @@ from pathlib import Path
 from phaedrus import corpus as corpus_mod
 from phaedrus import evaluate, pipeline, programs
 from phaedrus import model as M
-from phaedrus.tools import REPO_ROOT, ToolError, build_dir, phaedrus_tool
+from phaedrus.tools import REPO_ROOT, ToolError, build_dir
 
 from common import add_programs_argument, listed, machine_info, program_names
 
@@ -86,20 +86,18 @@ def parse_args(argv):
 
 def reusable_corpus(path: Path, b, training):
     """The corpus an earlier run of this benchmark recorded, when it is of
-    the same build (fingerprint) and the same training inputs, and newer
-    than the featurizer that described its runs (a corpus described by an
-    older featurizer would train on other tokens than predictions see)."""
+    the same build (fingerprint) and the same training inputs, described
+    by this build's featurizer (a corpus described by another version would
+    train on other tokens than predictions see)."""
     if not path.exists():
-        return None
-    featurizer = phaedrus_tool("phaedrus-featurize")
-    if featurizer.stat().st_mtime > path.stat().st_mtime:
         return None
     try:
         corpus = corpus_mod.load(path)
     except ToolError:
         return None
     fingerprint = str(pipeline.fingerprint_of(b.instrumented_path_mlir))
-    if str(corpus["fingerprint"]) != fingerprint or \
+    if corpus.get("featurizer", 1) != corpus_mod.featurizer_version() or \
+            str(corpus["fingerprint"]) != fingerprint or \
             [r["name"] for r in corpus["runs"]] != [r.name for r in training]:
         return None
     return corpus

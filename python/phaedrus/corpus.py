@@ -5,6 +5,8 @@ Format (JSON, documented in docs/Corpus.md):
 
   {"format": "phaedrus-corpus", "version": 1,
    "fingerprint": "<u64 as a string>",
+   "featurizer": N,  (the featurizer version that described the runs;
+                      absent in corpora from before it was recorded: 1)
    "vocabulary": {"name": ..., "fingerprint": ..., "entries": [...]},
    "runs": [{"name": ..., "argv": [...], "stdin": "<path or null>",
              "cwd": "<directory the run ran in, or null>",
@@ -15,6 +17,7 @@ Format (JSON, documented in docs/Corpus.md):
 `tokens` lists every vocabulary token the run's trace holds, in the order of
 its first occurrence, with its exact count."""
 
+import functools
 import json
 import re
 from pathlib import Path
@@ -24,6 +27,15 @@ from .tools import ToolError, phaedrus_tool, run
 
 FORMAT = "phaedrus-corpus"
 VERSION = 1
+
+
+@functools.lru_cache(maxsize=None)
+def featurizer_version() -> int:
+    """The version of the featurizer this build has (docs/Featurizer.md):
+    descriptors of different versions mean different things."""
+    result = run([phaedrus_tool("phaedrus-featurize"), "--print-featurizer-version"],
+                 what="phaedrus-featurize")
+    return int(result.stdout)
 
 
 def featurize(argv, stdin=None, cwd=None) -> list:
@@ -39,8 +51,9 @@ def featurize(argv, stdin=None, cwd=None) -> list:
 
 
 def run_entry(trace_mlir: Path, descriptor: list, name=None, argv=None,
-              stdin=None, cwd=None) -> tuple:
-    """(vocabulary, corpus run) of one imported trace."""
+              stdin=None, cwd=None, featurizer=1) -> tuple:
+    """(vocabulary, corpus run) of one imported trace; `featurizer` is the
+    version of the featurizer that made `descriptor`."""
     counts = pipeline.trace_counts(trace_mlir)
     if len(counts["traces"]) != 1:
         raise ToolError(f"{trace_mlir}: expected one trace, found "
@@ -54,6 +67,7 @@ def run_entry(trace_mlir: Path, descriptor: list, name=None, argv=None,
         "stdin": str(stdin) if stdin else None,
         "cwd": str(cwd) if cwd else None,
         "descriptor": list(descriptor),
+        "featurizer": featurizer,
         "events": trace["events"],
         "tokens": trace["tokens"],
     }
@@ -82,6 +96,14 @@ def make_corpus(entries) -> dict:
                 f"run {r['name']} was recorded from another build of the "
                 f"program (fingerprint {other['fingerprint']}, the corpus has "
                 f"{first['fingerprint']})")
+    featurizer = entries[0][1].get("featurizer", 1)
+    for _, r in entries[1:]:
+        if r.get("featurizer", 1) != featurizer:
+            raise ToolError(
+                f"run {r['name']} was described by featurizer version "
+                f"{r.get('featurizer', 1)}, run {entries[0][1]['name']} by "
+                f"version {featurizer}: their descriptor tokens mean different "
+                f"things; record them again with one build ('phaedrus run')")
     names = [r["name"] for _, r in entries]
     if len(set(names)) != len(names):
         raise ToolError(f"run names must be unique: {names}")
@@ -109,11 +131,13 @@ def make_corpus(entries) -> dict:
                 ids[key] = len(union)
                 union.append(dict(e, id=len(union)))
             remap[e["id"]] = ids[key]
-        runs.append(dict(r, tokens=[[remap[t], n] for t, n in r["tokens"]]))
+        run_fields = {k: v for k, v in r.items() if k != "featurizer"}
+        runs.append(dict(run_fields, tokens=[[remap[t], n] for t, n in r["tokens"]]))
     vocabulary = {"name": first["name"], "fingerprint": first["fingerprint"],
                   "entries": union}
     return {"format": FORMAT, "version": VERSION,
             "fingerprint": first["fingerprint"],
+            "featurizer": featurizer,
             "vocabulary": vocabulary,
             "runs": runs}
 
@@ -159,7 +183,8 @@ def describe_run(trace: Path, argv, stdin=None, cwd=None) -> dict:
     info = {"argv": [str(a) for a in argv],
             "stdin": str(Path(stdin).resolve()) if stdin else None,
             "cwd": str(Path(cwd or ".").resolve()),
-            "descriptor": featurize(argv, stdin=stdin, cwd=cwd)}
+            "descriptor": featurize(argv, stdin=stdin, cwd=cwd),
+            "featurizer": featurizer_version()}
     sidecar_of(trace).write_text(json.dumps(info, indent=1) + "\n")
     return info
 
@@ -192,7 +217,10 @@ def corpus_from_traces(traces, fingerprint=None, workdir=None,
                                 f"takes only complete runs:\n{warnings}")
             vocabulary, run = run_entry(mlir, info["descriptor"], name=name,
                                         argv=info["argv"], stdin=info["stdin"],
-                                        cwd=info.get("cwd"))
+                                        cwd=info.get("cwd"),
+                                        # Sidecars from before the version
+                                        # was recorded: version 1.
+                                        featurizer=info.get("featurizer", 1))
             if sequences is not None:
                 run["sequence"] = str(pack_sequence(mlir, Path(sequences),
                                                     name, Path(tmp)))

@@ -496,7 +496,10 @@ def model_ir(model, space: TokenSpace, corpus: dict, kind: str, report=None,
     phaedrus.model op and its weights as dense_resource blobs."""
     vocabulary = corpus["vocabulary"]
     hyper = {"num_specials": len(SPECIALS), "num_buckets": space.num_buckets,
-             "buckets_per_octave": BUCKETS_PER_OCTAVE}
+             "buckets_per_octave": BUCKETS_PER_OCTAVE,
+             # Which featurizer described the training runs: prediction
+             # refuses a model of another version (docs/Featurizer.md).
+             "featurizer": corpus.get("featurizer", 1)}
     if kind == "lstm":
         hyper.update(embedding_dim=model.embedding.embedding_dim,
                      hidden_size=model.lstm.hidden_size,

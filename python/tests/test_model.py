@@ -240,6 +240,18 @@ def test_corpus_refuses_mixed_builds_and_duplicate_names():
         C.make_corpus([(v, r0), (v, dict(r1, name=r0["name"]))])
     with pytest.raises(ToolError, match="at least one run"):
         C.make_corpus([])
+    # Runs described by different featurizer versions do not mix; the
+    # corpus records the version, and a model trained on it carries it.
+    with pytest.raises(ToolError, match="run b was described by featurizer "
+                                        "version 2, run a by version 1"):
+        C.make_corpus([(v, dict(r0, name="a", featurizer=1)),
+                       (v, dict(r1, name="b", featurizer=2))])
+    corpus = C.make_corpus([(v, dict(r0, featurizer=2)), (v, dict(r1, featurizer=2))])
+    assert corpus["featurizer"] == 2
+    assert all("featurizer" not in r for r in corpus["runs"])
+    model, space, report = M.train(corpus, M.TrainConfig(kind="mlp", epochs=2,
+                                                         progress=False))
+    assert "featurizer = 2 : i64" in M.model_ir(model, space, corpus, "mlp", report)
 
 
 def test_corpus_merges_the_path_entries_of_its_runs():

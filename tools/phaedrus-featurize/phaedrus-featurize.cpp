@@ -27,6 +27,10 @@ static cl::opt<std::string>
                      cl::value_desc("dir"), cl::cat(category));
 static cl::opt<bool> printJson("json", cl::desc("Print a JSON array of strings"),
                           cl::cat(category));
+static cl::opt<bool> printVersion(
+    "print-featurizer-version",
+    cl::desc("Print the featurizer's version (docs/Featurizer.md) and exit"),
+    cl::cat(category));
 static cl::list<std::string> runArgv(cl::Positional, cl::ZeroOrMore,
                                      cl::desc("<program> [arguments...]"));
 
@@ -41,6 +45,10 @@ int main(int argc, char **argv) {
       "(arguments, file sizes in log2 buckets, file kinds from magic bytes,\n"
       "byte entropy, hashed byte trigrams and words) without running it.\n"
       "The tokens are documented in docs/Featurizer.md.\n");
+  if (printVersion) {
+    outs() << mlir::phaedrus::featurize::kVersion << "\n";
+    return 0;
+  }
   if (runArgv.empty()) {
     WithColor::error(errs(), "phaedrus-featurize")
         << "no command line given: pass the program and its arguments after "

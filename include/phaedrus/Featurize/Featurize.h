@@ -42,6 +42,13 @@ std::vector<std::string> sketchContent(const std::string &role,
 /// floor(log2(value + 1)): the log-scale bucket used for sizes and counts.
 unsigned log2Bucket(uint64_t value);
 
+/// The featurizer's version: raised whenever the tokens of some input
+/// change. A model records the version its training runs were described
+/// with (hyper-parameter `featurizer`), and --phaedrus-predict refuses a
+/// model of another version: its tokens would mean other things.
+/// 1: eight words per file; 2: thirty-two.
+constexpr unsigned kVersion = 2;
+
 /// Bytes of a file the content sketch reads at most (its prefix).
 constexpr uint64_t kSketchPrefix = 1 << 20;
 

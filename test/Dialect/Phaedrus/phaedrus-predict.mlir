@@ -21,7 +21,7 @@ phaedrus.vocabulary @v fingerprint(16086574722511184500) {
 }
 phaedrus.model @m mlp vocabulary(@v) fingerprint(16086574722511184500) vocab_size(2)
     descriptors(["argc=0", "stdin=none"])
-    hyperparameters({num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
+    hyperparameters({featurizer = 2 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
                      hidden_size = 1 : i64, validation_loss = 0.25 : f64})
     weights({"hidden.weight" = dense<[[1.0, 0.0]]> : tensor<1x2xf32>, "hidden.bias" = dense<0.0> : tensor<1xf32>,
              "output.weight" = dense<[[2.397895], [0.0]]> : tensor<2x1xf32>,
@@ -49,13 +49,52 @@ phaedrus.vocabulary @v fingerprint(16086574722511184500) {
 }
 phaedrus.model @m mlp vocabulary(@v) fingerprint(16086574722511184500) vocab_size(2)
     descriptors(["argc=0", "stdin=none"])
-    hyperparameters({num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
+    hyperparameters({featurizer = 2 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
                      hidden_size = 1 : i64})
     weights({"hidden.weight" = dense<[[1.0, 0.0]]> : tensor<1x2xf32>, "hidden.bias" = dense<0.0> : tensor<1xf32>,
              "output.weight" = dense<[[2.397895], [0.0]]> : tensor<2x1xf32>,
              "output.bias" = dense<[0.0, 1.098612]> : tensor<2xf32>})
 // expected-warning @below {{3 of 4 descriptor tokens were never seen in training and are left out: argc=2, arg1=-9, arg2=#caca3794}}
 phaedrus.predict @m input(#phaedrus.input<argv = ["p", "-9", "x y"]>)
+
+// -----
+
+// A model trained on runs that another featurizer version described is
+// refused: its descriptor tokens mean other things (here version 1, whose
+// descriptors kept 8 words of a file where version 2 keeps 32).
+llvm.func @f0() {
+  llvm.return
+}
+phaedrus.vocabulary @v fingerprint(13841122919434837456) {
+  phaedrus.entry 0 function @f0
+}
+phaedrus.model @m mlp vocabulary(@v) fingerprint(13841122919434837456) vocab_size(1)
+    descriptors(["argc=0"])
+    hyperparameters({featurizer = 1 : i64, num_specials = 5 : i64, num_buckets = 161 : i64,
+                     buckets_per_octave = 4 : i64, hidden_size = 1 : i64})
+    weights({"hidden.weight" = dense<[[1.0]]> : tensor<1x1xf32>, "hidden.bias" = dense<0.0> : tensor<1xf32>,
+             "output.weight" = dense<[[1.0]]> : tensor<1x1xf32>, "output.bias" = dense<[0.0]> : tensor<1xf32>})
+// expected-error @below {{'phaedrus.predict' op uses model @m, trained on runs described by featurizer version 1; this build describes inputs as version 2 (docs/Featurizer.md): record the training runs again ('phaedrus run'), then 'phaedrus corpus' and 'phaedrus train'}}
+phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
+
+// -----
+
+// A model without the version (written before models recorded it) is of
+// version 1.
+llvm.func @f0() {
+  llvm.return
+}
+phaedrus.vocabulary @v fingerprint(13841122919434837456) {
+  phaedrus.entry 0 function @f0
+}
+phaedrus.model @m mlp vocabulary(@v) fingerprint(13841122919434837456) vocab_size(1)
+    descriptors(["argc=0"])
+    hyperparameters({num_specials = 5 : i64, num_buckets = 161 : i64,
+                     buckets_per_octave = 4 : i64, hidden_size = 1 : i64})
+    weights({"hidden.weight" = dense<[[1.0]]> : tensor<1x1xf32>, "hidden.bias" = dense<0.0> : tensor<1xf32>,
+             "output.weight" = dense<[[1.0]]> : tensor<1x1xf32>, "output.bias" = dense<[0.0]> : tensor<1xf32>})
+// expected-error @below {{trained on runs described by featurizer version 1; this build describes inputs as version 2}}
+phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
 
 // -----
 
@@ -67,7 +106,7 @@ phaedrus.vocabulary @v fingerprint(7) {
   phaedrus.entry 0 function @f0
 }
 phaedrus.model @m mlp vocabulary(@v) fingerprint(7) vocab_size(1)
-    descriptors(["argc=0"]) hyperparameters({num_specials = 5 : i64, num_buckets = 161 : i64,
+    descriptors(["argc=0"]) hyperparameters({featurizer = 2 : i64, num_specials = 5 : i64, num_buckets = 161 : i64,
     buckets_per_octave = 4 : i64, hidden_size = 1 : i64}) weights({})
 // expected-error @below {{uses model @m, trained on another build of the program (its fingerprint is 7, this module's is}}
 phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
@@ -83,7 +122,7 @@ phaedrus.vocabulary @v fingerprint(13841122919434837456) {
 }
 // expected-error @below {{cannot be run: weight 'hidden.weight' has shape [1x1], expected [4x1]}}
 phaedrus.model @m mlp vocabulary(@v) fingerprint(13841122919434837456) vocab_size(1)
-    descriptors(["argc=0"]) hyperparameters({num_specials = 5 : i64, num_buckets = 161 : i64,
+    descriptors(["argc=0"]) hyperparameters({featurizer = 2 : i64, num_specials = 5 : i64, num_buckets = 161 : i64,
     buckets_per_octave = 4 : i64, hidden_size = 4 : i64})
     weights({"hidden.weight" = dense<1.0> : tensor<1x1xf32>})
 phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
@@ -98,7 +137,7 @@ phaedrus.vocabulary @v fingerprint(13841122919434837456) {
   phaedrus.entry 0 function @f0
 }
 phaedrus.model @m mlp vocabulary(@v) fingerprint(13841122919434837456) vocab_size(1)
-    descriptors(["argc=0"]) hyperparameters({num_specials = 5 : i64, num_buckets = 161 : i64,
+    descriptors(["argc=0"]) hyperparameters({featurizer = 2 : i64, num_specials = 5 : i64, num_buckets = 161 : i64,
     buckets_per_octave = 4 : i64, hidden_size = 1 : i64}) weights({})
 // expected-error @below {{cannot describe its input: standard input 'no/such/file' is not a regular file}}
 phaedrus.predict @m input(#phaedrus.input<argv = ["p"], stdin = "no/such/file">)
@@ -124,7 +163,7 @@ phaedrus.vocabulary @v fingerprint(13841122919434837456) {
 }
 // expected-error @below {{weight 'hidden.bias' must hold f32 values, got 'f64'}}
 phaedrus.model @m mlp vocabulary(@v) fingerprint(13841122919434837456) vocab_size(1)
-    descriptors(["argc=0"]) hyperparameters({num_specials = 5 : i64, num_buckets = 161 : i64,
+    descriptors(["argc=0"]) hyperparameters({featurizer = 2 : i64, num_specials = 5 : i64, num_buckets = 161 : i64,
     buckets_per_octave = 4 : i64, hidden_size = 1 : i64})
     weights({"hidden.bias" = dense<0.0> : tensor<1xf64>})
 phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
@@ -140,6 +179,6 @@ phaedrus.vocabulary @v fingerprint(13841122919434837456) {
 }
 // expected-error @below {{cannot be run: the model has no hyper-parameter 'embedding_dim'}}
 phaedrus.model @m lstm vocabulary(@v) fingerprint(13841122919434837456) vocab_size(1)
-    descriptors(["argc=0"]) hyperparameters({num_specials = 5 : i64, num_buckets = 161 : i64,
+    descriptors(["argc=0"]) hyperparameters({featurizer = 2 : i64, num_specials = 5 : i64, num_buckets = 161 : i64,
     buckets_per_octave = 4 : i64, hidden_size = 1 : i64}) weights({})
 phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)

@@ -104,6 +104,23 @@ LogicalResult PhaedrusPredictPass::predict(PredictOp op, uint64_t fingerprint,
            << ")";
   auto vocabulary = symbolTable.lookupNearestSymbolFrom<VocabularyOp>(
       model, model.getVocabularyAttr());
+  // Descriptor tokens of another featurizer version mean other things (a
+  // model from before the version was recorded is version 1).
+  ArrayAttr descriptors = model.getDescriptorsAttr();
+  if (descriptors && !descriptors.empty()) {
+    int64_t version = 1;
+    if (auto attr = dyn_cast_or_null<IntegerAttr>(
+            model.getHyperparameters().get("featurizer")))
+      version = attr.getInt();
+    if (version != static_cast<int64_t>(featurize::kVersion))
+      return op.emitOpError()
+             << "uses model @" << model.getSymName()
+             << ", trained on runs described by featurizer version "
+             << version << "; this build describes inputs as version "
+             << featurize::kVersion
+             << " (docs/Featurizer.md): record the training runs again "
+                "('phaedrus run'), then 'phaedrus corpus' and 'phaedrus train'";
+  }
 
   // The run to predict, as the featurizer sees it.
   featurize::RunInput input;
