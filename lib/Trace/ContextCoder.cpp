@@ -139,22 +139,37 @@ uint32_t mlir::phaedrus::trace::hashCombine(uint32_t a, uint32_t b) {
 // SymbolModel
 //===----------------------------------------------------------------------===//
 
-SymbolModel::SymbolModel(unsigned symbolBits, unsigned tableBits)
+SymbolModel::SymbolModel(unsigned symbolBits, unsigned tableBits,
+                         Coding coding)
     : symbolBits(std::clamp(symbolBits, 1u, kMaxSymbolBits)),
-      tableBits(std::clamp(tableBits, 10u, 24u)) {
+      tableBits(std::clamp(tableBits, 10u, 24u)), coding(coding) {
   order0.assign(size_t(1) << this->symbolBits, kCounterInit);
   for (auto &table : tables)
     table.assign(size_t(1) << this->tableBits, kCounterInit);
   lastPosition.assign(size_t(1) << (this->tableBits - 2), 0);
   matchCounters.assign(64, kCounterInit);
   weights.assign(size_t(4) * kMaxSymbolBits * kInputs, 1 << 14);
+  if (coding == Predicted) {
+    tableMask = (1u << this->tableBits) - 1;
+    lastAfter.assign(size_t(1) << this->tableBits, 0);
+    flagCounters.assign(size_t(1) << this->tableBits, kCounterInit);
+    flagWeights.assign(size_t(kSources) * 16 * kFlagInputs, 1 << 14);
+  }
   beginSymbol();
 }
 
 void SymbolModel::beginSymbol() {
+  size_t n = history.size();
+  if (coding == Predicted) {
+    // One chain of hashes serves every order: chain[j] covers the previous
+    // j symbols (a missing symbol before the start counts as its own value).
+    chain[0] = 0x5eed0000u;
+    for (uint32_t j = 1; j <= 6; ++j)
+      chain[j] = hashCombine(chain[j - 1], j <= n ? history[n - j] + 1 : 0);
+    return;
+  }
   // Context hashes of the orders, over the symbols before this one (a
   // missing symbol before the start counts as its own value).
-  size_t n = history.size();
   for (unsigned k = 0; k < kOrders; ++k) {
     uint32_t h = hashCombine(0xc0de0000u + k, kOrderLengths[k]);
     for (uint32_t j = 1; j <= kOrderLengths[k]; ++j)
@@ -163,7 +178,14 @@ void SymbolModel::beginSymbol() {
   }
 }
 
+uint32_t SymbolModel::lastAfterSlot(unsigned order) const {
+  return ((chain[order] + order * 0x6a09e667u) * 0x2c1b3c6du >> 8) & tableMask;
+}
+
 void SymbolModel::endSymbol(uint32_t symbol) {
+  if (coding == Predicted)
+    for (unsigned k = 1; k <= 3; ++k)
+      lastAfter[lastAfterSlot(k)] = symbol + 1;
   if (matchLength > 0 && history[matchPtr] == symbol) {
     matchLength = std::min<uint32_t>(matchLength + 1, 65535);
     ++matchPtr;
@@ -172,10 +194,17 @@ void SymbolModel::endSymbol(uint32_t symbol) {
   }
   history.push_back(symbol);
   size_t n = history.size();
+  if (coding == Predicted)
+    beginSymbol(); // the match model below hashes with the new chain
   if (n >= kMatchMinLength) {
-    uint32_t h = 0x3a7c0000u;
-    for (size_t j = n - kMatchMinLength; j < n; ++j)
-      h = hashCombine(h, history[j]);
+    uint32_t h;
+    if (coding == Predicted) {
+      h = chain[kMatchMinLength];
+    } else {
+      h = 0x3a7c0000u;
+      for (size_t j = n - kMatchMinLength; j < n; ++j)
+        h = hashCombine(h, history[j]);
+    }
     uint32_t &slot = lastPosition[h >> (32 - (tableBits - 2))];
     if (matchLength == 0 && slot > 0) {
       // Verify the candidate: how many symbols before it equal ours.
@@ -190,15 +219,110 @@ void SymbolModel::endSymbol(uint32_t symbol) {
     }
     slot = static_cast<uint32_t>(std::min<size_t>(n, UINT32_MAX));
   }
-  beginSymbol();
+  if (coding == Bitwise)
+    beginSymbol();
+}
+
+uint32_t SymbolModel::predict(unsigned &source) const {
+  if (matchLength > 0 && matchPtr < history.size()) {
+    source = 4;
+    return history[matchPtr];
+  }
+  for (unsigned k = 3; k >= 1; --k) {
+    if (uint32_t seen = lastAfter[lastAfterSlot(k)]) {
+      source = k;
+      return seen - 1;
+    }
+  }
+  source = 0;
+  return kNoSymbol;
+}
+
+bool SymbolModel::codeFlag(BitCoder &coder, bool hit, uint32_t predicted,
+                           unsigned source) {
+  // Which of the order 1-3 predictions agree with this one, one bit each.
+  uint32_t agree = 0;
+  for (unsigned k = 1; k <= 3; ++k)
+    agree = agree * 2 + (lastAfter[lastAfterSlot(k)] == predicted + 1);
+  unsigned lengthBucket =
+      matchLength < 16 ? matchLength : 16 + std::min(matchLength / 16, 15u);
+  // A small context of the prediction's state, then the predicted symbol
+  // under the orders 1, 2, 4 and 6 contexts.
+  uint32_t contexts[kFlagInputs - 1] = {
+      hashCombine(0xf1a90000u + source * 64 + lengthBucket,
+                  (recentHits & 7) + agree * 8),
+      hashCombine(chain[1] + 0x1111u, predicted),
+      hashCombine(chain[2] + 0x2222u, predicted),
+      hashCombine(chain[6] + 0x6666u, predicted),
+      hashCombine(chain[4] + 0x4444u, predicted),
+  };
+  int inputs[kFlagInputs];
+  uint32_t *counters[kFlagInputs - 1];
+  for (unsigned j = 0; j < kFlagInputs - 1; ++j) {
+    counters[j] = &flagCounters[(contexts[j] * 0x2c1b3c6du >> 8) & tableMask];
+    inputs[j] = stretch(counterP(*counters[j]));
+  }
+  inputs[kFlagInputs - 1] = 256;
+  int32_t *w =
+      &flagWeights[(source * 16 + agree * 2 + (recentHits & 1)) * kFlagInputs];
+  int64_t dot = 0;
+  for (unsigned j = 0; j < kFlagInputs; ++j)
+    dot += static_cast<int64_t>(w[j]) * inputs[j];
+  int p = std::clamp(
+      squash(static_cast<int>(std::clamp<int64_t>(dot >> 16, -2047, 2047))), 1,
+      4095);
+  bool coded = coder.code(hit, static_cast<uint32_t>(p));
+  int err = ((static_cast<int>(coded) << 12) - p) * kLearningRate;
+  for (unsigned j = 0; j < kFlagInputs; ++j)
+    w[j] += (inputs[j] * err) >> 14;
+  for (unsigned j = 0; j < kFlagInputs - 1; ++j)
+    updateCounter(*counters[j], coded, j == 0 ? 1023 : 255);
+  recentHits = (recentHits << 1) | static_cast<uint32_t>(coded);
+  return coded;
 }
 
 uint32_t SymbolModel::code(BitCoder &coder, uint32_t symbol) {
-  bool matchAlive = matchLength > 0 && matchPtr < history.size();
+  if (coding == Bitwise) {
+    uint32_t coded = codeBits(coder, symbol, kNoSymbol, 0);
+    endSymbol(coded);
+    return coded;
+  }
+  unsigned source;
+  uint32_t predicted = predict(source);
+  if (predicted != kNoSymbol &&
+      codeFlag(coder, symbol == predicted, predicted, source)) {
+    ++hits;
+    endSymbol(predicted);
+    return predicted;
+  }
+  // A miss: the bits, under contexts that include the failed prediction
+  // for the orders 3, 4 and 6 (what follows a wrong guess in a context is
+  // itself predictable), and a mixer weight set per prediction source.
+  for (unsigned k = 0; k < kOrders; ++k)
+    contextHash[k] =
+        hashCombine(chain[kOrderLengths[k]],
+                    0xc0de0000u + k + (k >= 2 ? predicted * 16 : 0));
+  unsigned state = source == 4 ? 3 : source == 3 ? 2 : source > 0 ? 1 : 0;
+  uint32_t coded = codeBits(coder, symbol, predicted, state);
+  endSymbol(coded);
+  return coded;
+}
+
+uint32_t SymbolModel::codeBits(BitCoder &coder, uint32_t symbol,
+                               uint32_t excluded, unsigned missState) {
+  bool matchAlive = coding == Bitwise && matchLength > 0 &&
+                    matchPtr < history.size();
   uint32_t expected = matchAlive ? history[matchPtr] : 0;
   unsigned lengthBucket = std::min<uint32_t>(matchLength, 31);
+  // The node whose last bit would give the excluded symbol (none is 0).
+  uint32_t excludedNode =
+      excluded == kNoSymbol ? 0 : (excluded | (1u << symbolBits)) >> 1;
   uint32_t node = 1;
   for (int i = static_cast<int>(symbolBits) - 1; i >= 0; --i) {
+    if (i == 0 && node == excludedNode) {
+      node = (node << 1) | (~excluded & 1); // the one value left
+      break;
+    }
     int inputs[kInputs];
     uint32_t *counters[kOrders];
     uint32_t nodeHash = node * 0x9e3779b1u;
@@ -210,7 +334,7 @@ uint32_t SymbolModel::code(BitCoder &coder, uint32_t symbol) {
     uint32_t &counter0 = order0[node];
     inputs[kOrders] = stretch(counterP(counter0));
     uint32_t *matchCounter = nullptr;
-    unsigned matchState = 0;
+    unsigned matchState = missState;
     if (matchAlive && ((expected | (1u << symbolBits)) >> (i + 1)) == node) {
       bool expectedBit = (expected >> i) & 1;
       matchCounter = &matchCounters[lengthBucket * 2 + expectedBit];
@@ -241,9 +365,7 @@ uint32_t SymbolModel::code(BitCoder &coder, uint32_t symbol) {
       updateCounter(*matchCounter, bit, 1023);
     node = (node << 1) | static_cast<uint32_t>(bit);
   }
-  uint32_t coded = node - (1u << symbolBits);
-  endSymbol(coded);
-  return coded;
+  return node - (1u << symbolBits);
 }
 
 //===----------------------------------------------------------------------===//
