@@ -172,8 +172,8 @@ std::vector<uint32_t> repetitiveStream(std::mt19937 &rng, size_t size,
 
 TEST(ContextCoderTest, PredictedRepetitiveStreamRoundTripsMostlyAsHits) {
   std::mt19937 rng(23);
-  // Trace alphabets have 10 bits and more (on 4-bit symbols the flag and
-  // then the bits cost about 10% more than the bits alone).
+  // Trace alphabets have 10 bits and more (on a few-bit alphabet the flag
+  // can cost more than it saves).
   for (unsigned bits : {10u, 13u, 20u}) {
     std::vector<uint32_t> symbols =
         repetitiveStream(rng, 200000, (1u << bits) - 1);
@@ -186,9 +186,9 @@ TEST(ContextCoderTest, PredictedRepetitiveStreamRoundTripsMostlyAsHits) {
         << bits << " bits";
     EXPECT_FALSE(overran);
     EXPECT_GT(hits, symbols.size() * 9 / 10) << bits;
-    // Close to coding every bit (on real traces: from 1% larger to 38%
-    // smaller; here up to 3% larger).
-    EXPECT_LE(bytes.size(), encodeSymbols(symbols, bits).size() * 1.05)
+    // No larger than coding every bit, within noise (on real traces 1% to
+    // 37% smaller; here from 0.5% larger to 4% smaller).
+    EXPECT_LE(bytes.size(), encodeSymbols(symbols, bits).size() * 1.02)
         << bits;
   }
 }
@@ -196,7 +196,7 @@ TEST(ContextCoderTest, PredictedRepetitiveStreamRoundTripsMostlyAsHits) {
 TEST(ContextCoderTest, PredictedMarkovSourceCompressesNearItsEntropy) {
   // As MarkovSourceCompressesNearItsEntropy, with a looser bound: the
   // prediction is the last symbol seen after the longest context, not the
-  // most likely one after the last symbol (about 16% above the entropy).
+  // most likely one after the last symbol (about 11% above the entropy).
   std::mt19937 rng(11);
   std::uniform_real_distribution<double> unit(0, 1);
   std::vector<uint32_t> symbols{0};
