@@ -124,6 +124,7 @@ void updateCounter(uint32_t &counter, bool bit, uint32_t limit) {
 constexpr int kLearningRate = 4;
 constexpr unsigned kMaxSymbolBits = 24;
 constexpr unsigned kMatchMinLength = 6;
+constexpr unsigned kLongMatchMinLength = 12; // predicted coding's second match
 constexpr uint32_t kOrderLengths[] = {1, 2, 3, 4, 6};
 
 } // namespace
@@ -139,22 +140,54 @@ uint32_t mlir::phaedrus::trace::hashCombine(uint32_t a, uint32_t b) {
 // SymbolModel
 //===----------------------------------------------------------------------===//
 
-SymbolModel::SymbolModel(unsigned symbolBits, unsigned tableBits)
+SymbolModel::SymbolModel(unsigned symbolBits, unsigned tableBits,
+                         Coding coding)
     : symbolBits(std::clamp(symbolBits, 1u, kMaxSymbolBits)),
-      tableBits(std::clamp(tableBits, 10u, 24u)) {
+      tableBits(std::clamp(tableBits, 10u, 24u)), coding(coding) {
   order0.assign(size_t(1) << this->symbolBits, kCounterInit);
   for (auto &table : tables)
     table.assign(size_t(1) << this->tableBits, kCounterInit);
   lastPosition.assign(size_t(1) << (this->tableBits - 2), 0);
-  matchCounters.assign(64, kCounterInit);
-  weights.assign(size_t(4) * kMaxSymbolBits * kInputs, 1 << 14);
+  // Bitwise coding: 32 match length buckets. Predicted coding: the
+  // alternative's bucket (its source and the miss state), 32 to 47.
+  matchCounters.assign(2 * 48, kCounterInit);
+  // Weight sets: 4 match states; predicted coding 4 miss states, each
+  // with and without the alternative.
+  weights.assign(size_t(8) * kMaxSymbolBits * kInputs, 1 << 14);
+  if (coding == Predicted) {
+    longLastPosition.assign(size_t(1) << (this->tableBits - 2), 0);
+    tableMask = (1u << this->tableBits) - 1;
+    lastAfter.assign(size_t(1) << this->tableBits, 0);
+    flagCounters.assign(size_t(1) << this->tableBits, kCounterInit);
+    flagWeights.assign(size_t(kSources) * 32 * kFlagInputs, 1 << 14);
+    // The refinement starts as the identity: squash of each point.
+    refine.resize(size_t(kRefineContexts) * 33);
+    for (size_t c = 0; c < kRefineContexts; ++c)
+      for (int j = 0; j < 33; ++j)
+        refine[c * 33 + j] = static_cast<uint32_t>(squash((j - 16) * 128))
+                             << 20;
+  }
   beginSymbol();
 }
 
 void SymbolModel::beginSymbol() {
+  size_t n = history.size();
+  if (coding == Predicted) {
+    // One chain of hashes serves every order: chain[j] covers the previous
+    // j symbols (a missing symbol before the start counts as its own
+    // value). The order-12 hash joins chain[6] to chain[6] of 6 symbols
+    // ago rather than extending the chain (a serial chain of hashes is
+    // what this costs per symbol).
+    chain[0] = 0x5eed0000u;
+    for (uint32_t j = 1; j <= 6; ++j)
+      chain[j] = hashCombine(chain[j - 1], j <= n ? history[n - j] + 1 : 0);
+    uint32_t &sixAgo = pastChain6[n % pastChain6.size()];
+    longHash = hashCombine(chain[6], sixAgo);
+    sixAgo = chain[6];
+    return;
+  }
   // Context hashes of the orders, over the symbols before this one (a
   // missing symbol before the start counts as its own value).
-  size_t n = history.size();
   for (unsigned k = 0; k < kOrders; ++k) {
     uint32_t h = hashCombine(0xc0de0000u + k, kOrderLengths[k]);
     for (uint32_t j = 1; j <= kOrderLengths[k]; ++j)
@@ -163,42 +196,225 @@ void SymbolModel::beginSymbol() {
   }
 }
 
-void SymbolModel::endSymbol(uint32_t symbol) {
-  if (matchLength > 0 && history[matchPtr] == symbol) {
-    matchLength = std::min<uint32_t>(matchLength + 1, 65535);
-    ++matchPtr;
-  } else {
-    matchLength = 0;
+uint32_t SymbolModel::lastAfterSlot(unsigned order) const {
+  return ((chain[order] + order * 0x6a09e667u) * 0x2c1b3c6du >> 8) & tableMask;
+}
+
+void SymbolModel::findMatch(std::vector<uint32_t> &positions, uint32_t hash,
+                            unsigned minLength, size_t &ptr,
+                            uint32_t &length) {
+  size_t n = history.size();
+  uint32_t &slot = positions[hash >> (32 - (tableBits - 2))];
+  if (length == 0 && slot > 0) {
+    // Verify the candidate: how many symbols before it equal ours.
+    uint32_t verified = 0;
+    uint32_t limit = std::max(32u, minLength);
+    while (verified < limit && verified < slot &&
+           history[slot - 1 - verified] == history[n - 1 - verified])
+      ++verified;
+    if (verified >= minLength) {
+      length = verified;
+      ptr = slot;
+    }
   }
+  slot = static_cast<uint32_t>(std::min<size_t>(n, UINT32_MAX));
+}
+
+namespace {
+/// Follows a match past `symbol`, or ends it.
+void followMatch(const std::vector<uint32_t> &history, uint32_t symbol,
+                 size_t &ptr, uint32_t &length) {
+  if (length > 0 && history[ptr] == symbol) {
+    length = std::min<uint32_t>(length + 1, 65535);
+    ++ptr;
+  } else {
+    length = 0;
+  }
+}
+} // namespace
+
+void SymbolModel::endSymbol(uint32_t symbol) {
+  if (coding == Predicted)
+    for (unsigned k = 1; k <= 3; ++k)
+      lastAfter[lastAfterSlot(k)] = symbol + 1;
+  followMatch(history, symbol, matchPtr, matchLength);
+  if (coding == Predicted)
+    followMatch(history, symbol, longPtr, longLength);
   history.push_back(symbol);
   size_t n = history.size();
-  if (n >= kMatchMinLength) {
-    uint32_t h = 0x3a7c0000u;
-    for (size_t j = n - kMatchMinLength; j < n; ++j)
-      h = hashCombine(h, history[j]);
-    uint32_t &slot = lastPosition[h >> (32 - (tableBits - 2))];
-    if (matchLength == 0 && slot > 0) {
-      // Verify the candidate: how many symbols before it equal ours.
-      uint32_t length = 0;
-      while (length < 32 && length < slot &&
-             history[slot - 1 - length] == history[n - 1 - length])
-        ++length;
-      if (length >= kMatchMinLength) {
-        matchLength = length;
-        matchPtr = slot;
-      }
+  if (coding == Bitwise) {
+    if (n >= kMatchMinLength) {
+      uint32_t h = 0x3a7c0000u;
+      for (size_t j = n - kMatchMinLength; j < n; ++j)
+        h = hashCombine(h, history[j]);
+      findMatch(lastPosition, h, kMatchMinLength, matchPtr, matchLength);
     }
-    slot = static_cast<uint32_t>(std::min<size_t>(n, UINT32_MAX));
+    beginSymbol();
+    return;
   }
-  beginSymbol();
+  beginSymbol(); // the matches below hash with the new chain
+  if (n >= kMatchMinLength)
+    findMatch(lastPosition, chain[kMatchMinLength], kMatchMinLength, matchPtr,
+              matchLength);
+  if (n >= kLongMatchMinLength)
+    findMatch(longLastPosition, longHash, kLongMatchMinLength, longPtr,
+              longLength);
+}
+
+uint32_t SymbolModel::predict(unsigned &source) const {
+  // The longer match first: on bzip2's function trace it predicts 60% of
+  // the symbols where the order-6 match alone predicts 55%.
+  if (longLength > 0 && longPtr < history.size()) {
+    source = 5;
+    return history[longPtr];
+  }
+  if (matchLength > 0 && matchPtr < history.size()) {
+    source = 4;
+    return history[matchPtr];
+  }
+  for (unsigned k = 3; k >= 1; --k) {
+    if (uint32_t seen = lastAfter[lastAfterSlot(k)]) {
+      source = k;
+      return seen - 1;
+    }
+  }
+  source = 0;
+  return kNoSymbol;
+}
+
+bool SymbolModel::codeFlag(BitCoder &coder, bool hit, uint32_t predicted,
+                           unsigned source) {
+  // Which other predictions agree with this one, one bit each: the order
+  // 1-3 tables, and the order-6 match when the long match predicted.
+  uint32_t agree = 0;
+  for (unsigned k = 1; k <= 3; ++k)
+    agree = agree * 2 + (lastAfter[lastAfterSlot(k)] == predicted + 1);
+  agree = agree * 2 + (source == 5 && matchLength > 0 &&
+                       matchPtr < history.size() &&
+                       history[matchPtr] == predicted);
+  uint32_t length = source == 5 ? longLength : matchLength;
+  unsigned lengthBucket =
+      length < 16 ? length : 16 + std::min(length / 16, 15u);
+  // A small context of the prediction's state, then the predicted symbol
+  // under the orders 1, 2, 6 and 4 contexts.
+  uint32_t contexts[kFlagInputs - 1] = {
+      hashCombine(0xf1a90000u + source * 64 + lengthBucket,
+                  (recentHits & 7) + agree * 8),
+      hashCombine(chain[1] + 0x1111u, predicted),
+      hashCombine(chain[2] + 0x2222u, predicted),
+      hashCombine(chain[6] + 0x6666u, predicted),
+      hashCombine(chain[4] + 0x4444u, predicted),
+  };
+  int inputs[kFlagInputs];
+  uint32_t *counters[kFlagInputs - 1];
+  for (unsigned j = 0; j < kFlagInputs - 1; ++j) {
+    counters[j] = &flagCounters[(contexts[j] * 0x2c1b3c6du >> 8) & tableMask];
+    inputs[j] = stretch(counterP(*counters[j]));
+  }
+  inputs[kFlagInputs - 1] = 256;
+  int32_t *w =
+      &flagWeights[(source * 32 + agree * 2 + (recentHits & 1)) * kFlagInputs];
+  int64_t dot = 0;
+  for (unsigned j = 0; j < kFlagInputs; ++j)
+    dot += static_cast<int64_t>(w[j]) * inputs[j];
+  int p = std::clamp(
+      squash(static_cast<int>(std::clamp<int64_t>(dot >> 16, -2047, 2047))), 1,
+      4095);
+
+  // Refinement: the probability actually seen at this p (interpolated
+  // between 33 points of the stretched domain) under the order-1 context
+  // and the predicted symbol, weighted 3:1 against the mixer's.
+  int stretched = stretch(p) + 2048; // 1 to 4095
+  int point = stretched >> 7, weight = stretched & 127;
+  uint32_t *low = &refine[(hashCombine(chain[1], predicted) %
+                           kRefineContexts) * 33 + point];
+  uint32_t *high = low + 1;
+  int refined = static_cast<int>(((*low >> 20) * (128 - weight) +
+                                  (*high >> 20) * weight) >> 7);
+  int pFinal = std::clamp((p + 3 * refined) / 4, 1, 4095);
+
+  bool coded = coder.code(hit, static_cast<uint32_t>(pFinal));
+  int64_t target = coded ? int64_t(4095) << 20 : 0;
+  *low = static_cast<uint32_t>(*low + (target - *low) * (128 - weight) / 8192);
+  *high = static_cast<uint32_t>(*high + (target - *high) * weight / 8192);
+  int err = ((static_cast<int>(coded) << 12) - p) * kLearningRate;
+  for (unsigned j = 0; j < kFlagInputs; ++j)
+    w[j] += (inputs[j] * err) >> 14;
+  for (unsigned j = 0; j < kFlagInputs - 1; ++j)
+    updateCounter(*counters[j], coded, j == 0 ? 1023 : 255);
+  recentHits = (recentHits << 1) | static_cast<uint32_t>(coded);
+  return coded;
 }
 
 uint32_t SymbolModel::code(BitCoder &coder, uint32_t symbol) {
-  bool matchAlive = matchLength > 0 && matchPtr < history.size();
-  uint32_t expected = matchAlive ? history[matchPtr] : 0;
-  unsigned lengthBucket = std::min<uint32_t>(matchLength, 31);
+  if (coding == Bitwise) {
+    uint32_t coded = codeBits(coder, symbol, kNoSymbol, 0, kNoSymbol, 0);
+    endSymbol(coded);
+    return coded;
+  }
+  unsigned source;
+  uint32_t predicted = predict(source);
+  if (predicted != kNoSymbol &&
+      codeFlag(coder, symbol == predicted, predicted, source)) {
+    ++hits;
+    endSymbol(predicted);
+    return predicted;
+  }
+  // A miss: the bits, under contexts that include the failed prediction
+  // for the orders 3, 4 and 6 (what follows a wrong guess in a context is
+  // itself predictable), with a mixer weight set per prediction source.
+  for (unsigned k = 0; k < kOrders; ++k)
+    contextHash[k] =
+        hashCombine(chain[kOrderLengths[k]],
+                    0xc0de0000u + k + (k >= 2 ? predicted * 16 : 0));
+  unsigned state = source >= 4 ? 3 : source == 3 ? 2 : source > 0 ? 1 : 0;
+  // The next guess stands in for the match input: the order-6 match's
+  // symbol when the long match failed, else the first order 3-1 table's.
+  uint32_t alternative = kNoSymbol;
+  unsigned alternativeSource = 0;
+  if (source == 5 && matchLength > 0 && matchPtr < history.size() &&
+      history[matchPtr] != predicted) {
+    alternative = history[matchPtr];
+  } else if (predicted != kNoSymbol) {
+    for (unsigned k = 3; k >= 1 && alternative == kNoSymbol; --k) {
+      uint32_t seen = lastAfter[lastAfterSlot(k)];
+      if (seen && seen - 1 != predicted) {
+        alternative = seen - 1;
+        alternativeSource = k;
+      }
+    }
+  }
+  uint32_t coded = codeBits(coder, symbol, predicted, state, alternative,
+                            32 + alternativeSource * 4 + state);
+  endSymbol(coded);
+  return coded;
+}
+
+uint32_t SymbolModel::codeBits(BitCoder &coder, uint32_t symbol,
+                               uint32_t excluded, unsigned missState,
+                               uint32_t alternative,
+                               unsigned alternativeBucket) {
+  bool matchAlive, predictedCoding = coding == Predicted;
+  uint32_t expected;
+  unsigned lengthBucket;
+  if (predictedCoding) {
+    matchAlive = alternative != kNoSymbol;
+    expected = alternative;
+    lengthBucket = alternativeBucket;
+  } else {
+    matchAlive = matchLength > 0 && matchPtr < history.size();
+    expected = matchAlive ? history[matchPtr] : 0;
+    lengthBucket = std::min<uint32_t>(matchLength, 31);
+  }
+  // The node whose last bit would give the excluded symbol (none is 0).
+  uint32_t excludedNode =
+      excluded == kNoSymbol ? 0 : (excluded | (1u << symbolBits)) >> 1;
   uint32_t node = 1;
   for (int i = static_cast<int>(symbolBits) - 1; i >= 0; --i) {
+    if (i == 0 && node == excludedNode) {
+      node = (node << 1) | (~excluded & 1); // the one value left
+      break;
+    }
     int inputs[kInputs];
     uint32_t *counters[kOrders];
     uint32_t nodeHash = node * 0x9e3779b1u;
@@ -210,12 +426,15 @@ uint32_t SymbolModel::code(BitCoder &coder, uint32_t symbol) {
     uint32_t &counter0 = order0[node];
     inputs[kOrders] = stretch(counterP(counter0));
     uint32_t *matchCounter = nullptr;
-    unsigned matchState = 0;
+    unsigned matchState = missState;
     if (matchAlive && ((expected | (1u << symbolBits)) >> (i + 1)) == node) {
       bool expectedBit = (expected >> i) & 1;
       matchCounter = &matchCounters[lengthBucket * 2 + expectedBit];
       inputs[kOrders + 1] = stretch(counterP(*matchCounter));
-      matchState = matchLength < 16 ? 1 : matchLength < 32 ? 2 : 3;
+      matchState = predictedCoding      ? 4 + missState
+                   : matchLength < 16 ? 1
+                   : matchLength < 32 ? 2
+                                      : 3;
     } else {
       matchAlive = false;
       inputs[kOrders + 1] = 0;
@@ -241,9 +460,7 @@ uint32_t SymbolModel::code(BitCoder &coder, uint32_t symbol) {
       updateCounter(*matchCounter, bit, 1023);
     node = (node << 1) | static_cast<uint32_t>(bit);
   }
-  uint32_t coded = node - (1u << symbolBits);
-  endSymbol(coded);
-  return coded;
+  return node - (1u << symbolBits);
 }
 
 //===----------------------------------------------------------------------===//

@@ -6,18 +6,28 @@
 // * `BitCoder` codes one bit at a time with a 12-bit probability; the same
 //   object encodes (bits in, bytes out) or decodes (bytes in, bits out), so
 //   every model below is written once for both directions.
-// * `SymbolModel` codes symbols of a fixed width, most significant bit
-//   first. Each bit is predicted from the symbols before it: adaptive
-//   counters under the orders 0, 1, 2, 3, 4 and 6 contexts (hashed), and a
-//   match model that follows the last occurrence of the current order-6
-//   context; a gated linear mixer in the logistic domain combines them.
+// * `SymbolModel` codes symbols of a fixed width. `Predicted` coding
+//   (packed format version 3) first predicts the whole symbol: the next
+//   symbol of a match model that follows the last occurrence of the current
+//   order-12, else order-6, context, else the symbol last seen after the
+//   current order-3, 2 or 1 context; one adaptive flag, mixed from counters
+//   under small contexts and refined per probability, says whether it is
+//   right. Only a miss is coded bit by bit, so repetitive traces cost about
+//   one binary decision per symbol. `Bitwise` coding (versions 1 and 2)
+//   codes every symbol's bits. The bits go most significant first, each
+//   predicted from the symbols before it: adaptive counters under the
+//   orders 0, 1, 2, 3, 4 and 6 contexts (hashed; for 3, 4 and 6 after a
+//   miss also with the failed prediction), and an expected symbol (bitwise:
+//   the order-6 match's; predicted: the next guess after the failed one);
+//   a gated linear mixer in the logistic domain combines them.
 // * `NumberModel` codes unsigned 64-bit numbers (Elias-gamma shape, every
 //   bit adaptive under a caller-given context) and single flags.
 //
 // Encoder and decoder must make the same calls in the same order with the
 // same arguments; the arithmetic is all integer, so a file decodes the same
-// on every machine. Time is linear in the number of bits coded; memory is
-// the model tables (fixed when the model is made) plus the symbol history.
+// on every machine. Time is linear in the number of bits coded (in
+// predicted coding: flags plus the bits of the misses); memory is the model
+// tables (fixed when the model is made) plus the symbol history.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PHAEDRUS_TRACE_CONTEXTCODER_H
@@ -70,9 +80,15 @@ private:
 /// Symbols of `symbolBits` bits (1 to 24), predicted from their history.
 class SymbolModel {
 public:
+  /// How a symbol is coded. `Bitwise` (packed format versions 1 and 2):
+  /// every bit through the mixer. `Predicted` (version 3): first a flag
+  /// "the symbol is the predicted one", and only on a miss its bits.
+  enum Coding { Bitwise, Predicted };
+
   /// `tableBits` (10 to 24) sets the size of each hashed context table:
   /// 2^tableBits counters of 4 bytes.
-  SymbolModel(unsigned symbolBits, unsigned tableBits);
+  SymbolModel(unsigned symbolBits, unsigned tableBits,
+              Coding coding = Bitwise);
 
   /// Codes `symbol` (must be below 2^symbolBits when encoding; ignored when
   /// decoding) and returns the symbol coded.
@@ -80,14 +96,40 @@ public:
 
   unsigned bits() const { return symbolBits; }
 
+  /// The symbols coded so far, and (predicted coding) how many of them
+  /// were the predicted symbol, coded by the flag alone.
+  uint64_t symbolsCoded() const { return history.size(); }
+  uint64_t predictionHits() const { return hits; }
+
 private:
   static constexpr unsigned kOrders = 5; // hashed orders 1, 2, 3, 4, 6
   static constexpr unsigned kInputs = kOrders + 3; // + order 0, match, bias
+  static constexpr unsigned kSources = 6; // none, orders 1-3, two matches
+  static constexpr unsigned kRefineContexts = 1024;
+  static constexpr unsigned kFlagInputs = 6; // 5 counters and a bias
+  static constexpr uint32_t kNoSymbol = UINT32_MAX;
 
   void beginSymbol();
   void endSymbol(uint32_t symbol);
+  /// Codes the bits of `symbol`, which is not `excluded` (kNoSymbol for
+  /// none). Predicted coding: `missState` picks the mixer weights, and
+  /// `alternative` (kNoSymbol for none) is the match input's expected
+  /// symbol, its confidence learned per `alternativeBucket`.
+  uint32_t codeBits(BitCoder &coder, uint32_t symbol, uint32_t excluded,
+                    unsigned missState, uint32_t alternative,
+                    unsigned alternativeBucket);
+  /// The predicted symbol (kNoSymbol if none) and where it came from
+  /// (0 none, 1 to 3 the order 1 to 3 table, 4 the order-6 match, 5 the
+  /// order-12 match).
+  uint32_t predict(unsigned &source) const;
+  bool codeFlag(BitCoder &coder, bool hit, uint32_t predicted,
+                unsigned source);
+  uint32_t lastAfterSlot(unsigned order) const;
+  void findMatch(std::vector<uint32_t> &positions, uint32_t hash,
+                 unsigned minLength, size_t &ptr, uint32_t &length);
 
   unsigned symbolBits, tableBits;
+  Coding coding;
   std::vector<uint32_t> order0;                 // 2^symbolBits counters
   std::array<std::vector<uint32_t>, kOrders> tables;
   std::array<uint32_t, kOrders> contextHash{};
@@ -99,6 +141,22 @@ private:
   std::vector<uint32_t> matchCounters; // by length bucket and expected bit
   // Mixer: one weight vector per (match state, bit position).
   std::vector<int32_t> weights;
+
+  // Predicted coding only.
+  std::array<uint32_t, 7> chain{}; // hashes of the previous 0 to 6 symbols
+  uint32_t tableMask = 0;
+  std::vector<uint32_t> lastAfter; // symbol + 1 last seen after orders 1-3
+  std::vector<uint32_t> flagCounters;
+  std::vector<int32_t> flagWeights; // per source, agreement, last flag
+  std::vector<uint32_t> refine; // the flag's probability refined, 33 points
+  uint32_t recentHits = 0;      // the last flags, one bit each
+  uint64_t hits = 0;
+  // A second match model, on order-12 contexts.
+  std::array<uint32_t, 6> pastChain6{}; // chain[6] of the last 6 positions
+  uint32_t longHash = 0;
+  std::vector<uint32_t> longLastPosition;
+  size_t longPtr = 0;
+  uint32_t longLength = 0;
 };
 
 /// Unsigned numbers and flags, each under a context the caller chooses.

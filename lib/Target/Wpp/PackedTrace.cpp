@@ -34,7 +34,9 @@ using trace::hashCombine;
 namespace {
 
 constexpr char kMagic[4] = {'P', 'H', 'P', 'K'};
-constexpr uint32_t kVersion = 2; // 2: group entries carry their members
+// 2: group entries carry their members; 3: body symbols are coded as a
+// flag "the predicted symbol" first (SymbolModel::Predicted).
+constexpr uint32_t kVersion = 3;
 constexpr size_t kHeaderSize = 24;
 constexpr unsigned kMaxDepth = 4096; // repeat nesting a decoder accepts
 
@@ -177,8 +179,12 @@ struct BodyCoder {
   trace::SymbolModel model;
   llvm::DenseMap<uint32_t, uint64_t> lastCount;
 
-  BodyCoder(PackCodec &codec, Alphabet alphabet, unsigned tableBits)
-      : codec(codec), alphabet(alphabet), model(alphabet.bits(), tableBits) {}
+  BodyCoder(PackCodec &codec, Alphabet alphabet, unsigned tableBits,
+            uint32_t version)
+      : codec(codec), alphabet(alphabet),
+        model(alphabet.bits(), tableBits,
+              version >= 3 ? trace::SymbolModel::Predicted
+                           : trace::SymbolModel::Bitwise) {}
 
   uint32_t symbol(uint32_t s) { return model.code(codec.coder, s); }
 
@@ -500,7 +506,7 @@ LogicalResult Packer::pack(Operation *module) {
         return failure();
     unsigned tableBits = tableBitsFor(symbols);
     codec.number(tableBits, kTableBits);
-    BodyCoder bodies(codec, alphabet, tableBits);
+    BodyCoder bodies(codec, alphabet, tableBits, kVersion);
     for (RuleOp rule : rules) {
       currentGrammar = rule->getParentOp();
       uint32_t hash = 0;
@@ -745,7 +751,8 @@ OwningOpRef<ModuleOp> Unpacker::unpack() {
       corrupt("a model table size out of range");
       return fail();
     }
-    BodyCoder bodies(codec, alphabet, static_cast<unsigned>(tableBits));
+    BodyCoder bodies(codec, alphabet, static_cast<unsigned>(tableBits),
+                     version);
     for (RuleOp rule : rules) {
       uint32_t hash = 0;
       unsigned blobs = 0;
