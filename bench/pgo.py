@@ -70,8 +70,10 @@ def parse_args(argv):
     # others in seconds. Retrieval over mlp: on bzip2's held-out inputs its
     # profiles overlap the oracle's 0.82/0.93 against the mlp's 0.76/0.87
     # and recover more of the oracle's speedup (0.92 against 0.59 over both
-    # programs); on unseen Lua scripts the mlp overlaps a little more
-    # (0.33/0.39 against 0.28/0.41 on average). bench/README.md has both.
+    # programs); on unseen Lua scripts, with 14 training scripts and 8-word
+    # descriptors, the mlp overlapped a little more (0.33/0.39 against
+    # 0.28/0.41); with 20 scripts, 32 words and TF-IDF initial weights
+    # retrieval gets 0.34/0.72. bench/README.md has the runs.
     parser.add_argument("--kind", choices=["lstm", "mlp", "retrieval"],
                         default="retrieval")
     parser.add_argument("--epochs", type=int, default=300)
