@@ -171,20 +171,19 @@ TEST(Featurize, WordsAreTheThirtyTwoMostFrequentIdentifiers) {
     for (int n = 0; n < 100 - k; ++n)
       text += "id" + std::to_string(k) + " wA\n";
   dir.write("script", text);
-  std::vector<std::string> tokens = run({{"p", "script"}, "", dir.path});
-  std::vector<std::string> words;
-  for (const std::string &token : tokens)
-    if (token.rfind("file0.word=", 0) == 0)
-      words.push_back(token);
+  auto wordsOf = [&](const std::string &file) {
+    std::vector<std::string> words;
+    for (const std::string &token : run({{"p", file}, "", dir.path}))
+      if (token.rfind("file0.word=", 0) == 0)
+        words.push_back(token);
+    return words;
+  };
+  std::vector<std::string> words = wordsOf("script");
   EXPECT_EQ(words.size(), 32u);
   // The most frequent first: a file with only id0 and id1 gives their
   // tokens as the first two of the longer list.
   dir.write("two", "id0 id0 id1\n");
-  std::vector<std::string> two = run({{"p", "two"}, "", dir.path});
-  std::vector<std::string> twoWords;
-  for (const std::string &token : two)
-    if (token.rfind("file0.word=", 0) == 0)
-      twoWords.push_back(token);
+  std::vector<std::string> twoWords = wordsOf("two");
   ASSERT_EQ(twoWords.size(), 2u);
   EXPECT_EQ(twoWords[0], words[0]);
   EXPECT_EQ(twoWords[1], words[1]);
