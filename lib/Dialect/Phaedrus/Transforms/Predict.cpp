@@ -143,11 +143,28 @@ LogicalResult PhaedrusPredictPass::predict(PredictOp op, uint64_t fingerprint,
   }
   std::vector<std::string> unknown;
   std::vector<int64_t> ids = loaded->descriptorIds(tokens, unknown);
-  if (!unknown.empty())
-    op.emitWarning() << unknown.size() << " of " << tokens.size()
+  // Unseen words and trigram buckets of an input file are expected (a new
+  // script has its own identifiers): a remark. Unseen tokens of the command
+  // line or of a file's size, kind or entropy mean a run unlike any in
+  // training: a warning.
+  std::vector<std::string> unknownContent, unknownShape;
+  for (const std::string &token : unknown)
+    (llvm::StringRef(token).contains(".word=") ||
+             llvm::StringRef(token).contains(".gram=")
+         ? unknownContent
+         : unknownShape)
+        .push_back(token);
+  if (!unknownShape.empty())
+    op.emitWarning() << unknownShape.size() << " of " << tokens.size()
                      << " descriptor tokens were never seen in training and "
                         "are left out: "
-                     << llvm::join(unknown, ", ");
+                     << llvm::join(unknownShape, ", ");
+  if (!unknownContent.empty())
+    op.emitRemark() << unknownContent.size() << " of " << tokens.size()
+                    << " descriptor tokens (words and trigram buckets of "
+                       "input files) were never seen in training and are "
+                       "left out: "
+                    << llvm::join(unknownContent, ", ");
   inference::GenerateOptions options;
   if (seed >= 0)
     options.seed = static_cast<uint64_t>(seed);

@@ -575,8 +575,11 @@ def PhaedrusPredictPass : Pass<"phaedrus-predict", "::mlir::ModuleOp"> {
     module first. `input` adds a predict op for that descriptor (the text of
     a `#phaedrus.input` attribute) using the file's model. A model whose
     fingerprint is not this program's is refused (it was trained on another
-    build); descriptor tokens the model never saw are reported as a warning
-    and left out.
+    build), and so is a model whose training runs another featurizer
+    version described (docs/Featurizer.md). Descriptor tokens the model
+    never saw are left out and reported: those of the command line and of a
+    file's shape as a warning, a file's words and trigram buckets (which
+    every new input has of its own) as a remark.
 
     Before:
 
