@@ -211,6 +211,24 @@ mlir::phaedrus::featurize::sketchContent(const std::string &role,
   return tokens;
 }
 
+bool mlir::phaedrus::featurize::isContentToken(const std::string &token) {
+  // The role: "stdin" or "file" and the file's number (docs/Featurizer.md).
+  size_t dot;
+  if (token.rfind("stdin.", 0) == 0) {
+    dot = 5;
+  } else if (token.rfind("file", 0) == 0) {
+    dot = 4;
+    while (dot < token.size() && token[dot] >= '0' && token[dot] <= '9')
+      ++dot;
+    if (dot == 4 || dot >= token.size() || token[dot] != '.')
+      return false;
+  } else {
+    return false;
+  }
+  return token.compare(dot + 1, 5, "word=") == 0 ||
+         token.compare(dot + 1, 5, "gram=") == 0;
+}
+
 bool mlir::phaedrus::featurize::featurize(const RunInput &input,
                                           std::vector<std::string> &tokens,
                                           std::string &error) {

@@ -107,6 +107,7 @@ def cmd_corpus(args):
 def cmd_train(args):
     from . import model as model_mod
     corpus = corpus_mod.load(args.corpus)
+    corpus_mod.check_featurizer(corpus, args.corpus)
     config = model_mod.TrainConfig(
         kind=args.kind, seed=args.seed, epochs=args.epochs,
         patience=args.patience, learning_rate=args.learning_rate,

@@ -38,6 +38,20 @@ def featurizer_version() -> int:
     return int(result.stdout)
 
 
+def check_featurizer(corpus: dict, path) -> None:
+    """Refuses a corpus whose runs another featurizer version described: a
+    model trained on it would be refused at prediction, and its descriptors
+    do not compare with this build's."""
+    version = corpus.get("featurizer", 1)
+    if version != featurizer_version():
+        raise ToolError(
+            f"{path}: its runs were described by featurizer version {version}, "
+            f"this build describes inputs as version {featurizer_version()} "
+            f"(docs/Featurizer.md): record the runs again with 'phaedrus run' "
+            f"(the traces are not what is stale, the descriptions next to "
+            f"them are) and make the corpus again")
+
+
 def featurize(argv, stdin=None, cwd=None) -> list:
     """Descriptor tokens of a command line (program name first) and its
     input files, from the C++ featurizer (phaedrus-featurize)."""

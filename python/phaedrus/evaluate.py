@@ -249,6 +249,9 @@ class Evaluation:
         self.ldflags = list(ldflags)
         self.rounds = rounds
         self.jobs = jobs
+        # The nearest-run baseline compares this build's descriptors of the
+        # held-out inputs with the corpus's.
+        corpus_mod.check_featurizer(corpus, "the corpus")
         names = [r["name"] for r in corpus["runs"]]
         if pgo_input is None:
             pgo_input = names[0]

@@ -185,7 +185,8 @@ def input_attribute(argv, stdin=None) -> str:
 def predict(program: Path, model: Path, argv, output: Path, stdin=None,
             seed=None, input_dir=None) -> str:
     """Annotates `program` with the profile `model` predicts for the run
-    `argv` (program name first) reading `stdin`. Returns the warnings."""
+    `argv` (program name first) reading `stdin`. Returns what phaedrus-opt
+    reported (warnings about tokens the model never saw, remarks)."""
     if not Path(model).exists():
         raise ToolError(f"model not found: {model}")
     options = [f"model-file={model}", f"input={{{input_attribute(argv, stdin)}}}"]

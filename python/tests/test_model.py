@@ -252,6 +252,17 @@ def test_corpus_refuses_mixed_builds_and_duplicate_names():
     model, space, report = M.train(corpus, M.TrainConfig(kind="mlp", epochs=2,
                                                          progress=False))
     assert "featurizer = 2 : i64" in M.model_ir(model, space, corpus, "mlp", report)
+    # Runs and corpora from before the version was recorded are version 1;
+    # training (phaedrus train) and eval refuse such a corpus, naming both
+    # versions, because this build's featurizer is version 2.
+    old = C.make_corpus([(v, r0), (v, r1)])
+    assert old["featurizer"] == 1
+    assert C.featurizer_version() == 2
+    with pytest.raises(ToolError, match="described by featurizer version 1, "
+                                        "this build describes inputs as version 2"):
+        C.check_featurizer(old, "old.json")
+    legacy = {k: x for k, x in corpus.items() if k != "featurizer"}
+    assert "featurizer = 1 : i64" in M.model_ir(model, space, legacy, "mlp", report)
 
 
 def test_corpus_merges_the_path_entries_of_its_runs():

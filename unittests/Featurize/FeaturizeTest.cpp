@@ -188,3 +188,16 @@ TEST(Featurize, WordsAreTheThirtyTwoMostFrequentIdentifiers) {
   EXPECT_EQ(twoWords[0], words[0]);
   EXPECT_EQ(twoWords[1], words[1]);
 }
+
+TEST(Featurize, ContentTokensAreAFilesWordsAndTrigrams) {
+  for (const char *token : {"file0.word=12", "file12.gram=3", "stdin.word=7",
+                            "stdin.gram=0"})
+    EXPECT_TRUE(isContentToken(token)) << token;
+  // The command line (even an argument that looks like a word token) and a
+  // file's shape are not content.
+  for (const char *token :
+       {"argc=1", "arg1=x.word=1", "arg2=file0.word=1", "file0.size=5",
+        "stdin.kind=text", "file.word=1", "filex.word=1", "file0word=1",
+        "file0.lines=2", "stdin=none"})
+    EXPECT_FALSE(isContentToken(token)) << token;
+}

@@ -39,6 +39,11 @@ bool featurize(const RunInput &input, std::vector<std::string> &tokens,
 std::vector<std::string> sketchContent(const std::string &role,
                                        const std::string &bytes);
 
+/// True for the tokens of a file's content that every new input has of its
+/// own: its words and trigram buckets (`fileK.word=`, `stdin.gram=`, ...),
+/// as opposed to those of the command line and of a file's shape.
+bool isContentToken(const std::string &token);
+
 /// floor(log2(value + 1)): the log-scale bucket used for sizes and counts.
 unsigned log2Bucket(uint64_t value);
 

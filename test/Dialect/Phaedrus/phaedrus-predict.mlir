@@ -74,7 +74,28 @@ phaedrus.model @m mlp vocabulary(@v) fingerprint(13841122919434837456) vocab_siz
                      buckets_per_octave = 4 : i64, hidden_size = 1 : i64})
     weights({"hidden.weight" = dense<[[1.0]]> : tensor<1x1xf32>, "hidden.bias" = dense<0.0> : tensor<1xf32>,
              "output.weight" = dense<[[1.0]]> : tensor<1x1xf32>, "output.bias" = dense<[0.0]> : tensor<1xf32>})
-// expected-error @below {{'phaedrus.predict' op uses model @m, trained on runs described by featurizer version 1; this build describes inputs as version 2 (docs/Featurizer.md): record the training runs again ('phaedrus run'), then 'phaedrus corpus' and 'phaedrus train'}}
+// expected-error @below {{'phaedrus.predict' op uses model @m, trained on runs described by featurizer version 1; this build describes inputs as version 2 (docs/Featurizer.md): record the training runs again ('phaedrus run'; the traces are not what is stale, the descriptions next to them are), then 'phaedrus corpus' and 'phaedrus train'}}
+phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
+
+// -----
+
+// The version may be written as a float (hyper-parameters are integers or
+// floats); 2.0 is this build's.
+// CHECK-LABEL: llvm.func @f0()
+// CHECK-SAME: phaedrus.entry_count = #phaedrus.entry_count<{{[0-9]+}}, model
+llvm.func @f0() {
+  llvm.return
+}
+phaedrus.vocabulary @v fingerprint(13841122919434837456) {
+  phaedrus.entry 0 function @f0
+}
+phaedrus.model @m mlp vocabulary(@v) fingerprint(13841122919434837456) vocab_size(1)
+    descriptors(["argc=0"])
+    hyperparameters({featurizer = 2.0 : f64, num_specials = 5 : i64, num_buckets = 161 : i64,
+                     buckets_per_octave = 4 : i64, hidden_size = 1 : i64})
+    weights({"hidden.weight" = dense<[[1.0]]> : tensor<1x1xf32>, "hidden.bias" = dense<0.0> : tensor<1xf32>,
+             "output.weight" = dense<[[1.0]]> : tensor<1x1xf32>, "output.bias" = dense<[0.0]> : tensor<1xf32>})
+// expected-warning @below {{1 of 2 descriptor tokens were never seen in training and are left out: stdin=none}}
 phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
 
 // -----

@@ -13,6 +13,8 @@
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/StringExtras.h"
 
+#include <cmath>
+
 namespace mlir::phaedrus {
 #define GEN_PASS_DEF_PHAEDRUSPREDICTPASS
 #include "phaedrus/Dialect/Phaedrus/Transforms/Passes.h.inc"
@@ -108,18 +110,26 @@ LogicalResult PhaedrusPredictPass::predict(PredictOp op, uint64_t fingerprint,
   // model from before the version was recorded is version 1).
   ArrayAttr descriptors = model.getDescriptorsAttr();
   if (descriptors && !descriptors.empty()) {
-    int64_t version = 1;
-    if (auto attr = dyn_cast_or_null<IntegerAttr>(
-            model.getHyperparameters().get("featurizer")))
-      version = attr.getInt();
-    if (version != static_cast<int64_t>(featurize::kVersion))
+    // Hyper-parameters are integers or floats (ModelSpec reads both).
+    double version = 1;
+    Attribute attr = model.getHyperparameters().get("featurizer");
+    if (auto i = dyn_cast_or_null<IntegerAttr>(attr))
+      version = static_cast<double>(i.getInt());
+    else if (auto f = dyn_cast_or_null<FloatAttr>(attr))
+      version = f.getValueAsDouble();
+    if (version != static_cast<double>(featurize::kVersion))
       return op.emitOpError()
              << "uses model @" << model.getSymName()
              << ", trained on runs described by featurizer version "
-             << version << "; this build describes inputs as version "
+             << (version == std::floor(version)
+                     ? std::to_string(static_cast<int64_t>(version))
+                     : std::to_string(version))
+             << "; this build describes inputs as version "
              << featurize::kVersion
              << " (docs/Featurizer.md): record the training runs again "
-                "('phaedrus run'), then 'phaedrus corpus' and 'phaedrus train'";
+                "('phaedrus run'; the traces are not what is stale, the "
+                "descriptions next to them are), then 'phaedrus corpus' and "
+                "'phaedrus train'";
   }
 
   // The run to predict, as the featurizer sees it.
@@ -149,10 +159,7 @@ LogicalResult PhaedrusPredictPass::predict(PredictOp op, uint64_t fingerprint,
   // training: a warning.
   std::vector<std::string> unknownContent, unknownShape;
   for (const std::string &token : unknown)
-    (llvm::StringRef(token).contains(".word=") ||
-             llvm::StringRef(token).contains(".gram=")
-         ? unknownContent
-         : unknownShape)
+    (featurize::isContentToken(token) ? unknownContent : unknownShape)
         .push_back(token);
   if (!unknownShape.empty())
     op.emitWarning() << unknownShape.size() << " of " << tokens.size()
