@@ -122,6 +122,24 @@ void updateCounter(uint32_t &counter, bool bit, uint32_t limit) {
 }
 
 constexpr int kLearningRate = 4;
+
+/// The gated linear mixer: the probability (1 to 4095) that weights `w`
+/// give the `n` stretched `inputs`.
+int mix(const int32_t *w, const int *inputs, unsigned n) {
+  int64_t dot = 0;
+  for (unsigned j = 0; j < n; ++j)
+    dot += static_cast<int64_t>(w[j]) * inputs[j];
+  return std::clamp(
+      squash(static_cast<int>(std::clamp<int64_t>(dot >> 16, -2047, 2047))), 1,
+      4095);
+}
+
+/// Moves the mixer's weights toward the coded `bit` after it predicted `p`.
+void learn(int32_t *w, const int *inputs, unsigned n, bool bit, int p) {
+  int err = ((static_cast<int>(bit) << 12) - p) * kLearningRate;
+  for (unsigned j = 0; j < n; ++j)
+    w[j] += (inputs[j] * err) >> 14;
+}
 constexpr unsigned kMaxSymbolBits = 24;
 constexpr unsigned kMatchMinLength = 6;
 constexpr unsigned kLongMatchMinLength = 12; // predicted coding's second match
@@ -314,12 +332,7 @@ bool SymbolModel::codeFlag(BitCoder &coder, bool hit, uint32_t predicted,
   inputs[kFlagInputs - 1] = 256;
   int32_t *w =
       &flagWeights[(source * 32 + agree * 2 + (recentHits & 1)) * kFlagInputs];
-  int64_t dot = 0;
-  for (unsigned j = 0; j < kFlagInputs; ++j)
-    dot += static_cast<int64_t>(w[j]) * inputs[j];
-  int p = std::clamp(
-      squash(static_cast<int>(std::clamp<int64_t>(dot >> 16, -2047, 2047))), 1,
-      4095);
+  int p = mix(w, inputs, kFlagInputs);
 
   // Refinement: the probability actually seen at this p (interpolated
   // between 33 points of the stretched domain) under the order-1 context
@@ -337,9 +350,7 @@ bool SymbolModel::codeFlag(BitCoder &coder, bool hit, uint32_t predicted,
   int64_t target = coded ? int64_t(4095) << 20 : 0;
   *low = static_cast<uint32_t>(*low + (target - *low) * (128 - weight) / 8192);
   *high = static_cast<uint32_t>(*high + (target - *high) * weight / 8192);
-  int err = ((static_cast<int>(coded) << 12) - p) * kLearningRate;
-  for (unsigned j = 0; j < kFlagInputs; ++j)
-    w[j] += (inputs[j] * err) >> 14;
+  learn(w, inputs, kFlagInputs, coded, p);
   for (unsigned j = 0; j < kFlagInputs - 1; ++j)
     updateCounter(*counters[j], coded, j == 0 ? 1023 : 255);
   recentHits = (recentHits << 1) | static_cast<uint32_t>(coded);
@@ -442,17 +453,9 @@ uint32_t SymbolModel::codeBits(BitCoder &coder, uint32_t symbol,
     inputs[kOrders + 2] = 256;
 
     int32_t *w = &weights[(matchState * kMaxSymbolBits + i) * kInputs];
-    int64_t dot = 0;
-    for (unsigned j = 0; j < kInputs; ++j)
-      dot += static_cast<int64_t>(w[j]) * inputs[j];
-    int p = std::clamp(squash(static_cast<int>(
-                           std::clamp<int64_t>(dot >> 16, -2047, 2047))),
-                       1, 4095);
+    int p = mix(w, inputs, kInputs);
     bool bit = coder.code((symbol >> i) & 1, static_cast<uint32_t>(p));
-
-    int err = ((static_cast<int>(bit) << 12) - p) * kLearningRate;
-    for (unsigned j = 0; j < kInputs; ++j)
-      w[j] += (inputs[j] * err) >> 14;
+    learn(w, inputs, kInputs, bit, p);
     for (unsigned k = 0; k < kOrders; ++k)
       updateCounter(*counters[k], bit, 255);
     updateCounter(counter0, bit, 1023);

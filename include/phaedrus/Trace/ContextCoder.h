@@ -96,9 +96,8 @@ public:
 
   unsigned bits() const { return symbolBits; }
 
-  /// The symbols coded so far, and (predicted coding) how many of them
-  /// were the predicted symbol, coded by the flag alone.
-  uint64_t symbolsCoded() const { return history.size(); }
+  /// (Predicted coding) how many symbols so far were the predicted symbol,
+  /// coded by the flag alone.
   uint64_t predictionHits() const { return hits; }
 
 private:
