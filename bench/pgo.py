@@ -95,11 +95,11 @@ def reusable_corpus(path: Path, b, training):
         return None
     try:
         corpus = corpus_mod.load(path)
+        corpus_mod.check_featurizer(corpus, path)
     except ToolError:
         return None
     fingerprint = str(pipeline.fingerprint_of(b.instrumented_path_mlir))
-    if corpus.get("featurizer", 1) != corpus_mod.featurizer_version() or \
-            str(corpus["fingerprint"]) != fingerprint or \
+    if str(corpus["fingerprint"]) != fingerprint or \
             [r["name"] for r in corpus["runs"]] != [r.name for r in training]:
         return None
     return corpus

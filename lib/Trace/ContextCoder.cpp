@@ -286,9 +286,9 @@ uint32_t SymbolModel::predict(unsigned &source) const {
     source = 5;
     return history[longPtr];
   }
-  if (matchLength > 0 && matchPtr < history.size()) {
+  if (uint32_t symbol = matchSymbol(); symbol != kNoSymbol) {
     source = 4;
-    return history[matchPtr];
+    return symbol;
   }
   for (unsigned k = 3; k >= 1; --k) {
     if (uint32_t seen = lastAfter[lastAfterSlot(k)]) {
@@ -307,9 +307,8 @@ bool SymbolModel::codeFlag(BitCoder &coder, bool hit, uint32_t predicted,
   uint32_t agree = 0;
   for (unsigned k = 1; k <= 3; ++k)
     agree = agree * 2 + (lastAfter[lastAfterSlot(k)] == predicted + 1);
-  agree = agree * 2 + (source == 5 && matchLength > 0 &&
-                       matchPtr < history.size() &&
-                       history[matchPtr] == predicted);
+  // (With source 5 `predicted` is a symbol, never kNoSymbol.)
+  agree = agree * 2 + (source == 5 && matchSymbol() == predicted);
   uint32_t length = source == 5 ? longLength : matchLength;
   unsigned lengthBucket =
       length < 16 ? length : 16 + std::min(length / 16, 15u);
@@ -383,9 +382,9 @@ uint32_t SymbolModel::code(BitCoder &coder, uint32_t symbol) {
   // symbol when the long match failed, else the first order 3-1 table's.
   uint32_t alternative = kNoSymbol;
   unsigned alternativeSource = 0;
-  if (source == 5 && matchLength > 0 && matchPtr < history.size() &&
-      history[matchPtr] != predicted) {
-    alternative = history[matchPtr];
+  if (source == 5 && matchSymbol() != kNoSymbol &&
+      matchSymbol() != predicted) {
+    alternative = matchSymbol();
   } else if (predicted != kNoSymbol) {
     for (unsigned k = 3; k >= 1 && alternative == kNoSymbol; --k) {
       uint32_t seen = lastAfter[lastAfterSlot(k)];
@@ -413,8 +412,10 @@ uint32_t SymbolModel::codeBits(BitCoder &coder, uint32_t symbol,
     expected = alternative;
     lengthBucket = alternativeBucket;
   } else {
-    matchAlive = matchLength > 0 && matchPtr < history.size();
-    expected = matchAlive ? history[matchPtr] : 0;
+    expected = matchSymbol();
+    matchAlive = expected != kNoSymbol;
+    if (!matchAlive)
+      expected = 0;
     lengthBucket = std::min<uint32_t>(matchLength, 31);
   }
   // The node whose last bit would give the excluded symbol (none is 0).

@@ -38,11 +38,17 @@ def featurizer_version() -> int:
     return int(result.stdout)
 
 
+def featurizer_of(record: dict) -> int:
+    """The featurizer version of a corpus, corpus run or sidecar: 1 for those
+    written before the version was recorded."""
+    return record.get("featurizer", 1)
+
+
 def check_featurizer(corpus: dict, path) -> None:
     """Refuses a corpus whose runs another featurizer version described: a
     model trained on it would be refused at prediction, and its descriptors
     do not compare with this build's."""
-    version = corpus.get("featurizer", 1)
+    version = featurizer_of(corpus)
     if version != featurizer_version():
         raise ToolError(
             f"{path}: its runs were described by featurizer version {version}, "
@@ -110,12 +116,12 @@ def make_corpus(entries) -> dict:
                 f"run {r['name']} was recorded from another build of the "
                 f"program (fingerprint {other['fingerprint']}, the corpus has "
                 f"{first['fingerprint']})")
-    featurizer = entries[0][1].get("featurizer", 1)
+    featurizer = featurizer_of(entries[0][1])
     for _, r in entries[1:]:
-        if r.get("featurizer", 1) != featurizer:
+        if featurizer_of(r) != featurizer:
             raise ToolError(
                 f"run {r['name']} was described by featurizer version "
-                f"{r.get('featurizer', 1)}, run {entries[0][1]['name']} by "
+                f"{featurizer_of(r)}, run {entries[0][1]['name']} by "
                 f"version {featurizer}: their descriptor tokens mean different "
                 f"things; record them again with one build ('phaedrus run')")
     names = [r["name"] for _, r in entries]
@@ -232,9 +238,7 @@ def corpus_from_traces(traces, fingerprint=None, workdir=None,
             vocabulary, run = run_entry(mlir, info["descriptor"], name=name,
                                         argv=info["argv"], stdin=info["stdin"],
                                         cwd=info.get("cwd"),
-                                        # Sidecars from before the version
-                                        # was recorded: version 1.
-                                        featurizer=info.get("featurizer", 1))
+                                        featurizer=featurizer_of(info))
             if sequences is not None:
                 run["sequence"] = str(pack_sequence(mlir, Path(sequences),
                                                     name, Path(tmp)))

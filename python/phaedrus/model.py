@@ -126,8 +126,8 @@ class RetrievalModel(nn.Module):
     softmax(x·Wᵀ + b) weighs the R training runs by how alike their
     descriptors are to the run's (W starts as their TF-IDF weighted
     descriptors over a temperature, see remember, and learns which
-    descriptor tokens matter), and the output layer holds their log counts (fixed). The same
-    two layers as MlpModel, with a softmax where the MLP has a ReLU; the
+    descriptor tokens matter), and the output layer holds their log counts
+    (fixed). The same two layers as MlpModel, with a softmax where the MLP has a ReLU; the
     model file is an mlp with hidden_softmax = 1."""
 
     def __init__(self, num_descriptors, vocab_size, num_runs):
@@ -499,7 +499,7 @@ def model_ir(model, space: TokenSpace, corpus: dict, kind: str, report=None,
              "buckets_per_octave": BUCKETS_PER_OCTAVE,
              # Which featurizer described the training runs: prediction
              # refuses a model of another version (docs/Featurizer.md).
-             "featurizer": corpus.get("featurizer", 1)}
+             "featurizer": corpus_mod.featurizer_of(corpus)}
     if kind == "lstm":
         hyper.update(embedding_dim=model.embedding.embedding_dim,
                      hidden_size=model.lstm.hidden_size,

@@ -124,6 +124,11 @@ private:
   bool codeFlag(BitCoder &coder, bool hit, uint32_t predicted,
                 unsigned source);
   uint32_t lastAfterSlot(unsigned order) const;
+  /// The next symbol of the order-6 match, kNoSymbol when none is running.
+  uint32_t matchSymbol() const {
+    return matchLength > 0 && matchPtr < history.size() ? history[matchPtr]
+                                                        : kNoSymbol;
+  }
   void findMatch(std::vector<uint32_t> &positions, uint32_t hash,
                  unsigned minLength, size_t &ptr, uint32_t &length);
 

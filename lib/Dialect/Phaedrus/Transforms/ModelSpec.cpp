@@ -8,6 +8,19 @@
 using namespace mlir;
 using namespace mlir::phaedrus;
 
+/// An integer or float hyper-parameter's value.
+static double hyperparameterValue(Attribute value) {
+  if (auto i = dyn_cast<IntegerAttr>(value))
+    return static_cast<double>(i.getInt());
+  return cast<FloatAttr>(value).getValueAsDouble();
+}
+
+double mlir::phaedrus::hyperparameter(ModelOp model, StringRef name,
+                                      double fallback) {
+  Attribute value = model.getHyperparameters().get(name);
+  return value ? hyperparameterValue(value) : fallback;
+}
+
 LogicalResult mlir::phaedrus::loadModelSpec(ModelOp model,
                                             inference::ModelSpec &spec) {
   spec.kind = model.getKind() == ModelKind::LSTM ? inference::ModelKind::LSTM
@@ -17,14 +30,9 @@ LogicalResult mlir::phaedrus::loadModelSpec(ModelOp model,
   if (ArrayAttr descriptors = model.getDescriptorsAttr())
     for (Attribute d : descriptors)
       spec.descriptors.push_back(cast<StringAttr>(d).getValue().str());
-  for (NamedAttribute hyper : model.getHyperparameters()) {
-    double value = 0;
-    if (auto i = dyn_cast<IntegerAttr>(hyper.getValue()))
-      value = static_cast<double>(i.getInt());
-    else
-      value = cast<FloatAttr>(hyper.getValue()).getValueAsDouble();
-    spec.hyperparameters[hyper.getName().str()] = value;
-  }
+  for (NamedAttribute hyper : model.getHyperparameters())
+    spec.hyperparameters[hyper.getName().str()] =
+        hyperparameterValue(hyper.getValue());
   for (NamedAttribute weight : model.getWeights()) {
     auto elements = cast<ElementsAttr>(weight.getValue());
     ShapedType type = elements.getShapedType();

@@ -110,13 +110,7 @@ LogicalResult PhaedrusPredictPass::predict(PredictOp op, uint64_t fingerprint,
   // model from before the version was recorded is version 1).
   ArrayAttr descriptors = model.getDescriptorsAttr();
   if (descriptors && !descriptors.empty()) {
-    // Hyper-parameters are integers or floats (ModelSpec reads both).
-    double version = 1;
-    Attribute attr = model.getHyperparameters().get("featurizer");
-    if (auto i = dyn_cast_or_null<IntegerAttr>(attr))
-      version = static_cast<double>(i.getInt());
-    else if (auto f = dyn_cast_or_null<FloatAttr>(attr))
-      version = f.getValueAsDouble();
+    double version = hyperparameter(model, "featurizer", 1);
     if (version != static_cast<double>(featurize::kVersion))
       return op.emitOpError()
              << "uses model @" << model.getSymName()

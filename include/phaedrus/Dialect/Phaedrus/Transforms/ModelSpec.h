@@ -12,6 +12,10 @@ namespace mlir::phaedrus {
 /// Emits an error on `model` when a weight has no data or is not f32.
 LogicalResult loadModelSpec(ModelOp model, inference::ModelSpec &spec);
 
+/// The hyper-parameter `name` of `model` (an integer or a float, as the op's
+/// verifier allows), or `fallback` when the model has none.
+double hyperparameter(ModelOp model, StringRef name, double fallback);
+
 /// loadModelSpec, then inference::Model::create; errors on `model`.
 FailureOr<std::unique_ptr<inference::Model>> loadModel(ModelOp model);
 
