@@ -146,14 +146,19 @@ class Lua(Program):
             # Two scripts are held out of training: numeric (arithmetic,
             # matrices, bit operations) and objects (metatables, inheritance).
             # Every script must run alike in every build, for the entry
-            # counts of the trace to equal clang's. Two candidate scripts
-            # did not: a memoising cache and a JSON decoder, whose tables
-            # keep sparse integer keys in their hash part, made clang's
-            # instrumented build (compiled from the C sources) insert one
-            # key fewer than the builds from the MLIR module (getfreepos,
-            # mainpositionTV: clang n, Phaedrus n + 1, in both of Phaedrus'
-            # builds alike). Not understood; such scripts are not in the
-            # corpus.
+            # counts of the trace to equal clang's. One more address
+            # dependence remains in Lua itself: its compiler keeps a
+            # function's constants in a table and, having no key for nil,
+            # uses that table itself (its address) as the key of a nil
+            # constant (lcode.c, nilK). A script that stores or compares a
+            # nil constant (`t[k] = nil`, `x == nil`) can then see one
+            # collision more or less in that table, depending on where the
+            # heap lies: getfreepos, mainpositionTV, mainpositionfromnode and
+            # equalkey one call apart between differently laid-out builds
+            # (and between runs of one build when ASLR is on). Scripts here
+            # delete keys with rawset(t, k, nil) (the nil is then a register,
+            # not a constant); two earlier candidates (a memoising cache, a
+            # JSON decoder) were dropped for this before it was understood.
             runs=[Run(s.stem, [str(s)] if scale == 1 else [str(s), str(scale)],
                       held_out=s.stem in ("numeric", "objects"))
                   for s in scripts])

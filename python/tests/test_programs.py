@@ -4,6 +4,7 @@ completely, and its function entry counts equal, exactly, those of clang's
 own instrumentation PGO on the same run."""
 
 import re
+from pathlib import Path
 import subprocess
 
 import pytest
@@ -34,6 +35,28 @@ def _named_runs(program, names):
 def test_every_program_has_several_inputs():
     for program in programs.all_programs():
         assert len(program.runs) >= 5, program.name
+
+
+def test_lua_scripts_have_no_nil_constants():
+    """Lua's compiler keys a nil constant by the address of the function's
+    constant table (lcode.c, nilK), so a script that stores or compares one
+    may collide once more or less in differently laid-out builds, and its
+    entry counts would not equal clang's (programs.py). The corpus scripts
+    avoid the forms that make one: `x == nil`, `x ~= nil`, and `= nil`
+    stored to a field, an index or a global."""
+    lua = PROGRAMS["lua5.4"]
+    nil_constant = re.compile(r"[=~]=\s*nil\b|(?<![=~<>])=\s*nil\b")
+    offending = []
+    for run in lua.runs:
+        script = Path(run.args[0])
+        for number, line in enumerate(script.read_text().splitlines(), 1):
+            code = line.split("--", 1)[0]
+            if re.match(r"\s*local\b", code):
+                continue  # `local x = nil` loads a register
+            if nil_constant.search(code):
+                offending.append(f"{script.name}:{number}: {line.strip()}")
+    assert offending == [], ("use rawset(t, k, nil) or `not x`: "
+                             + "; ".join(offending))
 
 
 @pytest.mark.parametrize("program_name,run_name", _runs())
