@@ -70,13 +70,14 @@ def featurize(argv, stdin=None, cwd=None) -> list:
     return json.loads(result.stdout)
 
 
-def run_entry(trace_mlir: Path, descriptor: list, name=None, argv=None,
+def run_entry(counts: dict, source, descriptor: list, name=None, argv=None,
               stdin=None, cwd=None, featurizer=1) -> tuple:
-    """(vocabulary, corpus run) of one imported trace; `featurizer` is the
-    version of the featurizer that made `descriptor`."""
-    counts = pipeline.trace_counts(trace_mlir)
+    """(vocabulary, corpus run) of one trace from its counts (as
+    pipeline.trace_counts or pipeline.count_trace give them; `source` names
+    the trace in errors); `featurizer` is the version of the featurizer that
+    made `descriptor`."""
     if len(counts["traces"]) != 1:
-        raise ToolError(f"{trace_mlir}: expected one trace, found "
+        raise ToolError(f"{source}: expected one trace, found "
                         f"{len(counts['traces'])}")
     trace = counts["traces"][0]
     vocabulary = next(v for v in counts["vocabularies"]
@@ -230,13 +231,22 @@ def corpus_from_traces(traces, fingerprint=None, workdir=None,
             info = json.loads(side.read_text())
             name = trace.name.split(".")[0]
             mlir = Path(tmp) / f"{name}.mlir"
-            warnings = pipeline.import_trace(trace, mlir, name=name,
-                                             fingerprint=fingerprint)
+            if sequences is None:
+                # Counts are all a corpus needs of a run: one pass over the
+                # trace file, no IR (a Lua path trace of 10^8 events imports
+                # to 0.6 GB of text).
+                counts, warnings = pipeline.count_trace(
+                    trace, name=name, fingerprint=fingerprint)
+            else:
+                warnings = pipeline.import_trace(trace, mlir, name=name,
+                                                 fingerprint=fingerprint)
+                counts = pipeline.trace_counts(mlir)
             if warnings:
                 raise ToolError(f"{trace} is not a complete trace; a corpus "
                                 f"takes only complete runs:\n{warnings}")
-            vocabulary, run = run_entry(mlir, info["descriptor"], name=name,
-                                        argv=info["argv"], stdin=info["stdin"],
+            vocabulary, run = run_entry(counts, trace, info["descriptor"],
+                                        name=name, argv=info["argv"],
+                                        stdin=info["stdin"],
                                         cwd=info.get("cwd"),
                                         featurizer=featurizer_of(info))
             if sequences is not None:

@@ -131,16 +131,21 @@ def run_program(binary: Path, args, *, trace: Path = None, stdin_path=None,
     return result.returncode, result.stdout, result.stderr
 
 
+def _wpp_options(name, fingerprint, keep_prefix):
+    options = ["--wpp-name", name]
+    if fingerprint is not None:
+        options += ["--wpp-fingerprint", str(fingerprint)]
+    if keep_prefix:
+        options.append("--wpp-keep-prefix")
+    return options
+
+
 def import_trace(trace: Path, output: Path, name="run", fingerprint=None,
                  keep_prefix=False):
     """Trace file -> phaedrus IR. Returns the importer's warnings (empty for
     a complete trace)."""
     cmd = [phaedrus_tool("phaedrus-translate"), "--import-wpp", trace,
-           "--wpp-name", name, "-o", output]
-    if fingerprint is not None:
-        cmd += ["--wpp-fingerprint", str(fingerprint)]
-    if keep_prefix:
-        cmd.append("--wpp-keep-prefix")
+           *_wpp_options(name, fingerprint, keep_prefix), "-o", output]
     result = run(cmd, what="phaedrus-translate --import-wpp")
     return result.stderr.decode(errors="replace").strip()
 
@@ -151,6 +156,18 @@ def trace_counts(trace_mlir: Path) -> dict:
     result = run([phaedrus_tool("phaedrus-translate"), "--export-trace-counts",
                   trace_mlir], what="phaedrus-translate --export-trace-counts")
     return json.loads(result.stdout)
+
+
+def count_trace(trace: Path, name="run", fingerprint=None, keep_prefix=False):
+    """Trace file -> (trace_counts of its import, the importer's warnings),
+    in one pass without the trace as IR (--wpp-trace-counts): what a corpus
+    needs of a run, in memory the size of the vocabulary."""
+    import json
+    result = run([phaedrus_tool("phaedrus-translate"), "--wpp-trace-counts",
+                  trace, *_wpp_options(name, fingerprint, keep_prefix)],
+                 what="phaedrus-translate --wpp-trace-counts")
+    return (json.loads(result.stdout),
+            result.stderr.decode(errors="replace").strip())
 
 
 def fingerprint_of(instrumented_mlir: Path) -> int:

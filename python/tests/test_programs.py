@@ -82,10 +82,12 @@ def test_instrumented_run_matches_plain_and_clang(program_name, run_name,
     assert inst[2] == plain[2]
 
     imported = tmp_path / "run.mlir"
-    warnings = pipeline.import_trace(trace, imported,
-                                     fingerprint=pipeline.fingerprint_of(binary_mlir))
+    fingerprint = pipeline.fingerprint_of(binary_mlir)
+    warnings = pipeline.import_trace(trace, imported, fingerprint=fingerprint)
     assert warnings == ""
     counts = pipeline.trace_counts(imported)
+    # The one-pass count of the trace file (what a corpus takes) is the same.
+    assert pipeline.count_trace(trace, fingerprint=fingerprint) == (counts, "")
     assert len(counts["traces"]) == 1
     ours = counts["traces"][0]["entry_counts"]
     paths = counts["traces"][0]["path_counts"]

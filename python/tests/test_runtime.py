@@ -36,9 +36,13 @@ def builds(tmp_path_factory):
 
 
 def entry_counts(trace, tmp_path, **kwargs):
+    """The counts of a trace's import, and the importer's warnings; the
+    one-pass count of the trace file (--wpp-trace-counts) must say the same."""
     imported = tmp_path / (Path(trace).name + ".mlir")
     warnings = pipeline.import_trace(trace, imported, **kwargs)
-    return pipeline.trace_counts(imported), warnings
+    counts = pipeline.trace_counts(imported)
+    assert pipeline.count_trace(trace, **kwargs) == (counts, warnings)
+    return counts, warnings
 
 
 def test_threads_lose_no_events(builds, tmp_path):
@@ -181,28 +185,36 @@ def test_import_refuses_damaged_traces(builds, tmp_path):
     flipped = bytearray(data)
     flipped[middle + length // 2] ^= 0xFF
     corrupt.write_bytes(bytes(flipped))
-    with pytest.raises(ToolError) as error:
-        pipeline.import_trace(corrupt, tmp_path / "corrupt.mlir")
-    message = str(error.value)
-    assert f"error: trace is corrupt: corrupt EVNZ record at byte {middle}" in message
-    assert "checksum mismatch; the intact prefix has recovered" in message
-    assert "(import it with --wpp-keep-prefix)" in message
+    for read in (lambda: pipeline.import_trace(corrupt, tmp_path / "corrupt.mlir"),
+                 lambda: pipeline.count_trace(corrupt)):
+        with pytest.raises(ToolError) as error:
+            read()
+        message = str(error.value)
+        assert f"error: trace is corrupt: corrupt EVNZ record at byte {middle}" in message
+        assert "checksum mismatch; the intact prefix has recovered" in message
+        assert "(import it with --wpp-keep-prefix)" in message
     counts, warnings = entry_counts(corrupt, tmp_path, keep_prefix=True)
     assert "checksum mismatch" in warnings
 
     # A trace of another build.
-    with pytest.raises(ToolError) as error:
-        pipeline.import_trace(trace, tmp_path / "other.mlir", fingerprint=12345)
-    assert "does not match the expected fingerprint 12345: it was recorded " \
-           "from a different build of the program" in str(error.value)
+    for read in (lambda: pipeline.import_trace(trace, tmp_path / "other.mlir",
+                                               fingerprint=12345),
+                 lambda: pipeline.count_trace(trace, fingerprint=12345)):
+        with pytest.raises(ToolError) as error:
+            read()
+        assert "does not match the expected fingerprint 12345: it was recorded " \
+               "from a different build of the program" in str(error.value)
 
     # Not a trace at all, and an empty file.
     for name, content in [("text.wpp", b"hello, world\n"), ("empty.wpp", b"")]:
         (tmp_path / name).write_bytes(content)
-        with pytest.raises(ToolError) as error:
-            pipeline.import_trace(tmp_path / name, tmp_path / "x.mlir")
-        assert "cannot import trace: not a phaedrus trace: the file does not " \
-               "start with the trace magic; nothing was recovered" in str(error.value)
+        for read in (lambda: pipeline.import_trace(tmp_path / name,
+                                                   tmp_path / "x.mlir"),
+                     lambda: pipeline.count_trace(tmp_path / name)):
+            with pytest.raises(ToolError) as error:
+                read()
+            assert "cannot import trace: not a phaedrus trace: the file does not " \
+                   "start with the trace magic; nothing was recovered" in str(error.value)
 
 
 @pytest.mark.parametrize("n", [30, 1, 0])

@@ -115,9 +115,58 @@ static llvm::json::Object vocabularyJson(VocabularyOp vocabulary) {
       {"entries", std::move(entries)}};
 }
 
-/// Exports, for each trace of a module, its length, the entry count of
-/// every function its vocabulary names, its Ball-Larus path counts, and the
-/// count of every token it holds in the order of first occurrence; and each
+/// The counts of one trace as --export-trace-counts writes them: its
+/// length, the entry count of every function its vocabulary names, its
+/// Ball-Larus path counts, and the count of every token it holds in the
+/// order of first occurrence. Fails with a diagnostic on `diagnosticOp`.
+static FailureOr<llvm::json::Object>
+traceCountsJson(StringRef name, VocabularyOp vocabulary,
+                ArrayRef<uint64_t> tokenCounts, ArrayRef<int32_t> order,
+                llvm::json::Array argv, Operation *diagnosticOp) {
+  llvm::StringMap<uint64_t> entries;
+  if (failed(addEntryCounts(vocabulary, tokenCounts, entries, diagnosticOp)))
+    return failure();
+  llvm::json::Object counts;
+  for (auto &entry : entries)
+    counts[entry.getKey().str()] = static_cast<int64_t>(entry.getValue());
+  // Ball-Larus path counts (path granularity): function -> path id -> n.
+  std::map<std::string, std::map<uint64_t, uint64_t>> paths;
+  for (EntryOp entry : vocabulary.getBody().getOps<EntryOp>())
+    if (entry.getKind() == EntryKind::Path && tokenCounts[entry.getId()])
+      paths[entry.getSymbol().str()][*entry.getIndex()] +=
+          tokenCounts[entry.getId()];
+  llvm::json::Object pathCounts;
+  for (auto &[function, byPath] : paths) {
+    llvm::json::Object perPath;
+    for (auto [path, count] : byPath)
+      perPath[std::to_string(path)] = static_cast<int64_t>(count);
+    pathCounts[function] = std::move(perPath);
+  }
+  llvm::json::Array tokens;
+  for (int32_t id : order)
+    tokens.push_back(
+        llvm::json::Array{id, static_cast<int64_t>(tokenCounts[id])});
+  return llvm::json::Object{
+      {"name", name},
+      {"vocabulary", vocabulary.getSymName()},
+      {"events",
+       static_cast<int64_t>(recordedLength(vocabulary, tokenCounts))},
+      {"argv", std::move(argv)},
+      {"entry_counts", std::move(counts)},
+      {"path_counts", std::move(pathCounts)},
+      {"tokens", std::move(tokens)}};
+}
+
+static void writeTraceCounts(llvm::json::Array vocabularies,
+                             llvm::json::Array traces, raw_ostream &os) {
+  llvm::json::Object root{{"format", "phaedrus-trace-counts"},
+                          {"version", 2},
+                          {"vocabularies", std::move(vocabularies)},
+                          {"traces", std::move(traces)}};
+  os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root))) << "\n";
+}
+
+/// Exports the counts of every trace of a module (traceCountsJson) and each
 /// vocabulary the traces use.
 static LogicalResult exportTraceCounts(Operation *op, raw_ostream &os) {
   SymbolTableCollection symbolTable;
@@ -135,60 +184,31 @@ static LogicalResult exportTraceCounts(Operation *op, raw_ostream &os) {
     }
     FailureOr<SmallVector<uint64_t>> tokenCounts =
         walker.countTokens(trace, vocabulary.getNumEntries());
-    llvm::StringMap<uint64_t> entries;
-    if (failed(tokenCounts) ||
-        failed(addEntryCounts(vocabulary, *tokenCounts, entries, trace))) {
-      failedAny = true;
-      return;
-    }
-    llvm::json::Object counts;
-    for (auto &entry : entries)
-      counts[entry.getKey().str()] = static_cast<int64_t>(entry.getValue());
-    // Ball-Larus path counts (path granularity): function -> path id -> n.
-    std::map<std::string, std::map<uint64_t, uint64_t>> paths;
-    for (EntryOp entry : vocabulary.getBody().getOps<EntryOp>())
-      if (entry.getKind() == EntryKind::Path && (*tokenCounts)[entry.getId()])
-        paths[entry.getSymbol().str()][*entry.getIndex()] +=
-            (*tokenCounts)[entry.getId()];
-    llvm::json::Object pathCounts;
-    for (auto &[function, byPath] : paths) {
-      llvm::json::Object perPath;
-      for (auto [path, count] : byPath)
-        perPath[std::to_string(path)] = static_cast<int64_t>(count);
-      pathCounts[function] = std::move(perPath);
-    }
     FailureOr<SmallVector<int32_t>> order =
-        walker.firstOccurrences(trace, vocabulary.getNumEntries());
+        succeeded(tokenCounts)
+            ? walker.firstOccurrences(trace, vocabulary.getNumEntries())
+            : FailureOr<SmallVector<int32_t>>(failure());
     if (failed(order)) {
       failedAny = true;
       return;
     }
-    llvm::json::Array tokens;
-    for (int32_t id : *order)
-      tokens.push_back(llvm::json::Array{
-          id, static_cast<int64_t>((*tokenCounts)[id])});
     llvm::json::Array argv;
     for (Attribute arg : trace.getInput().getArgv())
       argv.push_back(cast<StringAttr>(arg).getValue());
+    FailureOr<llvm::json::Object> counts =
+        traceCountsJson(trace.getSymName(), vocabulary, *tokenCounts, *order,
+                        std::move(argv), trace);
+    if (failed(counts)) {
+      failedAny = true;
+      return;
+    }
     if (vocabulariesSeen.insert(vocabulary).second)
       vocabularies.push_back(vocabularyJson(vocabulary));
-    traces.push_back(llvm::json::Object{
-        {"name", trace.getSymName()},
-        {"vocabulary", vocabulary.getSymName()},
-        {"events", static_cast<int64_t>(
-                       recordedLength(vocabulary, *tokenCounts))},
-        {"argv", std::move(argv)},
-        {"entry_counts", std::move(counts)},
-        {"path_counts", std::move(pathCounts)},
-        {"tokens", std::move(tokens)}});
+    traces.push_back(std::move(*counts));
   });
   if (failedAny)
     return failure();
-  llvm::json::Object root{{"format", "phaedrus-trace-counts"},
-                          {"version", 2},
-                          {"vocabularies", std::move(vocabularies)},
-                          {"traces", std::move(traces)}};
-  os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root))) << "\n";
+  writeTraceCounts(std::move(vocabularies), std::move(traces), os);
   return success();
 }
 
@@ -226,19 +246,52 @@ static llvm::cl::opt<unsigned> wppMaxPeriod(
     llvm::cl::desc("Longest block of tokens folded into a repeat on import"),
     llvm::cl::init(8), llvm::cl::cat(wppCategory));
 
-static OwningOpRef<Operation *>
-importWppTranslation(const std::shared_ptr<llvm::SourceMgr> &sourceMgr,
-                     MLIRContext *context) {
-  const llvm::MemoryBuffer *buffer =
-      sourceMgr->getMemoryBuffer(sourceMgr->getMainFileID());
+static ImportWppOptions importWppOptions() {
   ImportWppOptions options;
   options.traceName = wppName;
   if (wppFingerprint.getNumOccurrences())
     options.expectedFingerprint = wppFingerprint;
   options.keepCorruptPrefix = wppKeepPrefix;
   options.maxPeriod = std::max(1u, wppMaxPeriod.getValue());
+  return options;
+}
+
+static OwningOpRef<Operation *>
+importWppTranslation(const std::shared_ptr<llvm::SourceMgr> &sourceMgr,
+                     MLIRContext *context) {
+  const llvm::MemoryBuffer *buffer =
+      sourceMgr->getMemoryBuffer(sourceMgr->getMainFileID());
   Location loc = FileLineColLoc::get(context, buffer->getBufferIdentifier(), 0, 0);
-  return importWpp(buffer->getBuffer(), context, loc, options);
+  return importWpp(buffer->getBuffer(), context, loc, importWppOptions());
+}
+
+/// --wpp-trace-counts: a trace file straight to the JSON of
+/// --export-trace-counts, in one pass and without the trace as IR.
+static LogicalResult
+wppTraceCountsTranslation(const std::shared_ptr<llvm::SourceMgr> &sourceMgr,
+                          raw_ostream &os, MLIRContext *context) {
+  const llvm::MemoryBuffer *buffer =
+      sourceMgr->getMemoryBuffer(sourceMgr->getMainFileID());
+  Location loc = FileLineColLoc::get(context, buffer->getBufferIdentifier(), 0, 0);
+  FailureOr<WppCounts> counts =
+      countWpp(buffer->getBuffer(), context, loc, importWppOptions());
+  if (failed(counts))
+    return failure();
+  llvm::json::Array traces;
+  for (const WppThreadCounts &thread : counts->threads) {
+    llvm::json::Array argv;
+    for (const std::string &arg : counts->argv)
+      argv.push_back(arg);
+    FailureOr<llvm::json::Object> json = traceCountsJson(
+        thread.name, counts->vocabulary, thread.tokenCounts,
+        thread.firstOccurrence, std::move(argv), counts->vocabulary);
+    if (failed(json))
+      return failure();
+    traces.push_back(std::move(*json));
+  }
+  llvm::json::Array vocabularies{vocabularyJson(counts->vocabulary)};
+  writeTraceCounts(std::move(vocabularies), std::move(traces), os);
+  return success();
 }
 
 static llvm::cl::opt<bool> packedSizes(
@@ -286,6 +339,12 @@ int main(int argc, char **argv) {
       "export-tokens",
       "Write every trace's expanded tokens as little-endian 32-bit words",
       exportTokens, registerProgramDialects);
+  TranslateRegistration wppTraceCountsRegistration(
+      "wpp-trace-counts",
+      "Count a trace file written by libphaedrus_rt and write the JSON of "
+      "--export-trace-counts, in one pass without importing it as IR "
+      "(the --import-wpp options apply)",
+      wppTraceCountsTranslation);
   TranslateFromMLIRRegistration exportCounts(
       "export-trace-counts",
       "Write each trace's length and function entry counts as JSON",

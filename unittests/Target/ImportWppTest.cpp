@@ -34,6 +34,11 @@ protected:
                      ImportWppOptions());
   }
 
+  FailureOr<WppCounts> count(const TraceBuilder &b) {
+    return countWpp(b.bytes, &context, UnknownLoc::get(&context),
+                    ImportWppOptions());
+  }
+
   bool said(const std::string &text) const {
     for (const std::string &m : messages)
       if (m.find(text) != std::string::npos)
@@ -162,6 +167,77 @@ TEST_F(ImportWppTest, TokenOutsideTheVocabularyFailsVerification) {
   b.end();
   EXPECT_FALSE(import(b));
   EXPECT_TRUE(said("token 4 at position 1 is not an id of vocabulary @vocab"));
+}
+
+TEST_F(ImportWppTest, CountsEqualTheImportsCountsThreadByThread) {
+  uint32_t shortF = PHAEDRUS_PATH_SHORT | 1u << 16;
+  TraceBuilder b = start(kVocabulary);
+  b.events(0, 0, {0, shortF | 5, PHAEDRUS_PATH_MARK | 1, 9, 4, 1, 1, 1, 0});
+  b.events(1, 0, {1, PHAEDRUS_PATH_MARK | 1, 5, 3, 1, shortF | 7});
+  b.events(0, 1, {PHAEDRUS_PATH_MARK | 1, 9, 2, 0});
+  b.end();
+  OwningOpRef<ModuleOp> module = import(b);
+  ASSERT_TRUE(module) << (messages.empty() ? "" : messages.front());
+  FailureOr<WppCounts> counts = count(b);
+  ASSERT_TRUE(succeeded(counts));
+  EXPECT_TRUE(messages.empty());
+
+  auto vocabulary = *module->getOps<VocabularyOp>().begin();
+  EXPECT_EQ(pathEntries(counts->vocabulary), pathEntries(vocabulary));
+  SymbolTableCollection symbols;
+  TraceWalker walker(symbols);
+  std::vector<std::string> names;
+  size_t thread = 0;
+  for (TraceOp trace : module->getOps<TraceOp>()) {
+    ASSERT_LT(thread, counts->threads.size());
+    const WppThreadCounts &counted = counts->threads[thread++];
+    EXPECT_EQ(counted.name, trace.getSymName().str());
+    FailureOr<SmallVector<uint64_t>> tokenCounts =
+        walker.countTokens(trace, vocabulary.getNumEntries());
+    FailureOr<SmallVector<int32_t>> order =
+        walker.firstOccurrences(trace, vocabulary.getNumEntries());
+    ASSERT_TRUE(succeeded(tokenCounts) && succeeded(order));
+    EXPECT_EQ(counted.tokenCounts,
+              std::vector<uint64_t>(tokenCounts->begin(), tokenCounts->end()));
+    EXPECT_EQ(counted.firstOccurrence,
+              std::vector<int32_t>(order->begin(), order->end()));
+  }
+  EXPECT_EQ(thread, 2u);
+  // Thread 0: main and f three times each, f's path 5 once, path 9 six
+  // times (a run of 4, then of 2), path 7 never; thread 1: f twice, path 5
+  // three times, path 7 once.
+  EXPECT_EQ(counts->threads[0].tokenCounts,
+            (std::vector<uint64_t>{3, 3, 1, 6, 0}));
+  EXPECT_EQ(counts->threads[1].tokenCounts,
+            (std::vector<uint64_t>{0, 2, 3, 0, 1}));
+  EXPECT_EQ(counts->threads[1].name, "run_t1");
+  EXPECT_EQ(counts->argv, std::vector<std::string>{"prog"});
+}
+
+TEST_F(ImportWppTest, CountingRefusesTokensOutsideTheVocabulary) {
+  TraceBuilder b = start(kVocabulary);
+  b.events(0, 0, {0, 4});
+  b.end();
+  EXPECT_TRUE(failed(count(b)));
+  EXPECT_TRUE(said("corrupt trace: it records token 4, outside its vocabulary "
+                   "of 2 entries"));
+  // A wild word is refused without a table of its size.
+  messages.clear();
+  TraceBuilder wild = start(kVocabulary);
+  wild.events(0, 0, {0, 0x3fffffffu});
+  wild.end();
+  EXPECT_TRUE(failed(count(wild)));
+  EXPECT_TRUE(said("corrupt trace: it records token 1073741823, outside its "
+                   "vocabulary of 2 entries"));
+}
+
+TEST_F(ImportWppTest, CountingReportsWhatImportReports) {
+  TraceBuilder b = start(kVocabulary);
+  b.events(0, 0, {0, PHAEDRUS_PATH_MARK | 9, 1, 1});
+  b.end();
+  EXPECT_TRUE(failed(count(b)));
+  EXPECT_TRUE(said("corrupt trace: a path event names token 9, which is not a "
+                   "function of the vocabulary"));
 }
 
 } // namespace

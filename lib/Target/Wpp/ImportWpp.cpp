@@ -35,18 +35,34 @@ static EntryKind parseKind(StringRef kind) {
   return EntryKind::Function;
 }
 
-OwningOpRef<ModuleOp> mlir::phaedrus::importWpp(StringRef bytes,
-                                                MLIRContext *context,
-                                                Location loc,
-                                                const ImportWppOptions &options) {
-  context->loadDialect<PhaedrusDialect>();
+namespace {
+/// A trace file read to its end: the header and the vocabulary, with an
+/// entry appended for every distinct (function, Ball-Larus path) the events
+/// name, numbered after the static entries in order of first appearance.
+struct DecodedWpp {
   trace::Header header;
+  std::vector<trace::VocabularyEntry> entries;
+  /// How many entries the file's vocabulary has (the path entries follow).
+  size_t staticEntries = 0;
+  /// The recording threads, in increasing order of their index.
+  std::vector<uint32_t> threads;
+};
+} // namespace
+
+/// Reads a trace file and hands each thread's events, in order, to
+/// `onEvent(thread, token, length)`: `token` repeated `length` times, where
+/// `token` is a vocabulary id, or PHAEDRUS_PATH_MARK | k for the k-th
+/// distinct (function, path) (its entry id is then the number of static
+/// entries plus k). Reports problems at `loc` as importWpp documents them;
+/// nullopt on an error.
+static std::optional<DecodedWpp>
+decodeWpp(StringRef bytes, Location loc, const ImportWppOptions &options,
+          llvm::function_ref<void(uint32_t, uint32_t, uint64_t)> onEvent) {
+  DecodedWpp decoded;
   trace::Ending ending;
-  std::map<uint32_t, trace::RepeatFolder> folders;
   // Path runs are three words (PHAEDRUS_PATH_MARK | function, path id,
   // length) or one (PHAEDRUS_PATH_SHORT | function << 16 | path id, length
-  // 1); each distinct (function, path) becomes a vocabulary entry, numbered
-  // after the static entries in order of first appearance.
+  // 1); each distinct (function, path) becomes a vocabulary entry.
   struct PendingRun {
     unsigned words = 0; // of the current run read so far
     uint32_t function = 0, path = 0;
@@ -54,20 +70,17 @@ OwningOpRef<ModuleOp> mlir::phaedrus::importWpp(StringRef bytes,
   std::map<uint32_t, PendingRun> pendingPath; // per thread
   std::map<std::pair<uint32_t, uint32_t>, uint32_t> pathIds;
   std::vector<std::pair<uint32_t, uint32_t>> pathOrder;
-  uint32_t firstPathId = 0; // set once the vocabulary is known
   uint64_t danglingPathMarks = 0;
   trace::ReadStatus status = trace::readTrace(
-      bytes.data(), bytes.size(), header, ending,
+      bytes.data(), bytes.size(), decoded.header, ending,
       [&](uint32_t thread, const uint32_t *tokens, size_t count) {
-        trace::RepeatFolder &folder =
-            folders.try_emplace(thread, options.maxPeriod).first->second;
         PendingRun &pending = pendingPath[thread];
         auto pushPath = [&](uint32_t function, uint32_t path, uint32_t length) {
           auto key = std::make_pair(function, path);
           auto [it, inserted] = pathIds.try_emplace(key, pathOrder.size());
           if (inserted)
             pathOrder.push_back(key);
-          folder.pushRun(PHAEDRUS_PATH_MARK | it->second, length);
+          onEvent(thread, PHAEDRUS_PATH_MARK | it->second, length);
         };
         for (size_t i = 0; i < count; ++i) {
           uint32_t word = tokens[i];
@@ -83,25 +96,27 @@ OwningOpRef<ModuleOp> mlir::phaedrus::importWpp(StringRef bytes,
             pending.function = word & ~PHAEDRUS_PATH_MARK;
             pending.words = 1;
           } else {
-            folder.push(word);
+            onEvent(thread, word, 1);
           }
         }
       });
-  for (auto &[thread, pending] : pendingPath)
+  for (auto &[thread, pending] : pendingPath) {
     danglingPathMarks += pending.words != 0;
+    decoded.threads.push_back(thread);
+  }
 
   if (!status.headerValid) {
     emitError(loc) << "cannot import trace: " << status.problem
                    << "; nothing was recovered";
-    return {};
+    return std::nullopt;
   }
   if (options.expectedFingerprint &&
-      *options.expectedFingerprint != header.fingerprint) {
-    emitError(loc) << "trace fingerprint " << header.fingerprint
+      *options.expectedFingerprint != decoded.header.fingerprint) {
+    emitError(loc) << "trace fingerprint " << decoded.header.fingerprint
                    << " does not match the expected fingerprint "
                    << *options.expectedFingerprint
                    << ": it was recorded from a different build of the program";
-    return {};
+    return std::nullopt;
   }
   if (!status.complete) {
     if (status.corrupt && !options.keepCorruptPrefix) {
@@ -109,33 +124,32 @@ OwningOpRef<ModuleOp> mlir::phaedrus::importWpp(StringRef bytes,
                      << "; the intact prefix has "
                      << describeRecovery(status)
                      << " (import it with --wpp-keep-prefix)";
-      return {};
+      return std::nullopt;
     }
     emitWarning(loc) << "trace is incomplete: " << status.problem << "; "
                      << describeRecovery(status);
   }
   std::string vocabularyError;
   std::optional<std::vector<trace::VocabularyEntry>> entries =
-      trace::parseVocabulary(header.vocabulary, vocabularyError);
+      trace::parseVocabulary(decoded.header.vocabulary, vocabularyError);
   if (!entries) {
     emitError(loc) << "cannot import trace: " << vocabularyError;
-    return {};
+    return std::nullopt;
   }
   if (entries->empty()) {
     emitError(loc) << "cannot import trace: it has no vocabulary";
-    return {};
+    return std::nullopt;
   }
   if (danglingPathMarks)
     emitWarning(loc) << "the trace ends inside a path event; "
                      << danglingPathMarks << " incomplete path event(s) dropped";
-  // Path entries follow the static ones; path tokens were pushed as
-  // PHAEDRUS_PATH_MARK | (index in pathOrder) and are renumbered on output.
-  firstPathId = entries->size();
+  // Path entries follow the static ones.
+  size_t staticEntries = decoded.staticEntries = entries->size();
   for (auto [function, pathId] : pathOrder) {
-    if (function >= entries->size() || (*entries)[function].kind != "function") {
+    if (function >= staticEntries || (*entries)[function].kind != "function") {
       emitError(loc) << "corrupt trace: a path event names token " << function
                      << ", which is not a function of the vocabulary";
-      return {};
+      return std::nullopt;
     }
     trace::VocabularyEntry path;
     path.id = entries->size();
@@ -144,57 +158,175 @@ OwningOpRef<ModuleOp> mlir::phaedrus::importWpp(StringRef bytes,
     path.index = pathId;
     entries->push_back(std::move(path));
   }
+  decoded.entries = std::move(*entries);
+  // A run with no events at all still gets its (empty) trace.
+  if (decoded.threads.empty())
+    decoded.threads.push_back(0);
+  return decoded;
+}
+
+/// The trace symbol of a recording thread.
+static std::string threadTraceName(const ImportWppOptions &options,
+                                   uint32_t thread) {
+  return thread == 0 ? options.traceName
+                     : options.traceName + "_t" + std::to_string(thread);
+}
+
+/// A module holding the decoded vocabulary (symbol "vocab"), built at the
+/// end of `builder`'s block.
+static VocabularyOp buildVocabulary(OpBuilder &builder, Location loc,
+                                    const DecodedWpp &decoded) {
+  MLIRContext *context = builder.getContext();
+  auto fingerprint = builder.getIntegerAttr(
+      builder.getIntegerType(64, /*isSigned=*/false), decoded.header.fingerprint);
+  auto vocabulary = VocabularyOp::create(
+      builder, loc, builder.getStringAttr("vocab"), fingerprint);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(&vocabulary.getBody().emplaceBlock());
+  for (const trace::VocabularyEntry &entry : decoded.entries)
+    EntryOp::create(
+        builder, loc, builder.getI64IntegerAttr(entry.id),
+        EntryKindAttr::get(context, parseKind(entry.kind)),
+        FlatSymbolRefAttr::get(context, entry.symbol),
+        entry.index ? builder.getI64IntegerAttr(*entry.index) : IntegerAttr(),
+        entry.callee.empty() ? FlatSymbolRefAttr()
+                             : FlatSymbolRefAttr::get(context, entry.callee),
+        DenseI64ArrayAttr());
+  return vocabulary;
+}
+
+/// A decoded event token as a vocabulary id.
+static uint32_t entryId(const DecodedWpp &decoded, uint32_t token) {
+  return token & PHAEDRUS_PATH_MARK
+             ? static_cast<uint32_t>(decoded.staticEntries) +
+                   (token & ~PHAEDRUS_PATH_MARK)
+             : token;
+}
+
+OwningOpRef<ModuleOp> mlir::phaedrus::importWpp(StringRef bytes,
+                                                MLIRContext *context,
+                                                Location loc,
+                                                const ImportWppOptions &options) {
+  context->loadDialect<PhaedrusDialect>();
+  std::map<uint32_t, trace::RepeatFolder> folders;
+  std::optional<DecodedWpp> decoded = decodeWpp(
+      bytes, loc, options, [&](uint32_t thread, uint32_t token, uint64_t length) {
+        trace::RepeatFolder &folder =
+            folders.try_emplace(thread, options.maxPeriod).first->second;
+        if (length == 1 && !(token & PHAEDRUS_PATH_MARK))
+          folder.push(token);
+        else
+          folder.pushRun(token, length);
+      });
+  if (!decoded)
+    return {};
 
   OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
   OpBuilder builder = OpBuilder::atBlockEnd(module->getBody());
-  auto fingerprint = builder.getIntegerAttr(
-      builder.getIntegerType(64, /*isSigned=*/false), header.fingerprint);
-  auto vocabulary = VocabularyOp::create(
-      builder, loc, builder.getStringAttr("vocab"), fingerprint);
-  {
-    OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPointToStart(&vocabulary.getBody().emplaceBlock());
-    for (const trace::VocabularyEntry &entry : *entries)
-      EntryOp::create(
-          builder, loc, builder.getI64IntegerAttr(entry.id),
-          EntryKindAttr::get(context, parseKind(entry.kind)),
-          FlatSymbolRefAttr::get(context, entry.symbol),
-          entry.index ? builder.getI64IntegerAttr(*entry.index) : IntegerAttr(),
-          entry.callee.empty() ? FlatSymbolRefAttr()
-                               : FlatSymbolRefAttr::get(context, entry.callee),
-          DenseI64ArrayAttr());
-  }
+  VocabularyOp vocabulary = buildVocabulary(builder, loc, *decoded);
 
   SmallVector<Attribute> argv, files;
-  for (const std::string &arg : header.argv)
+  for (const std::string &arg : decoded->header.argv)
     argv.push_back(builder.getStringAttr(arg));
-  for (const trace::InputFile &file : header.files)
+  for (const trace::InputFile &file : decoded->header.files)
     files.push_back(InputFileAttr::get(context, file.path, file.size, file.digest));
   auto input = InputDescriptorAttr::get(
       context, builder.getArrayAttr(argv),
       files.empty() ? ArrayAttr() : builder.getArrayAttr(files), StringAttr());
 
-  // A run with no events at all still gets its (empty) trace.
-  if (folders.empty())
-    folders.try_emplace(0, options.maxPeriod);
-  for (auto &[thread, folder] : folders) {
+  for (uint32_t thread : decoded->threads) {
+    trace::RepeatFolder &folder =
+        folders.try_emplace(thread, options.maxPeriod).first->second;
     folder.finish();
-    std::string name = options.traceName;
-    if (thread != 0)
-      name += "_t" + std::to_string(thread);
+    std::string name = threadTraceName(options, thread);
     auto traceOp = TraceOp::create(builder, loc, builder.getStringAttr(name),
                                    FlatSymbolRefAttr::get(vocabulary),
-                                   fingerprint, input, FlatSymbolRefAttr());
+                                   vocabulary.getFingerprintAttr(), input,
+                                   FlatSymbolRefAttr());
     OpBuilder body = OpBuilder::atBlockEnd(&traceOp.getBody().emplaceBlock());
     emitFoldedItems(body, loc, folder, name, options.inlineLimit,
                     [&](uint32_t token) {
-                      // Path tokens were numbered in order of appearance.
-                      return token & PHAEDRUS_PATH_MARK
-                                 ? firstPathId + (token & ~PHAEDRUS_PATH_MARK)
-                                 : token;
+                      return entryId(*decoded, token);
                     });
   }
   if (failed(verify(*module)))
     return {};
   return module;
+}
+
+FailureOr<WppCounts> mlir::phaedrus::countWpp(StringRef bytes,
+                                              MLIRContext *context,
+                                              Location loc,
+                                              const ImportWppOptions &options) {
+  context->loadDialect<PhaedrusDialect>();
+  // Per thread: counts of static tokens and of path runs (by order of
+  // appearance), and the order in which tokens first occur (as decoded).
+  struct Tally {
+    std::vector<uint64_t> tokens, paths;
+    std::vector<uint32_t> order;
+  };
+  std::map<uint32_t, Tally> tallies;
+  bool overflow = false;
+  // A corrupt word must not make the tally allocate without bound; the
+  // vocabulary is only known once the whole file is read.
+  constexpr uint32_t kMaxToken = 1u << 24;
+  std::optional<uint32_t> outOfRange;
+  std::optional<DecodedWpp> decoded = decodeWpp(
+      bytes, loc, options, [&](uint32_t thread, uint32_t token, uint64_t length) {
+        Tally &tally = tallies[thread];
+        std::vector<uint64_t> &counts =
+            token & PHAEDRUS_PATH_MARK ? tally.paths : tally.tokens;
+        uint32_t index = token & ~PHAEDRUS_PATH_MARK;
+        if (index >= kMaxToken) {
+          outOfRange = index;
+          return;
+        }
+        if (index >= counts.size())
+          counts.resize(std::max<size_t>(index + 1, counts.size() * 2), 0);
+        if (!counts[index])
+          tally.order.push_back(token);
+        overflow |= __builtin_add_overflow(counts[index], length, &counts[index]);
+      });
+  if (!decoded)
+    return failure();
+  if (overflow) {
+    emitError(loc) << "a token of the trace occurs more than 2^64 - 1 times";
+    return failure();
+  }
+  size_t numEntries = decoded->entries.size();
+  size_t staticEntries = decoded->staticEntries;
+  auto tokenOutOfRange = [&](uint64_t token) {
+    emitError(loc) << "corrupt trace: it records token " << token
+                   << ", outside its vocabulary of " << staticEntries
+                   << " entries";
+    return failure();
+  };
+  if (outOfRange)
+    return tokenOutOfRange(*outOfRange);
+  WppCounts result;
+  result.module = ModuleOp::create(loc);
+  OpBuilder builder = OpBuilder::atBlockEnd(result.module->getBody());
+  result.vocabulary = buildVocabulary(builder, loc, *decoded);
+  result.argv = decoded->header.argv;
+  for (uint32_t thread : decoded->threads) {
+    Tally &tally = tallies[thread];
+    WppThreadCounts counts;
+    counts.name = threadTraceName(options, thread);
+    counts.tokenCounts.assign(numEntries, 0);
+    for (size_t i = 0; i < tally.tokens.size(); ++i) {
+      if (tally.tokens[i] && i >= staticEntries)
+        return tokenOutOfRange(i);
+      if (i < staticEntries)
+        counts.tokenCounts[i] = tally.tokens[i];
+    }
+    // The tallies grow by doubling: only paths that ran have entries.
+    for (size_t k = 0; k < tally.paths.size(); ++k)
+      if (tally.paths[k])
+        counts.tokenCounts[staticEntries + k] = tally.paths[k];
+    for (uint32_t token : tally.order)
+      counts.firstOccurrence.push_back(
+          static_cast<int32_t>(entryId(*decoded, token)));
+    result.threads.push_back(std::move(counts));
+  }
+  return result;
 }

@@ -2,11 +2,14 @@
 #ifndef PHAEDRUS_TARGET_WPP_IMPORTWPP_H
 #define PHAEDRUS_TARGET_WPP_IMPORTWPP_H
 
+#include "phaedrus/Dialect/Phaedrus/IR/PhaedrusOps.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mlir::phaedrus {
 
@@ -31,6 +34,34 @@ struct ImportWppOptions {
 /// or mismatched one is an error.
 OwningOpRef<ModuleOp> importWpp(StringRef bytes, MLIRContext *context,
                                 Location loc, const ImportWppOptions &options);
+
+/// One recording thread of a trace file, counted.
+struct WppThreadCounts {
+  /// The trace symbol importWpp would give the thread.
+  std::string name;
+  /// Occurrences of every vocabulary id (path entries included).
+  std::vector<uint64_t> tokenCounts;
+  /// The ids the thread records, in order of first occurrence.
+  std::vector<int32_t> firstOccurrence;
+};
+
+/// A trace file's counts, and the vocabulary importWpp would build.
+struct WppCounts {
+  /// Holds `vocabulary` (symbol "vocab"), with the same entries as
+  /// importWpp's, path entries included.
+  OwningOpRef<ModuleOp> module;
+  VocabularyOp vocabulary;
+  std::vector<std::string> argv;
+  std::vector<WppThreadCounts> threads;
+};
+
+/// Counts the tokens of a trace file in one pass without building its
+/// traces as IR: memory in the size of the vocabulary, not of the run.
+/// Equal to the counts of importWpp's traces (TraceWalker::countTokens and
+/// firstOccurrences); the same diagnostics as importWpp, and an error for
+/// a recorded token outside the vocabulary.
+FailureOr<WppCounts> countWpp(StringRef bytes, MLIRContext *context,
+                              Location loc, const ImportWppOptions &options);
 
 } // namespace mlir::phaedrus
 
