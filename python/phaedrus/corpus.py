@@ -297,12 +297,12 @@ def vocabulary_ir(vocabulary: dict) -> str:
     return "\n".join(lines)
 
 
-def counts_trace_ir(corpus: dict, name: str, token_counts, argv) -> str:
-    """A module holding the corpus vocabulary and one trace in which every
-    token of `token_counts` ([[id, count], ...]) occurs `count` times, as a
-    counted repeat: what --phaedrus-trace-profile needs to attach that
-    profile (it counts tokens; their order does not matter to it)."""
-    vocabulary = corpus["vocabulary"]
+def counts_trace_ir(vocabulary: dict, name: str, token_counts, argv) -> str:
+    """A module holding `vocabulary` (a corpus's, or one of the
+    `vocabularies` of trace counts) and one trace in which every token of
+    `token_counts` ([[id, count], ...]) occurs `count` times, as a counted
+    repeat: what --phaedrus-trace-profile needs to attach that profile (it
+    counts tokens; their order does not matter to it)."""
     body = [f"  phaedrus.repeat {count} {{\n"
             f"    phaedrus.tokens dense<[{token}]> : tensor<1xi32>\n  }}"
             for token, count in token_counts if count > 0]

@@ -338,22 +338,32 @@ class Evaluation:
             what="phaedrus-opt --phaedrus-trace-profile")
         return self.lowered_ll(annotated, out_ll)
 
-    def counts_profile(self, name, token_counts, argv, out_ll: Path) -> Path:
+    def counts_profile(self, name, token_counts, argv, out_ll: Path,
+                       vocabulary=None) -> Path:
+        """The profile of token counts over `vocabulary` (default: the
+        corpus's)."""
         trace = out_ll.with_suffix(".trace.mlir")
-        trace.write_text(corpus_mod.counts_trace_ir(self.corpus, name,
-                                                    token_counts, argv))
+        trace.write_text(corpus_mod.counts_trace_ir(
+            vocabulary or self.corpus["vocabulary"], name, token_counts, argv))
         return self.trace_profile(trace, out_ll)
 
     def measured_profile(self, inp: Input, out_ll: Path) -> Path:
         wpp = out_ll.with_suffix(".wpp")
         wpp.unlink(missing_ok=True)
         self.run_input(self.instrumented, inp, trace=wpp)
-        imported = out_ll.with_suffix(".trace.mlir")
-        warnings = pipeline.import_trace(wpp, imported, name=inp.name,
-                                         fingerprint=self.corpus["fingerprint"])
+        # The profile needs the trace's counts only, not its IR (a Lua path
+        # trace of 10^8 events imports to 0.6 GB of text).
+        counts, warnings = pipeline.count_trace(
+            wpp, name=inp.name, fingerprint=self.corpus["fingerprint"])
         if warnings:
             raise ToolError(f"the trace of {inp.name} is not complete:\n{warnings}")
-        return self.trace_profile(imported, out_ll)
+        vocabulary, = counts["vocabularies"]
+        tokens = {}
+        for t in counts["traces"]:  # every thread
+            for token, count in t["tokens"]:
+                tokens[token] = tokens.get(token, 0) + count
+        return self.counts_profile(inp.name, sorted(tokens.items()), inp.argv,
+                                   out_ll, vocabulary=vocabulary)
 
     def predicted_profile(self, inp: Input, out_ll: Path) -> Path:
         predicted = out_ll.with_suffix(".predicted.mlir")
