@@ -65,6 +65,9 @@ struct Model::Impl {
   // ReLU: the retrieval model (a similarity-weighted blend of the training
   // runs' profiles, docs/Model.md).
   bool hiddenSoftmax = false;
+  // With `output_counts`, the output layer gives counts (the retrieval
+  // model's mixture of profiles), not log(1 + count).
+  bool outputCounts = false;
   dnnl::matmul hidden, output;
   dnnl::softmax_forward hiddenNormalize;
   memory mlpIn, mlpHiddenW, mlpHiddenB, mlpHidden, mlpOutW, mlpOutB, mlpOut;
@@ -141,15 +144,21 @@ bool Model::Impl::check(std::string &error) {
     return false;
   int64_t d = space.numDescriptors, v = spec.vocabSize, hs = hiddenSize;
   if (spec.kind == ModelKind::MLP) {
-    auto softmax = spec.hyperparameters.find("hidden_softmax");
-    if (softmax != spec.hyperparameters.end()) {
-      if (softmax->second != 0 && softmax->second != 1) {
-        error = "hyper-parameter 'hidden_softmax' is " +
-                std::to_string(softmax->second) + ", expected 0 or 1";
+    auto flag = [&](const char *name, bool &value) {
+      auto it = spec.hyperparameters.find(name);
+      if (it == spec.hyperparameters.end())
+        return true;
+      if (it->second != 0 && it->second != 1) {
+        error = std::string("hyper-parameter '") + name + "' is " +
+                std::to_string(it->second) + ", expected 0 or 1";
         return false;
       }
-      hiddenSoftmax = softmax->second == 1;
-    }
+      value = it->second == 1;
+      return true;
+    };
+    if (!flag("hidden_softmax", hiddenSoftmax) ||
+        !flag("output_counts", outputCounts))
+      return false;
     return expectShape(spec, "hidden.weight", {hs, d}, error) &&
            expectShape(spec, "hidden.bias", {hs}, error) &&
            expectShape(spec, "output.weight", {v, hs}, error) &&
@@ -531,6 +540,8 @@ bool Model::generate(const std::vector<int64_t> &descriptorIds,
   return true;
 }
 
+bool Model::outputsCounts() const { return impl->outputCounts; }
+
 bool Model::predictLogCounts(const std::vector<int64_t> &descriptorIds,
                              std::vector<float> &logCounts,
                              std::string &error) {
@@ -581,7 +592,9 @@ bool Model::predictCounts(const std::vector<int64_t> &descriptorIds,
     if (!predictLogCounts(descriptorIds, logCounts, error))
       return false;
     for (size_t t = 0; t < logCounts.size(); ++t) {
-      double value = std::expm1(std::max(0.f, logCounts[t]));
+      double value = impl->outputCounts
+                         ? std::max(0.f, logCounts[t])
+                         : std::expm1(std::max(0.f, logCounts[t]));
       counts[t] = value >= 1.8e19 ? UINT64_MAX
                                   : static_cast<uint64_t>(std::llround(value));
     }

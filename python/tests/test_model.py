@@ -131,8 +131,9 @@ def test_mlp_log_counts_match_pytorch(tmp_path):
 
 def test_retrieval_model_trains_and_matches_pytorch(tmp_path):
     """The retrieval model: trained leave-one-out, written as an mlp with a
-    softmax hidden layer, and run by lib/Inference with the same log
-    counts; a run's own descriptor retrieves (mostly) its own profile."""
+    softmax hidden layer whose output layer gives counts, and run by
+    lib/Inference with the same counts; a run's own descriptor retrieves
+    (mostly) its own profile."""
     corpus = synthetic_corpus()
     config = M.TrainConfig(kind="retrieval", seed=3, epochs=30, progress=False)
     model, space, report = M.train(corpus, config)
@@ -144,14 +145,16 @@ def test_retrieval_model_trains_and_matches_pytorch(tmp_path):
     path.write_text(M.model_ir(model, space, corpus, "retrieval", report))
     text = path.read_text()
     assert "phaedrus.model @model mlp" in text and "hidden_softmax = 1" in text
+    assert "output_counts = 1" in text
     for run in corpus["runs"]:
         x = M.multi_hot(space, run["descriptor"]).unsqueeze(0)
         with torch.no_grad():
             expected = model(x)[0]
             weights = torch.softmax(model.scores(x)[0], 0)
         got = torch.tensor(run_model(path, "--log-counts", "--descriptor-ids=" + ",".join(
-            str(space.index[d]) for d in run["descriptor"]))["log_counts"])
-        assert (got - expected).abs().max().item() < 1e-4
+            str(space.index[d]) for d in run["descriptor"]))["counts"])
+        # Counts: the tolerance is relative to the mixture's total.
+        assert (got - expected).abs().max().item() < 1e-5 * model.scale
         own = [r["name"] for r in corpus["runs"]].index(run["name"])
         assert int(torch.argmax(weights)) == own
     # A hidden_softmax other than 0 or 1 is refused.
@@ -159,6 +162,10 @@ def test_retrieval_model_trains_and_matches_pytorch(tmp_path):
     bad.write_text(text.replace("hidden_softmax = 1", "hidden_softmax = 2"))
     result = run_model(bad, "--log-counts", check=False)
     assert result.returncode == 1 and "'hidden_softmax' is 2" in result.stderr
+    # So is an output_counts other than 0 or 1.
+    bad.write_text(text.replace("output_counts = 1", "output_counts = 3"))
+    result = run_model(bad, "--log-counts", check=False)
+    assert result.returncode == 1 and "'output_counts' is 3" in result.stderr
 
 
 def test_training_is_seeded_and_stops_early():

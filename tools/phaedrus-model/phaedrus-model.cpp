@@ -46,7 +46,11 @@ static cl::opt<bool> generate("generate",
                               cl::desc("Print the generated profile (lstm)"),
                               cl::cat(category));
 static cl::opt<bool> logCounts("log-counts",
-                               cl::desc("Print predicted log(1 + count) (mlp)"),
+                               cl::desc("Print the mlp's output layer: "
+                                        "log(1 + count) as \"log_counts\", "
+                                        "or counts as \"counts\" for a "
+                                        "model with output_counts = 1 "
+                                        "(retrieval)"),
                                cl::cat(category));
 static cl::opt<int64_t> seed("seed", cl::init(-1),
                              cl::desc("Sampling seed (-1: greedy)"),
@@ -131,7 +135,9 @@ int main(int argc, char **argv) {
     std::vector<float> values;
     if (!(*model)->predictLogCounts(ids, values, error))
       return fail(error);
-    out["log_counts"] = json::Array(values);
+    // A model whose output layer gives counts says so by the key.
+    out[(*model)->outputsCounts() ? "counts" : "log_counts"] =
+        json::Array(values);
   }
   if (benchRepeats) {
     // Whole predictions, as --phaedrus-predict makes them; the first one

@@ -100,9 +100,14 @@ public:
                 const GenerateOptions &options,
                 std::vector<GeneratedToken> &result, std::string &error);
 
-  /// MLP: log(1 + count) of every vocabulary token.
+  /// MLP: the output layer for every vocabulary token: log(1 + count), or
+  /// the count itself when outputsCounts().
   bool predictLogCounts(const std::vector<int64_t> &descriptorIds,
                         std::vector<float> &logCounts, std::string &error);
+
+  /// MLP whose output layer gives counts (hyper-parameter output_counts =
+  /// 1: the retrieval model's mixture of profiles, docs/Model.md).
+  bool outputsCounts() const;
 
   /// Predicted count of every vocabulary token, for either kind, and a
   /// confidence in [0, 1] (LSTM: mean probability of the generated buckets;
