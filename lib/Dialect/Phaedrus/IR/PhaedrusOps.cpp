@@ -126,7 +126,7 @@ LogicalResult VocabularyOp::verifyRegions() {
   for (EntryOp entry : byId) {
     if (entry.getKind() != EntryKind::Group)
       continue;
-    for (int64_t member : *entry.getMembers()) {
+    for (int64_t member : entry.getMembers().value_or(ArrayRef<int64_t>())) {
       EntryOp site = member >= 0 && static_cast<uint64_t>(member) < numEntries
                          ? byId[member]
                          : EntryOp();

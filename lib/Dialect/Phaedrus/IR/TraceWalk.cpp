@@ -367,7 +367,7 @@ LogicalResult mlir::phaedrus::addEntryCounts(VocabularyOp vocabulary,
   // A group token enters the callee of each of its members.
   for (EntryOp group : groups)
     if (uint64_t count = tokenCounts[group.getId()])
-      for (int64_t member : *group.getMembers())
+      for (int64_t member : group.getMembers().value_or(ArrayRef<int64_t>()))
         if (failed(add(enters[member], count)))
           return failure();
   return success();

@@ -131,7 +131,7 @@ struct PhaedrusMergeTracesPass
     for (EntryOp entry : entries) {
       SmallVector<int64_t> members;
       if (entry.getMembers())
-        for (int64_t member : *entry.getMembers())
+        for (int64_t member : entry.getMembers().value_or(ArrayRef<int64_t>()))
           members.push_back(renumber[member]);
       Meaning meaning = meaningOf(entry, members);
       auto it = known.find(meaning);
