@@ -246,6 +246,15 @@ static llvm::cl::opt<unsigned> wppMaxPeriod(
     llvm::cl::desc("Longest block of tokens folded into a repeat on import"),
     llvm::cl::init(8), llvm::cl::cat(wppCategory));
 
+/// The bytes of a translation's input file, and a location naming it.
+static std::pair<StringRef, Location> mainInput(const llvm::SourceMgr &sourceMgr,
+                                                MLIRContext *context) {
+  const llvm::MemoryBuffer *buffer =
+      sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
+  return {buffer->getBuffer(),
+          FileLineColLoc::get(context, buffer->getBufferIdentifier(), 0, 0)};
+}
+
 static ImportWppOptions importWppOptions() {
   ImportWppOptions options;
   options.traceName = wppName;
@@ -259,10 +268,8 @@ static ImportWppOptions importWppOptions() {
 static OwningOpRef<Operation *>
 importWppTranslation(const std::shared_ptr<llvm::SourceMgr> &sourceMgr,
                      MLIRContext *context) {
-  const llvm::MemoryBuffer *buffer =
-      sourceMgr->getMemoryBuffer(sourceMgr->getMainFileID());
-  Location loc = FileLineColLoc::get(context, buffer->getBufferIdentifier(), 0, 0);
-  return importWpp(buffer->getBuffer(), context, loc, importWppOptions());
+  auto [bytes, loc] = mainInput(*sourceMgr, context);
+  return importWpp(bytes, context, loc, importWppOptions());
 }
 
 /// --wpp-trace-counts: a trace file straight to the JSON of
@@ -270,11 +277,9 @@ importWppTranslation(const std::shared_ptr<llvm::SourceMgr> &sourceMgr,
 static LogicalResult
 wppTraceCountsTranslation(const std::shared_ptr<llvm::SourceMgr> &sourceMgr,
                           raw_ostream &os, MLIRContext *context) {
-  const llvm::MemoryBuffer *buffer =
-      sourceMgr->getMemoryBuffer(sourceMgr->getMainFileID());
-  Location loc = FileLineColLoc::get(context, buffer->getBufferIdentifier(), 0, 0);
+  auto [bytes, loc] = mainInput(*sourceMgr, context);
   FailureOr<WppCounts> counts =
-      countWpp(buffer->getBuffer(), context, loc, importWppOptions());
+      countWpp(bytes, context, loc, importWppOptions());
   if (failed(counts))
     return failure();
   llvm::json::Array traces;
@@ -315,10 +320,8 @@ static LogicalResult exportPackedTranslation(Operation *op, raw_ostream &os) {
 static OwningOpRef<Operation *>
 importPackedTranslation(const std::shared_ptr<llvm::SourceMgr> &sourceMgr,
                         MLIRContext *context) {
-  const llvm::MemoryBuffer *buffer =
-      sourceMgr->getMemoryBuffer(sourceMgr->getMainFileID());
-  Location loc = FileLineColLoc::get(context, buffer->getBufferIdentifier(), 0, 0);
-  return importPacked(buffer->getBuffer(), context, loc);
+  auto [bytes, loc] = mainInput(*sourceMgr, context);
+  return importPacked(bytes, context, loc);
 }
 
 int main(int argc, char **argv) {
