@@ -212,7 +212,7 @@ def describe_run(trace: Path, argv, stdin=None, cwd=None) -> dict:
 
 def corpus_from_traces(traces, fingerprint=None, workdir=None,
                        sequences=None) -> dict:
-    """Imports each trace file (with its sidecar from `phaedrus run`) and
+    """Counts each trace file (with its sidecar from `phaedrus run`) and
     makes a corpus. Trace symbol names are the file stems. With
     `sequences` (a directory), each run's whole token sequence is kept there
     too, folded into repeats and packed (NAME.phpk, docs/PackedTrace.md),

@@ -14,9 +14,10 @@ Three kinds (docs/Model.md has the token spaces, weight names and layouts):
   constrained: a vocabulary token not yet generated or <eos>, then a bucket.
 * `mlp`: the direct-count baseline: multi-hot descriptor -> log(1 + count)
   of every vocabulary token.
-* `retrieval`: the log counts of the training runs, blended by a softmax
-  over learned descriptor similarities (an mlp with a softmax hidden layer
-  in the model file).
+* `retrieval`: a mixture of the training runs' normalised profiles,
+  weighed by a softmax over learned descriptor similarities and trained on
+  the leave-one-out overlap (an mlp with a softmax hidden layer whose
+  output layer gives counts in the model file).
 
 All run identically in lib/Inference (C++, oneDNN): the test suite compares
 logits and generated sequences."""
@@ -189,12 +190,13 @@ def normalized_profiles(vocab_size, runs):
     and the geometric mean of the totals (the scale the retrieval model
     gives its mixtures)."""
     profiles = torch.zeros(len(runs), vocab_size, dtype=torch.float64)
-    log_totals = []
+    log_totals = []  # of the runs that recorded anything
     for i, r in enumerate(runs):
         total = sum(c for _, c in r["tokens"])
         for token, count in r["tokens"]:
-            profiles[i, token] = count / total if total else 0.0
-        log_totals.append(math.log(total) if total else 0.0)
+            profiles[i, token] = count / total
+        if total:
+            log_totals.append(math.log(total))
     scale = math.exp(sum(log_totals) / len(log_totals)) if log_totals else 1.0
     return profiles.float(), scale
 
@@ -352,7 +354,8 @@ def train(corpus: dict, config: TrainConfig):
             # Every run is a memory and, left out of the memories, a
             # training example (split_runs holds none out). The objective
             # is the leave-one-out overlap of the mixture with the run's own
-            # profile: what phaedrus eval measures.
+            # profile: the measure phaedrus eval reports, on trace tokens
+            # (eval compares clang's counters).
             model = RetrievalModel(len(descriptors), vocab_size, len(runs))
             profiles, scale = normalized_profiles(vocab_size, runs)
             keys = torch.stack([multi_hot(space, r["descriptor"]) for r in runs])
@@ -410,16 +413,27 @@ def _fit(model, loss_of, train_batch, val_batch, max_epochs, config, desc,
         loss = loss_of(train_batch)
         loss.backward()
         nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        if not val_batch:
+            # The training loss is the weights' before this step: keep
+            # those weights if it is the best.
+            val = loss.item()
+            improved = val < best[0] - 1e-6
+            if improved:
+                best = (val, {k: v.clone() for k, v in model.state_dict().items()},
+                        epoch)
         optimizer.step()
         model.eval()
-        with torch.no_grad():
-            val = loss_of(val_batch).item() if val_batch else loss.item()
+        if val_batch:
+            with torch.no_grad():
+                val = loss_of(val_batch).item()
+            improved = val < best[0] - 1e-6
+            if improved:
+                best = (val, {k: v.clone() for k, v in model.state_dict().items()},
+                        epoch)
         history.append((loss.item(), val))
         if hasattr(epochs, "set_postfix"):
             epochs.set_postfix(train=f"{loss.item():.3f}", val=f"{val:.3f}")
-        if val < best[0] - 1e-6:
-            best = (val, {k: v.clone() for k, v in model.state_dict().items()}, epoch)
-        elif epoch - best[2] >= config.patience and not fixed:
+        if not improved and epoch - best[2] >= config.patience and not fixed:
             break
     return best, history
 

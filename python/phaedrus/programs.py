@@ -147,11 +147,11 @@ class Lua(Program):
             # matrices, bit operations) and objects (metatables, inheritance).
             # Every script must run alike in every build, for the entry
             # counts of the trace to equal clang's. One more address
-            # dependence remains in Lua itself: its compiler keeps a
-            # function's constants in a table and, having no key for nil,
-            # uses that table itself (its address) as the key of a nil
-            # constant (lcode.c, nilK). A script that stores or compares a
-            # nil constant (`t[k] = nil`, `x == nil`) can then see one
+            # dependence remains in Lua itself: its compiler finds the
+            # constants of the chunk it compiles in the scanner's table and,
+            # having no key for nil, uses that table itself (its address) as
+            # the key of a nil constant (lcode.c, nilK). A script that stores
+            # or compares a nil constant (`t[k] = nil`, `x == nil`) can see one
             # collision more or less in that table, depending on where the
             # heap lies: getfreepos, mainpositionTV, mainpositionfromnode and
             # equalkey one call apart between differently laid-out builds

@@ -42,16 +42,20 @@ def test_lua_scripts_have_no_nil_constants():
     constant table (lcode.c, nilK), so a script that stores or compares one
     may collide once more or less in differently laid-out builds, and its
     entry counts would not equal clang's (programs.py). The corpus scripts
-    avoid the forms that make one: `x == nil`, `x ~= nil`, and `= nil`
-    stored to a field, an index or a global."""
+    avoid the forms that make one: comparisons with nil (`x == nil`,
+    `nil ~= x`), and nil stored to a field, an index or a global (`t[k] =
+    nil`, `t.k, u = nil, 1`, `{k = nil}`). Only `local x = nil` (a register
+    load) may assign nil."""
     lua = PROGRAMS["lua5.4"]
-    nil_constant = re.compile(r"[=~]=\s*nil\b|(?<![=~<>])=\s*nil\b")
+    nil_constant = re.compile(r"[=~]=\s*nil\b|\bnil\s*[=~]=|(?<![=~<>])=\s*nil\b"
+                              r"|,\s*nil\s*(?:$|[,;}])")
+    local_nil = re.compile(r"^\s*local\s+[\w\s,]+=\s*nil\s*;?\s*$")
     offending = []
     for run in lua.runs:
         script = Path(run.args[0])
         for number, line in enumerate(script.read_text().splitlines(), 1):
             code = line.split("--", 1)[0]
-            if re.match(r"\s*local\b", code):
+            if local_nil.match(code):
                 continue  # `local x = nil` loads a register
             if nil_constant.search(code):
                 offending.append(f"{script.name}:{number}: {line.strip()}")

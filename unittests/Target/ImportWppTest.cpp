@@ -236,4 +236,31 @@ TEST_F(ImportWppTest, CountingRefusesTokensOutsideTheVocabulary) {
                    "vocabulary of 2 entries"));
 }
 
+TEST_F(ImportWppTest, CountingVerifiesTheVocabularyAsImportDoes) {
+  // Ids with a gap: counting would index entry 7 of a table of two.
+  TraceBuilder b = start("0\tfunction\tmain\n7\tfunction\tf\n");
+  b.events(0, 0, {0});
+  b.end();
+  EXPECT_FALSE(import(b));
+  ASSERT_FALSE(messages.empty());
+  std::string imported = messages.front();
+  messages.clear();
+  EXPECT_TRUE(failed(count(b)));
+  ASSERT_FALSE(messages.empty());
+  EXPECT_EQ(messages.front(), imported);
+  EXPECT_TRUE(said("id 7 is out of range")) << imported;
+}
+
+TEST_F(ImportWppTest, PathRunsOfLengthZeroAreNotCounted) {
+  TraceBuilder b = start(kVocabulary);
+  b.events(0, 0, {0, PHAEDRUS_PATH_MARK | 1, 5, 0, 1});
+  b.end();
+  FailureOr<WppCounts> counts = count(b);
+  ASSERT_TRUE(succeeded(counts));
+  EXPECT_EQ(counts->threads[0].firstOccurrence, (std::vector<int32_t>{0, 1}));
+  OwningOpRef<ModuleOp> module = import(b);
+  ASSERT_TRUE(module);
+  EXPECT_EQ(expandedTokens(*module), (std::vector<int32_t>{0, 1}));
+}
+
 } // namespace

@@ -273,11 +273,14 @@ FailureOr<WppCounts> mlir::phaedrus::countWpp(StringRef bytes,
   std::optional<uint32_t> outOfRange;
   std::optional<DecodedWpp> decoded = decodeWpp(
       bytes, loc, options, [&](uint32_t thread, uint32_t token, uint64_t length) {
+        if (length == 0) // as RepeatFolder::pushRun: nothing ran
+          return;
         Tally &tally = tallies[thread];
-        std::vector<uint64_t> &counts =
-            token & PHAEDRUS_PATH_MARK ? tally.paths : tally.tokens;
+        bool path = token & PHAEDRUS_PATH_MARK;
+        std::vector<uint64_t> &counts = path ? tally.paths : tally.tokens;
         uint32_t index = token & ~PHAEDRUS_PATH_MARK;
-        if (index >= kMaxToken) {
+        // Path indices are dense (one per distinct path the file names).
+        if (!path && index >= kMaxToken) {
           outOfRange = index;
           return;
         }
@@ -307,6 +310,10 @@ FailureOr<WppCounts> mlir::phaedrus::countWpp(StringRef bytes,
   result.module = ModuleOp::create(loc);
   OpBuilder builder = OpBuilder::atBlockEnd(result.module->getBody());
   result.vocabulary = buildVocabulary(builder, loc, *decoded);
+  // The checks importWpp's verification makes of the vocabulary (dense
+  // ids, the fields each kind needs): counting reads those fields.
+  if (failed(verify(result.vocabulary)))
+    return failure();
   result.argv = decoded->header.argv;
   for (uint32_t thread : decoded->threads) {
     Tally &tally = tallies[thread];

@@ -58,8 +58,9 @@ struct WppCounts {
 /// Counts the tokens of a trace file in one pass without building its
 /// traces as IR: memory in the size of the vocabulary, not of the run.
 /// Equal to the counts of importWpp's traces (TraceWalker::countTokens and
-/// firstOccurrences); the same diagnostics as importWpp, and an error for
-/// a recorded token outside the vocabulary.
+/// firstOccurrences); the same diagnostics as importWpp (the vocabulary is
+/// verified as importWpp verifies its module), and an error for a recorded
+/// token outside the vocabulary.
 FailureOr<WppCounts> countWpp(StringRef bytes, MLIRContext *context,
                               Location loc, const ImportWppOptions &options);
 
