@@ -72,25 +72,34 @@ def featurize(argv, stdin=None, cwd=None) -> list:
 
 def run_entry(counts: dict, source, descriptor: list, name=None, argv=None,
               stdin=None, cwd=None, featurizer=1) -> tuple:
-    """(vocabulary, corpus run) of one trace from its counts (as
-    pipeline.trace_counts or pipeline.count_trace give them; `source` names
-    the trace in errors); `featurizer` is the version of the featurizer that
-    made `descriptor`."""
-    if len(counts["traces"]) != 1:
-        raise ToolError(f"{source}: expected one trace, found "
-                        f"{len(counts['traces'])}")
-    trace = counts["traces"][0]
+    """(vocabulary, corpus run) of one run from the counts of its trace
+    file (as pipeline.trace_counts or pipeline.count_trace give them;
+    `source` names the file in errors); `featurizer` is the version of the
+    featurizer that made `descriptor`. A run of several threads is one
+    corpus run: their counts are summed (as clang's profile sums them), and
+    its tokens are listed in order of first occurrence thread by thread."""
+    traces = counts["traces"]
+    if not traces:
+        raise ToolError(f"{source}: the trace file holds no trace")
+    if len({t["vocabulary"] for t in traces}) != 1:
+        raise ToolError(f"{source}: its traces use different vocabularies; a "
+                        f"corpus run is one run of one build")
+    first = traces[0]
     vocabulary = next(v for v in counts["vocabularies"]
-                      if v["name"] == trace["vocabulary"])
+                      if v["name"] == first["vocabulary"])
+    tokens = {}  # insertion order: first occurrence, thread by thread
+    for trace in traces:
+        for token, count in trace["tokens"]:
+            tokens[token] = tokens.get(token, 0) + count
     return vocabulary, {
-        "name": name or trace["name"],
-        "argv": list(argv) if argv is not None else trace["argv"],
+        "name": name or first["name"],
+        "argv": list(argv) if argv is not None else first["argv"],
         "stdin": str(stdin) if stdin else None,
         "cwd": str(cwd) if cwd else None,
         "descriptor": list(descriptor),
         "featurizer": featurizer,
-        "events": trace["events"],
-        "tokens": trace["tokens"],
+        "events": sum(t["events"] for t in traces),
+        "tokens": [[token, count] for token, count in tokens.items()],
     }
 
 

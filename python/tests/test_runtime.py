@@ -66,6 +66,38 @@ def test_threads_lose_no_events(builds, tmp_path):
     assert total["thread_main"] == 4
 
 
+def test_a_multithreaded_run_is_one_corpus_run(builds, tmp_path):
+    """A corpus takes a run of several threads as one run: the threads'
+    counts summed, as the program's own counters count them."""
+    from phaedrus import corpus
+    inst, _ = builds["threads"]
+    trace = tmp_path / "threads.wpp"
+    code, out, err = pipeline.run_program(inst, ["3", "20000"], trace=trace)
+    assert code == 0, err
+    reference = dict(zip(out.split()[0::2], map(int, out.split()[1::2])))
+    corpus.describe_run(trace, [inst.name, "3", "20000"])
+    counts, _ = pipeline.count_trace(trace)
+    assert len(counts["traces"]) == 4  # main and 3 workers
+    made = corpus.corpus_from_traces([trace])
+    run, = made["runs"]
+    assert run["events"] == sum(t["events"] for t in counts["traces"])
+    entries = {}
+    for e in made["vocabulary"]["entries"]:
+        function = e["symbol"] if e["kind"] == "function" else e.get("callee")
+        if function:
+            entries.setdefault(e["id"], function)
+    entered = {}
+    for token, count in run["tokens"]:
+        if token in entries:
+            entered[entries[token]] = entered.get(entries[token], 0) + count
+    assert entered["work"] == reference[b"work"] == 3 * 20000 + 0 + 1 + 2
+    assert entered["leaf"] == reference[b"leaf"]
+    assert entered["thread_main"] == 3
+    # Each token once, in first-occurrence order (main's thread first).
+    tokens = [t for t, _ in run["tokens"]]
+    assert len(tokens) == len(set(tokens))
+
+
 def test_sigkill_keeps_flushed_prefix(builds, tmp_path):
     inst, _ = builds["forever"]
     trace = tmp_path / "forever.wpp"
