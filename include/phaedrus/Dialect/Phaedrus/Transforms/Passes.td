@@ -564,7 +564,8 @@ def PhaedrusPredictPass : Pass<"phaedrus-predict", "::mlir::ModuleOp"> {
     featurizer turns the op's `#phaedrus.input` (argv, standard input; files
     resolved against `input-dir`) into descriptor tokens, lib/Inference runs
     the model with oneDNN (an `lstm` generates the run's profile sequence,
-    greedily or with `seed`; an `mlp` predicts log counts directly), and the
+    greedily or with `seed`; an `mlp` predicts log counts directly, a
+    retrieval model (an `mlp` with `output_counts = 1`) counts), and the
     predicted count of each vocabulary token becomes
     `#phaedrus.entry_count<N, model, confidence = c>` on every function the
     vocabulary names (0 for functions the prediction never enters). The
