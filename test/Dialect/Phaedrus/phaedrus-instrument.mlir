@@ -80,8 +80,8 @@ llvm.func @main(%f: !llvm.ptr) -> i32 {
 // CHECK: llvm.call @__phaedrus_register(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, i64, i64, i32) -> ()
 // CHECK: llvm.mlir.global_ctors ctors = [@__phaedrus_module_init], priorities = [0 : i32]
 
-// LLVM: @__phaedrus_site = external thread_local global i32
-// LLVM: @__phaedrus_cursor = external thread_local global ptr
+// LLVM: @__phaedrus_site = external dso_local thread_local global i32
+// LLVM: @__phaedrus_cursor = external dso_local thread_local global ptr
 // LLVM: @llvm.global_ctors = appending global {{.*}} [{ i32, ptr, ptr } { i32 0, ptr @__phaedrus_module_init, ptr null }]
 // LLVM: define i32 @leaf(i32 %0) {
 // LLVM-NEXT: load i32, ptr @__phaedrus_site

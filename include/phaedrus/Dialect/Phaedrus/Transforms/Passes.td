@@ -10,7 +10,11 @@ def PhaedrusInstrumentPass : Pass<"phaedrus-instrument", "::mlir::ModuleOp"> {
     Makes the program record every function entry, with the call site it
     came from, into a trace file through `libphaedrus_rt`. Works on
     LLVM-dialect modules as `mlir-translate --import-llvm` makes them from
-    clang-22 IR.
+    clang-22 IR. The result must be linked into an executable together
+    with `libphaedrus_rt.a`: the runtime's thread-locals are declared
+    `dso_local`, so that code reaches them at a fixed offset from the
+    thread pointer (x86-64: `%fs:offset`, local-exec), which a shared
+    library cannot do (the linker refuses it).
 
     With `granularity=path` it also records Ball-Larus acyclic paths: each
     function keeps its current path number in a local (edge increments, so
