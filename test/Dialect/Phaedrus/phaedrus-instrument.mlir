@@ -73,8 +73,10 @@ llvm.func @main(%f: !llvm.ptr) -> i32 {
 // CHECK: llvm.mlir.global external thread_local @__phaedrus_site() {{.*}} : i32
 // CHECK: llvm.mlir.global external thread_local @__phaedrus_cursor() {{.*}} : !llvm.ptr
 // CHECK: llvm.mlir.global external thread_local @__phaedrus_limit() {{.*}} : !llvm.ptr
-// CHECK: llvm.func preserve_mostcc @__phaedrus_record_slow(i32)
-// CHECK: llvm.func preserve_mostcc @__phaedrus_record_path_slow(i32, i32, i32)
+// The slow paths tell LLVM's inliner that a record costs nothing, so that
+// recording does not change which functions are inlined.
+// CHECK: llvm.func preserve_mostcc @__phaedrus_record_slow(i32) attributes {passthrough = {{\[}}["call-inline-cost", "0"], ["call-threshold-bonus", "40"]]}
+// CHECK: llvm.func preserve_mostcc @__phaedrus_record_path_slow(i32, i32, i32) attributes {passthrough = {{\[}}["call-inline-cost", "0"], ["call-threshold-bonus", "40"]]}
 // CHECK: llvm.mlir.global internal constant @__phaedrus_vocabulary_text("0\09function\09leaf\0A1\09function\09main\0A2\09call_site\09main\090\09leaf\0A3\09call_site\09main\091\09leaf\0A")
 // CHECK-LABEL: llvm.func internal @__phaedrus_module_init()
 // CHECK: llvm.call @__phaedrus_register(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, i64, i64, i32) -> ()
@@ -86,6 +88,8 @@ llvm.func @main(%f: !llvm.ptr) -> i32 {
 // LLVM: define i32 @leaf(i32 %0) {
 // LLVM-NEXT: load i32, ptr @__phaedrus_site
 // LLVM: store i32 3, ptr @__phaedrus_site
+// LLVM: declare preserve_mostcc void @__phaedrus_record_slow(i32) #[[NEUTRAL:[0-9]+]]
+// LLVM: attributes #[[NEUTRAL]] = { "call-inline-cost"="0" "call-threshold-bonus"="40" }
 
 // -----
 
