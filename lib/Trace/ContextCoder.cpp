@@ -218,6 +218,18 @@ uint32_t SymbolModel::lastAfterSlot(unsigned order) const {
   return ((chain[order] + order * 0x6a09e667u) * 0x2c1b3c6du >> 8) & tableMask;
 }
 
+uint32_t SymbolModel::lastAfterOrder(uint32_t excluded, unsigned &order) const {
+  for (unsigned k = 3; k >= 1; --k) {
+    uint32_t seen = lastAfter[lastAfterSlot(k)];
+    if (seen && seen - 1 != excluded) {
+      order = k;
+      return seen - 1;
+    }
+  }
+  order = 0;
+  return kNoSymbol;
+}
+
 void SymbolModel::findMatch(std::vector<uint32_t> &positions, uint32_t hash,
                             unsigned minLength, size_t &ptr,
                             uint32_t &length) {
@@ -290,14 +302,8 @@ uint32_t SymbolModel::predict(unsigned &source) const {
     source = 4;
     return symbol;
   }
-  for (unsigned k = 3; k >= 1; --k) {
-    if (uint32_t seen = lastAfter[lastAfterSlot(k)]) {
-      source = k;
-      return seen - 1;
-    }
-  }
-  source = 0;
-  return kNoSymbol;
+  // (A seen symbol is never kNoSymbol, so nothing is excluded.)
+  return lastAfterOrder(kNoSymbol, source);
 }
 
 bool SymbolModel::codeFlag(BitCoder &coder, bool hit, uint32_t predicted,
@@ -386,13 +392,7 @@ uint32_t SymbolModel::code(BitCoder &coder, uint32_t symbol) {
       matchSymbol() != predicted) {
     alternative = matchSymbol();
   } else if (predicted != kNoSymbol) {
-    for (unsigned k = 3; k >= 1 && alternative == kNoSymbol; --k) {
-      uint32_t seen = lastAfter[lastAfterSlot(k)];
-      if (seen && seen - 1 != predicted) {
-        alternative = seen - 1;
-        alternativeSource = k;
-      }
-    }
+    alternative = lastAfterOrder(predicted, alternativeSource);
   }
   uint32_t coded = codeBits(coder, symbol, predicted, state, alternative,
                             32 + alternativeSource * 4 + state);

@@ -70,6 +70,16 @@ def featurize(argv, stdin=None, cwd=None) -> list:
     return json.loads(result.stdout)
 
 
+def summed_tokens(traces) -> list:
+    """[[token, count], ...] of several traces' counts (a run's threads)
+    summed, in order of first occurrence trace by trace."""
+    tokens = {}  # insertion order: first occurrence, trace by trace
+    for trace in traces:
+        for token, count in trace["tokens"]:
+            tokens[token] = tokens.get(token, 0) + count
+    return [[token, count] for token, count in tokens.items()]
+
+
 def run_entry(counts: dict, source, descriptor: list, name=None, argv=None,
               stdin=None, cwd=None, featurizer=1) -> tuple:
     """(vocabulary, corpus run) of one run from the counts of its trace
@@ -87,10 +97,6 @@ def run_entry(counts: dict, source, descriptor: list, name=None, argv=None,
     first = traces[0]
     vocabulary = next(v for v in counts["vocabularies"]
                       if v["name"] == first["vocabulary"])
-    tokens = {}  # insertion order: first occurrence, thread by thread
-    for trace in traces:
-        for token, count in trace["tokens"]:
-            tokens[token] = tokens.get(token, 0) + count
     return vocabulary, {
         "name": name or first["name"],
         "argv": list(argv) if argv is not None else first["argv"],
@@ -99,7 +105,7 @@ def run_entry(counts: dict, source, descriptor: list, name=None, argv=None,
         "descriptor": list(descriptor),
         "featurizer": featurizer,
         "events": sum(t["events"] for t in traces),
-        "tokens": [[token, count] for token, count in tokens.items()],
+        "tokens": summed_tokens(traces),
     }
 
 

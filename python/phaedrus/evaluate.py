@@ -358,12 +358,9 @@ class Evaluation:
         if warnings:
             raise ToolError(f"the trace of {inp.name} is not complete:\n{warnings}")
         vocabulary, = counts["vocabularies"]
-        tokens = {}
-        for t in counts["traces"]:  # every thread
-            for token, count in t["tokens"]:
-                tokens[token] = tokens.get(token, 0) + count
-        return self.counts_profile(inp.name, sorted(tokens.items()), inp.argv,
-                                   out_ll, vocabulary=vocabulary)
+        return self.counts_profile(inp.name,
+                                   corpus_mod.summed_tokens(counts["traces"]),
+                                   inp.argv, out_ll, vocabulary=vocabulary)
 
     def predicted_profile(self, inp: Input, out_ll: Path) -> Path:
         predicted = out_ll.with_suffix(".predicted.mlir")

@@ -124,6 +124,10 @@ private:
   bool codeFlag(BitCoder &coder, bool hit, uint32_t predicted,
                 unsigned source);
   uint32_t lastAfterSlot(unsigned order) const;
+  /// The symbol last seen after the previous 3, else 2, else 1 symbols that
+  /// is not `excluded`, and its order in `order`; kNoSymbol (order 0) if
+  /// none.
+  uint32_t lastAfterOrder(uint32_t excluded, unsigned &order) const;
   /// The next symbol of the order-6 match, kNoSymbol when none is running.
   uint32_t matchSymbol() const {
     return matchLength > 0 && matchPtr < history.size() ? history[matchPtr]
