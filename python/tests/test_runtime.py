@@ -309,3 +309,18 @@ def test_path_trace_chunks_round_trip_and_damage_is_reported(builds, tmp_path):
     with pytest.raises(ToolError) as error:
         pipeline.import_trace(tmp_path / "corrupt.wpp", tmp_path / "corrupt.mlir")
     assert f"corrupt EVNP record at byte {middle}: checksum mismatch" in str(error.value)
+
+
+def test_corpus_run_entry_refuses_what_is_not_one_run():
+    """Counts that are not one run of one build are refused by name: no
+    trace at all, or traces over different vocabularies."""
+    from phaedrus import corpus
+    vocabulary = {"name": "v", "fingerprint": "1", "entries": []}
+    trace = {"name": "run", "vocabulary": "v", "argv": ["p"], "events": 1,
+             "tokens": [[0, 1]]}
+    with pytest.raises(ToolError, match=r"t\.wpp: the trace file holds no trace"):
+        corpus.run_entry({"vocabularies": [vocabulary], "traces": []}, "t.wpp", [])
+    other = dict(trace, name="run_t1", vocabulary="w")
+    with pytest.raises(ToolError, match="its traces use different vocabularies"):
+        corpus.run_entry({"vocabularies": [vocabulary, dict(vocabulary, name="w")],
+                          "traces": [trace, other]}, "t.wpp", [])
