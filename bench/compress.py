@@ -12,10 +12,10 @@ program's name, address-space randomisation off). Then:
             (folds immediate repeats while importing)
   raw       phaedrus-translate --export-tokens imported.mlir -o raw.bin
             (every token expanded, little-endian u32 words: the raw WPP)
-  compress  phaedrus-opt imported.mlir [--phaedrus-call-groups=program=P]
+  compress  phaedrus-opt imported.mlir [--phaedrus-call-groups]
             --phaedrus-fold-repeats --emit-bytecode -o folded.mlirbc
-            (call groups, Lemma 1, at function granularity: P is the plain
-            program, whose CFG gives the groups), then
+            (call groups, Lemma 1, at function granularity: the groups the
+            instrumented build put in the trace's vocabulary), then
             phaedrus-translate --export-packed folded.mlirbc -o packed.phpk
             (the folded structure entropy coded, docs/PackedTrace.md)
   lossless  phaedrus-translate --import-packed packed.phpk, then
@@ -97,8 +97,9 @@ METHOD = (
     "--import-packed of the packed file, then --export-tokens, is byte for "
     "byte equal to raw.bin. Summary: geometric means of ratio and vs_xz over "
     "rows, median of events_per_s over rows. At function granularity the "
-    "compress commands start with --phaedrus-call-groups=program=<plain "
-    "program> (input-consistent compression, Lemma 1), whose group tokens "
+    "compress commands start with --phaedrus-call-groups (input-consistent "
+    "compression, Lemma 1, with the groups the instrumented build recorded "
+    "in the trace's vocabulary; no program is read), whose group tokens "
     "--export-tokens expands back.")
 
 
@@ -221,8 +222,7 @@ def measure_trace(program, run, b, granularity, binary, instrumented_mlir,
         step(f"{label}: compressing ({raw_events / 1e6:.1f}M events)")
         # Call groups fold function-granularity traces only (a path trace
         # records a path token before every call).
-        groups = ([f"--phaedrus-call-groups=program={b.mlir}"]
-                  if granularity == "function" else [])
+        groups = ["--phaedrus-call-groups"] if granularity == "function" else []
         fold_s, fold_cpu_s = timed(
             [opt, imported, *groups, "--phaedrus-fold-repeats",
              "--mlir-disable-threading", "--emit-bytecode", "-o", folded],

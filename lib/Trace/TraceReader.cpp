@@ -299,8 +299,23 @@ mlir::phaedrus::trace::parseVocabulary(const std::string &text, std::string &err
         return bad("bad index");
       entry.index = index;
     }
-    if (fields.size() == 5)
+    if (entry.kind == "group") {
+      // index, then the members: ids separated by commas, at least two.
+      if (fields.size() != 5)
+        return bad("a group needs its index and members");
+      std::istringstream list(fields[4]);
+      std::string member;
+      while (std::getline(list, member, ',')) {
+        unsigned long long value = std::strtoull(member.c_str(), &end, 10);
+        if (member.empty() || *end || value > UINT32_MAX)
+          return bad("bad group member '" + member + "'");
+        entry.members.push_back(static_cast<int64_t>(value));
+      }
+      if (entry.members.size() < 2 || fields[4].back() == ',')
+        return bad("a group needs at least two members");
+    } else if (fields.size() == 5) {
       entry.callee = fields[4];
+    }
     entries.push_back(std::move(entry));
   }
   return entries;
@@ -320,6 +335,10 @@ void mlir::phaedrus::trace::printVocabularyEntry(const VocabularyEntry &entry,
   if (!entry.callee.empty()) {
     text += '\t';
     text += entry.callee;
+  }
+  for (size_t i = 0; i < entry.members.size(); ++i) {
+    text += i ? ',' : '\t';
+    text += std::to_string(entry.members[i]);
   }
   text += '\n';
 }

@@ -110,14 +110,16 @@ def run_entry(counts: dict, source, descriptor: list, name=None, argv=None,
 
 
 def _entry_key(e):
-    return (e["kind"], e["symbol"], e.get("index"), e.get("callee"))
+    members = e.get("members")
+    return (e["kind"], e["symbol"], e.get("index"), e.get("callee"),
+            tuple(members) if members is not None else None)
 
 
 def make_corpus(entries) -> dict:
     """Corpus of (vocabulary, run) pairs; all runs must share one build.
 
-    Function and call-site entries are fixed by the build, so they must be
-    equal in every run. Path entries are not: a trace's vocabulary lists the
+    Function, call-site and group entries are fixed by the build, so they
+    must be equal in every run. Path entries are not: a trace's vocabulary lists the
     Ball-Larus paths that run took, numbered in order of appearance. The
     corpus vocabulary is the union (the build's entries, then every path in
     order of first appearance over the runs), and each run's token ids are
@@ -149,8 +151,9 @@ def make_corpus(entries) -> dict:
                 if e["kind"] != "path"]
     base = static(first)
     union = [dict(kind=k, symbol=s, **({"index": i} if i is not None else {}),
-                  **({"callee": c} if c is not None else {}))
-             for k, s, i, c in base]
+                  **({"callee": c} if c is not None else {}),
+                  **({"members": list(m)} if m is not None else {}))
+             for k, s, i, c, m in base]
     for i, e in enumerate(union):
         e["id"] = i
     ids = {_entry_key(e): e["id"] for e in union}
@@ -158,7 +161,7 @@ def make_corpus(entries) -> dict:
     for vocabulary, r in entries:
         if static(vocabulary) != base:
             raise ToolError(f"run {r['name']} has another vocabulary of "
-                            f"functions and call sites than the first run, "
+                            f"functions, call sites and groups than the first run, "
                             f"though the fingerprints match")
         remap = {}
         for e in vocabulary["entries"]:
@@ -307,6 +310,8 @@ def vocabulary_ir(vocabulary: dict) -> str:
             line += f"[{e['index']}]"
         if "callee" in e:
             line += f" -> {symbol_ref(e['callee'])}"
+        if "members" in e:
+            line += f" members [{', '.join(map(str, e['members']))}]"
         lines.append(line)
     lines.append("}")
     return "\n".join(lines)

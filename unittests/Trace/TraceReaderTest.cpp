@@ -143,18 +143,32 @@ TEST(TraceReaderTest, ReadsVersionOne) {
 
 TEST(TraceReaderTest, VocabularyRoundTripsAndRejectsBadLines) {
   std::vector<VocabularyEntry> entries = {
-      {0, "function", "main", std::nullopt, ""},
-      {1, "call_site", "main", 3, "work.1"},
-      {2, "path", "work.1", 17, ""}};
+      {0, "function", "main", std::nullopt, "", {}},
+      {1, "call_site", "main", 3, "work.1", {}},
+      {2, "path", "work.1", 17, "", {}},
+      {3, "group", "main", 0, "", {1, 4294967295}}};
   std::string text;
   for (const auto &e : entries)
     printVocabularyEntry(e, text);
   std::string error;
   auto parsed = parseVocabulary(text, error);
   ASSERT_TRUE(parsed) << error;
-  ASSERT_EQ(parsed->size(), 3u);
+  ASSERT_EQ(parsed->size(), 4u);
   EXPECT_EQ((*parsed)[1].symbol, "main");
   EXPECT_EQ((*parsed)[2].index.value(), 17u);
+  EXPECT_EQ((*parsed)[3].members, (std::vector<int64_t>{1, 4294967295}));
+  EXPECT_TRUE((*parsed)[3].callee.empty());
+  EXPECT_NE(text.find("3\tgroup\tmain\t0\t1,4294967295\n"), std::string::npos);
+  EXPECT_TRUE((*parsed)[1].members.empty());
+
+  // Groups: an index and two or more members, ids separated by commas.
+  for (const char *bad : {"0\tgroup\tf\t0\n", "0\tgroup\tf\t0\t1\n",
+                          "0\tgroup\tf\t0\t1,\n", "0\tgroup\tf\t0\t1,,2\n",
+                          "0\tgroup\tf\t0\t1,x\n", "0\tgroup\tf\t0\t1,4294967296\n"}) {
+    EXPECT_FALSE(parseVocabulary(bad, error)) << bad;
+    EXPECT_NE(error.find("vocabulary line 1: "), std::string::npos) << error;
+    EXPECT_NE(error.find("group"), std::string::npos) << error;
+  }
 
   EXPECT_FALSE(parseVocabulary("0\tfunction\n", error));
   EXPECT_NE(error.find("vocabulary line 1: expected 3 to 5 tab-separated fields"),

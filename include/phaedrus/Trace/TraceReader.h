@@ -31,6 +31,7 @@ struct VocabularyEntry {
   std::string symbol;
   std::optional<uint64_t> index;
   std::string callee; // call_site only
+  std::vector<int64_t> members; // group only: the ids it stands for, in order
 };
 
 struct Header {

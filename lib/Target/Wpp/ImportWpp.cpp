@@ -191,7 +191,8 @@ static VocabularyOp buildVocabulary(OpBuilder &builder, Location loc,
         entry.index ? builder.getI64IntegerAttr(*entry.index) : IntegerAttr(),
         entry.callee.empty() ? FlatSymbolRefAttr()
                              : FlatSymbolRefAttr::get(context, entry.callee),
-        DenseI64ArrayAttr());
+        entry.members.empty() ? DenseI64ArrayAttr()
+                              : builder.getDenseI64ArrayAttr(entry.members));
   return vocabulary;
 }
 

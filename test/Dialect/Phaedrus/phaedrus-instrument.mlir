@@ -14,6 +14,10 @@
 // CHECK-NEXT: phaedrus.entry 1 function @main
 // CHECK-NEXT: phaedrus.entry 2 call_site @main[0] -> @leaf
 // CHECK-NEXT: phaedrus.entry 3 call_site @main[1] -> @leaf
+// The two calls always run one after the other: a call group (Lemma 1,
+// phaedrus-call-groups.test), recorded with the vocabulary (function
+// granularity) so that folding a trace needs no program.
+// CHECK-NEXT: phaedrus.entry 4 group @main[0] members [2, 3]
 // CHECK-NEXT: }
 
 // At entry: take the pending call-site token (and clear it) or else the
@@ -77,7 +81,7 @@ llvm.func @main(%f: !llvm.ptr) -> i32 {
 // recording does not change which functions are inlined.
 // CHECK: llvm.func preserve_mostcc @__phaedrus_record_slow(i32) attributes {passthrough = {{\[}}["call-inline-cost", "0"], ["call-threshold-bonus", "40"]]}
 // CHECK: llvm.func preserve_mostcc @__phaedrus_record_path_slow(i32, i32, i32) attributes {passthrough = {{\[}}["call-inline-cost", "0"], ["call-threshold-bonus", "40"]]}
-// CHECK: llvm.mlir.global internal constant @__phaedrus_vocabulary_text("0\09function\09leaf\0A1\09function\09main\0A2\09call_site\09main\090\09leaf\0A3\09call_site\09main\091\09leaf\0A")
+// CHECK: llvm.mlir.global internal constant @__phaedrus_vocabulary_text("0\09function\09leaf\0A1\09function\09main\0A2\09call_site\09main\090\09leaf\0A3\09call_site\09main\091\09leaf\0A4\09group\09main\090\092,3\0A")
 // CHECK-LABEL: llvm.func internal @__phaedrus_module_init()
 // CHECK: llvm.call @__phaedrus_register(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, i64, i64, i32) -> ()
 // CHECK: llvm.mlir.global_ctors ctors = [@__phaedrus_module_init], priorities = [0 : i32]

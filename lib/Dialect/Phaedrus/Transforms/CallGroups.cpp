@@ -206,6 +206,28 @@ std::vector<CallGroup> mlir::phaedrus::findCallGroups(
   return groups;
 }
 
+std::vector<CallGroupEntry> mlir::phaedrus::callGroupEntries(
+    ArrayRef<CallGroup> groups,
+    function_ref<std::optional<int64_t>(StringRef, uint64_t)> siteToken) {
+  std::vector<CallGroupEntry> entries;
+  for (const CallGroup &group : groups) {
+    std::vector<int64_t> members;
+    for (const CallSite *site : group.sites) {
+      std::optional<int64_t> token = siteToken(site->caller, site->index);
+      if (!token)
+        break;
+      members.push_back(*token);
+    }
+    if (members.size() != group.sites.size())
+      continue; // the vocabulary does not name them all
+    for (size_t length = 2; length <= members.size(); ++length)
+      entries.push_back({group.sites.front()->caller, group.index,
+                         std::vector<int64_t>(members.begin(),
+                                              members.begin() + length)});
+  }
+  return entries;
+}
+
 //===----------------------------------------------------------------------===//
 // The pass
 //===----------------------------------------------------------------------===//
@@ -229,12 +251,60 @@ struct PhaedrusCallGroupsPass
           return vocabulary && isFunctionGranularity(vocabulary);
         }))
       return;
+    // Without a program, the groups the instrumented build put in the
+    // vocabulary (function granularity: the entries this pass would add)
+    // serve.
+    std::optional<ProgramShape> shape;
+    std::vector<CallGroup> groups;
     OwningOpRef<ModuleOp> programFile;
-    FailureOr<ModuleOp> program =
-        loadProgram(module, programPath, programFile, "phaedrus-call-groups");
-    if (failed(program))
-      return signalPassFailure();
-    ProgramShape shape = analyzeProgram(*program);
+    if (!programPath.empty() ||
+        llvm::any_of(module.getOps<LLVM::LLVMFuncOp>(), isRecordedFunction)) {
+      FailureOr<ModuleOp> program =
+          loadProgram(module, programPath, programFile, "phaedrus-call-groups");
+      if (failed(program))
+        return signalPassFailure();
+      shape = analyzeProgram(*program);
+      groups = findProgramGroups(*shape);
+    }
+
+    SymbolTableCollection symbolTable;
+    TraceWalker walker(symbolTable);
+    for (VocabularyOp vocabulary : module.getOps<VocabularyOp>()) {
+      SmallVector<TraceOp> traces;
+      for (TraceOp trace : module.getOps<TraceOp>())
+        if (trace.getVocabulary() == vocabulary.getSymName())
+          traces.push_back(trace);
+      if (traces.empty() || !isFunctionGranularity(vocabulary))
+        continue;
+      if (shape) {
+        if (failed(checkProgramFingerprint(vocabulary, vocabulary.getSymName(),
+                                           vocabulary.getFingerprint(), *shape,
+                                           "phaedrus-call-groups")) ||
+            failed(addGroupEntries(vocabulary, groups)))
+          return signalPassFailure();
+      } else if (llvm::none_of(vocabulary.getBody().getOps<EntryOp>(),
+                               [](EntryOp entry) {
+                                 return entry.getKind() == EntryKind::Group;
+                               })) {
+        vocabulary.emitError()
+            << "phaedrus-call-groups: vocabulary @" << vocabulary.getSymName()
+            << " has no call groups (its build was instrumented before "
+               "--phaedrus-instrument recorded them) and this module has no "
+               "function bodies; give the plain program with program=FILE";
+        return signalPassFailure();
+      }
+      FailureOr<trace::CallGroupTable> table = buildCallGroupTable(vocabulary);
+      if (failed(table))
+        return signalPassFailure();
+      for (TraceOp trace : traces)
+        if (failed(foldTrace(walker, trace, *table, vocabulary)))
+          return signalPassFailure();
+    }
+  }
+
+  /// The program's groups; with `explain`, a remark per group and per call
+  /// site that ends one or is in none.
+  std::vector<CallGroup> findProgramGroups(const ProgramShape &shape) {
     auto why = [&](const CallSite &site, StringRef why) {
       LLVM::CallOp(site.call).emitRemark()
           << "phaedrus-call-groups: @" << site.caller << "'s call "
@@ -256,31 +326,7 @@ struct PhaedrusCallGroupsPass
           remark << " " << site->index << " (@" << site->callee << ")";
       }
     }
-
-    SymbolTableCollection symbolTable;
-    TraceWalker walker(symbolTable);
-    for (VocabularyOp vocabulary : module.getOps<VocabularyOp>()) {
-      SmallVector<TraceOp> traces;
-      for (TraceOp trace : module.getOps<TraceOp>())
-        if (trace.getVocabulary() == vocabulary.getSymName())
-          traces.push_back(trace);
-      if (traces.empty())
-        continue;
-      if (!isFunctionGranularity(vocabulary))
-        continue;
-      if (failed(checkProgramFingerprint(vocabulary, vocabulary.getSymName(),
-                                         vocabulary.getFingerprint(), shape,
-                                         "phaedrus-call-groups")))
-        return signalPassFailure();
-      if (failed(addGroupEntries(vocabulary, groups)))
-        return signalPassFailure();
-      FailureOr<trace::CallGroupTable> table = buildCallGroupTable(vocabulary);
-      if (failed(table))
-        return signalPassFailure();
-      for (TraceOp trace : traces)
-        if (failed(foldTrace(walker, trace, *table, vocabulary)))
-          return signalPassFailure();
-    }
+    return groups;
   }
 
   /// Call sites and no paths. Path-granularity traces record a path token
@@ -309,28 +355,14 @@ struct PhaedrusCallGroupsPass
         existing.push_back(entry);
     }
 
-    struct Wanted {
-      StringRef function;
-      int64_t index;
-      SmallVector<int64_t> members;
-    };
-    std::vector<Wanted> wanted;
-    for (const CallGroup &group : groups) {
-      SmallVector<int64_t> members;
-      for (const CallSite *site : group.sites) {
-        auto it = siteIds.find({site->caller, site->index});
-        if (it == siteIds.end())
-          break;
-        members.push_back(it->second);
-      }
-      if (members.size() != group.sites.size())
-        continue; // the vocabulary does not name them all
-      for (size_t length = 2; length <= members.size(); ++length)
-        wanted.push_back({group.sites.front()->caller,
-                          static_cast<int64_t>(group.index),
-                          SmallVector<int64_t>(members.begin(),
-                                               members.begin() + length)});
-    }
+    std::vector<CallGroupEntry> wanted =
+        callGroupEntries(groups, [&](StringRef caller, uint64_t index)
+                                     -> std::optional<int64_t> {
+          auto it = siteIds.find({caller, index});
+          if (it == siteIds.end())
+            return std::nullopt;
+          return it->second;
+        });
 
     if (!existing.empty()) {
       llvm::sort(existing, [](EntryOp a, EntryOp b) {
@@ -339,7 +371,7 @@ struct PhaedrusCallGroupsPass
       bool same = existing.size() == wanted.size();
       for (size_t i = 0; same && i < wanted.size(); ++i)
         same = existing[i].getSymbol() == wanted[i].function &&
-               static_cast<int64_t>(*existing[i].getIndex()) == wanted[i].index &&
+               *existing[i].getIndex() == wanted[i].index &&
                ArrayRef<int64_t>(*existing[i].getMembers()) ==
                    ArrayRef<int64_t>(wanted[i].members);
       if (!same)
@@ -353,7 +385,7 @@ struct PhaedrusCallGroupsPass
     MLIRContext *context = vocabulary.getContext();
     OpBuilder builder = OpBuilder::atBlockEnd(&vocabulary.getBody().front());
     int64_t id = vocabulary.getNumEntries();
-    for (const Wanted &group : wanted)
+    for (const CallGroupEntry &group : wanted)
       EntryOp::create(builder, vocabulary.getLoc(), builder.getI64IntegerAttr(id++),
                       EntryKindAttr::get(context, EntryKind::Group),
                       FlatSymbolRefAttr::get(context, group.function),

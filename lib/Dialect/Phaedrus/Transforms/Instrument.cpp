@@ -5,6 +5,7 @@
 #include "phaedrus/Dialect/Phaedrus/IR/PhaedrusOps.h"
 #include "phaedrus/Dialect/Phaedrus/Transforms/Passes.h"
 #include "phaedrus/Dialect/Phaedrus/Transforms/ProgramShape.h"
+#include "phaedrus/Trace/CallGroups.h"
 #include "phaedrus/Trace/Format.h"
 #include "phaedrus/Trace/TraceReader.h"
 
@@ -59,13 +60,32 @@ struct PhaedrusInstrumentPass
     for (auto &[name, function] : functions) {
       functionToken[name] = entries.size();
       entries.push_back({static_cast<uint32_t>(entries.size()), "function",
-                         name, std::nullopt, ""});
+                         name, std::nullopt, "", {}});
     }
     std::vector<uint32_t> siteToken;
     for (const ProgramShape::CallSite &site : sites) {
       siteToken.push_back(entries.size());
       entries.push_back({static_cast<uint32_t>(entries.size()), "call_site",
-                         site.caller.str(), site.index, site.callee.str()});
+                         site.caller.str(), site.index, site.callee.str(), {}});
+    }
+    // Function granularity: the call groups of Lemma 1 (the entries
+    // --phaedrus-call-groups would add), so that a trace carries what
+    // folding it needs and the program need not be read again then.
+    if (granularity == Granularity::Function) {
+      std::map<std::pair<StringRef, uint64_t>, int64_t> siteIds;
+      for (auto [site, token] : llvm::zip(sites, siteToken))
+        siteIds[{site.caller, site.index}] = token;
+      std::vector<CallGroup> groups =
+          findCallGroups(shape, trace::CallGroupTable::kMaxMembers);
+      for (CallGroupEntry &group : callGroupEntries(
+               groups, [&](StringRef caller, uint64_t index) {
+                 return std::optional<int64_t>(siteIds.at({caller, index}));
+               })) {
+        entries.push_back({static_cast<uint32_t>(entries.size()), "group",
+                           group.function.str(), group.index, "",
+                           std::move(group.members)});
+        ++numGroupEntries;
+      }
     }
     if (entries.size() >= UINT32_MAX) {
       module.emitError("phaedrus-instrument: too many functions and call "
@@ -269,15 +289,18 @@ struct PhaedrusInstrumentPass
     builder.setInsertionPointToStart(&vocabulary.getBody().emplaceBlock());
     for (const trace::VocabularyEntry &entry : entries) {
       bool isSite = entry.kind == "call_site";
+      bool isGroup = entry.kind == "group";
       EntryOp::create(
           builder, loc, builder.getI64IntegerAttr(entry.id),
-          EntryKindAttr::get(context,
-                             isSite ? EntryKind::CallSite : EntryKind::Function),
+          EntryKindAttr::get(context, isSite    ? EntryKind::CallSite
+                                      : isGroup ? EntryKind::Group
+                                                : EntryKind::Function),
           FlatSymbolRefAttr::get(context, entry.symbol),
-          isSite ? builder.getI64IntegerAttr(*entry.index) : IntegerAttr(),
+          entry.index ? builder.getI64IntegerAttr(*entry.index) : IntegerAttr(),
           isSite ? FlatSymbolRefAttr::get(context, entry.callee)
                  : FlatSymbolRefAttr(),
-          DenseI64ArrayAttr());
+          isGroup ? builder.getDenseI64ArrayAttr(entry.members)
+                  : DenseI64ArrayAttr());
     }
   }
 

@@ -12,7 +12,8 @@ struct CompressOptions : public PassPipelineOptions<CompressOptions> {
   Option<std::string> program{
       *this, "program",
       llvm::cl::desc("The plain program whose CFG gives the call groups, "
-                     "when the module holds only traces")};
+                     "when the module holds only traces (default: the groups "
+                     "in the traces' vocabularies)")};
   Option<bool> grammar{*this, "grammar",
                        llvm::cl::desc("Also grammar-compress (leave it off "
                                       "before --export-packed: rules cut the "

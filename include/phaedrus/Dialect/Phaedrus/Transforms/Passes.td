@@ -69,6 +69,13 @@ def PhaedrusInstrumentPass : Pass<"phaedrus-instrument", "::mlir::ModuleOp"> {
     the tokens; remove it with `--phaedrus-strip` before translating to LLVM
     IR. Re-instrumenting an instrumented module is refused.
 
+    At function granularity the vocabulary also holds the module's call
+    groups (Lemma 1): the `group` entries `--phaedrus-call-groups` would add,
+    numbered the same way after the call sites. The instrumented program
+    never records them; they travel with the vocabulary into every trace, so
+    that `--phaedrus-call-groups` can fold a trace without reading the
+    program again (Lua 5.4: 1,281 entries next to 5,046).
+
     The fingerprint hashes, in sorted order, each instrumented function's
     name, its number of blocks, the successor count of each block and the
     callees of its direct calls.
@@ -125,7 +132,9 @@ def PhaedrusInstrumentPass : Pass<"phaedrus-instrument", "::mlir::ModuleOp"> {
               "Call sites that record their token themselves (the callee is "
               "only ever called directly, or is a direct-entry copy)">,
     Statistic<"numDirectCopies", "direct-copies",
-              "Functions given a direct-entry copy">
+              "Functions given a direct-entry copy">,
+    Statistic<"numGroupEntries", "group-entries",
+              "Vocabulary entries of call groups (function granularity)">
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::phaedrus::PhaedrusDialect"];
@@ -220,7 +229,13 @@ def PhaedrusCallGroupsPass : Pass<"phaedrus-call-groups", "::mlir::ModuleOp"> {
 
     The groups come from the plain program (the module the instrumented
     build was made from): the module itself if it has function bodies,
-    otherwise `program`. Its fingerprint must be the vocabulary's.
+    otherwise `program`; its fingerprint must be the vocabulary's. Without
+    either, the `group` entries the vocabulary already has serve: at
+    function granularity `--phaedrus-instrument` puts the program's groups
+    there, so traces it recorded need no program (a vocabulary without
+    groups is then an error). Reading a program costs time: on a Lua
+    function trace of 0.64M events (closures.lua) the pass took 0.50 to
+    0.68 s with the program and 0.05 to 0.07 s without (three runs each).
     Only function-granularity traces are folded: a path-granularity trace
     records a path token before every call, so no two calls of a function
     are adjacent in it, and its path tokens already tell which calls ran.
@@ -260,7 +275,8 @@ def PhaedrusCallGroupsPass : Pass<"phaedrus-call-groups", "::mlir::ModuleOp"> {
   let options = [
     Option<"programPath", "program", "std::string", "\"\"",
            "The plain program (phaedrus IR or LLVM dialect file) whose CFG "
-           "gives the groups, when the module holds only traces">,
+           "gives the groups, when the module holds only traces (default: "
+           "the groups in the traces' vocabularies)">,
     Option<"explain", "explain", "bool", "false",
            "Report each group, and why each call site that ends one has no "
            "next member, as remarks on the program's calls">,

@@ -78,6 +78,25 @@ std::vector<CallGroup> findCallGroups(
     function_ref<void(const ProgramShape::CallSite &, StringRef why)> explain =
         nullptr);
 
+/// A `group` vocabulary entry: a prefix of 2 or more members of a call
+/// group, as call-site token ids.
+struct CallGroupEntry {
+  StringRef function;                 // the members' caller
+  uint64_t index;                     // CallGroup::index
+  std::vector<int64_t> members;
+};
+
+/// The `group` entries of `groups`: one per prefix of 2 to n members of each
+/// group of n, in the order of `groups`, then of length. `siteToken` gives a
+/// call site's token id (by caller and index) or nothing when the vocabulary
+/// does not name it; a group with a member it does not name gets no entries.
+/// --phaedrus-instrument (function granularity) and --phaedrus-call-groups
+/// both number the entries this way, after the call sites.
+std::vector<CallGroupEntry> callGroupEntries(
+    ArrayRef<CallGroup> groups,
+    function_ref<std::optional<int64_t>(StringRef caller, uint64_t index)>
+        siteToken);
+
 } // namespace mlir::phaedrus
 
 #endif // PHAEDRUS_DIALECT_PHAEDRUS_TRANSFORMS_PROGRAMSHAPE_H
