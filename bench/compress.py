@@ -12,10 +12,12 @@ program's name, address-space randomisation off). Then:
             (folds immediate repeats while importing)
   raw       phaedrus-translate --export-tokens imported.mlir -o raw.bin
             (every token expanded, little-endian u32 words: the raw WPP)
-  compress  phaedrus-opt imported.mlir [--phaedrus-call-groups]
-            --phaedrus-fold-repeats --emit-bytecode -o folded.mlirbc
-            (call groups, Lemma 1, at function granularity: the groups the
-            instrumented build put in the trace's vocabulary), then
+  compress  phaedrus-opt imported.mlir --phaedrus-call-groups (function
+            granularity: call groups, Lemma 1, with the groups the
+            instrumented build put in the trace's vocabulary, then repeats
+            folded as --phaedrus-fold-repeats folds them) or
+            --phaedrus-fold-repeats (path granularity)
+            --emit-bytecode -o folded.mlirbc, then
             phaedrus-translate --export-packed folded.mlirbc -o packed.phpk
             (the folded structure entropy coded, docs/PackedTrace.md)
   lossless  phaedrus-translate --import-packed packed.phpk, then
@@ -79,7 +81,8 @@ METHOD = (
     "immediate repeats). raw: phaedrus-translate --export-tokens of the "
     "imported IR, every token expanded as a little-endian u32 word (path "
     "granularity: one token per Ball-Larus path); raw_events = raw_bytes / 4. "
-    "compress: phaedrus-opt --phaedrus-fold-repeats --emit-bytecode on the "
+    "compress: phaedrus-opt --phaedrus-fold-repeats (path) or "
+    "--phaedrus-call-groups (function) --emit-bytecode on the "
     "imported IR, then phaedrus-translate --export-packed (docs/PackedTrace.md: "
     "the folded structure and the vocabulary, context-mixing arithmetic "
     "coded). compressed_bytes: the packed file; ir_bytecode_bytes: the folded "
@@ -97,10 +100,11 @@ METHOD = (
     "--import-packed of the packed file, then --export-tokens, is byte for "
     "byte equal to raw.bin. Summary: geometric means of ratio and vs_xz over "
     "rows, median of events_per_s over rows. At function granularity the "
-    "compress commands start with --phaedrus-call-groups (input-consistent "
-    "compression, Lemma 1, with the groups the instrumented build recorded "
-    "in the trace's vocabulary; no program is read), whose group tokens "
-    "--export-tokens expands back.")
+    "fold command is --phaedrus-call-groups (input-consistent compression, "
+    "Lemma 1, with the groups the instrumented build recorded in the "
+    "trace's vocabulary, no program read; it folds repeats as "
+    "--phaedrus-fold-repeats does), whose group tokens --export-tokens "
+    "expands back.")
 
 
 def parse_args(argv=None):
@@ -221,12 +225,15 @@ def measure_trace(program, run, b, granularity, binary, instrumented_mlir,
 
         step(f"{label}: compressing ({raw_events / 1e6:.1f}M events)")
         # Call groups fold function-granularity traces only (a path trace
-        # records a path token before every call).
-        groups = ["--phaedrus-call-groups"] if granularity == "function" else []
+        # records a path token before every call); the pass folds repeats
+        # as --phaedrus-fold-repeats does, so that pass would find nothing
+        # more (the packed files are the same, byte for byte).
+        fold = (["--phaedrus-call-groups"] if granularity == "function"
+                else ["--phaedrus-fold-repeats"])
         fold_s, fold_cpu_s = timed(
-            [opt, imported, *groups, "--phaedrus-fold-repeats",
+            [opt, imported, *fold,
              "--mlir-disable-threading", "--emit-bytecode", "-o", folded],
-            "phaedrus-opt --phaedrus-fold-repeats")
+            f"phaedrus-opt {fold[0]}")
         imported.unlink()
         ir_bytecode_bytes = folded.stat().st_size
         pack_err = []
