@@ -249,6 +249,56 @@ TEST_F(ImportWppTest, CountingVerifiesTheVocabularyAsImportDoes) {
   expectBothRefuse(b, "id 7 is out of range");
 }
 
+// Function-granularity builds list their call groups in the vocabulary.
+const char *kGroupVocabulary = "0\tfunction\tmain\n1\tfunction\tf\n"
+                               "2\tcall_site\tmain\t0\tf\n"
+                               "3\tcall_site\tmain\t1\tf\n"
+                               "4\tgroup\tmain\t0\t2,3\n";
+
+TEST_F(ImportWppTest, GroupEntriesKeepTheirMembers) {
+  TraceBuilder b = start(kGroupVocabulary);
+  b.events(0, 0, {1, 2, 3});
+  b.end();
+  OwningOpRef<ModuleOp> module = import(b);
+  ASSERT_TRUE(module) << (messages.empty() ? "" : messages.front());
+  VocabularyOp vocabulary = *module->getOps<VocabularyOp>().begin();
+  EntryOp group;
+  for (EntryOp entry : vocabulary.getBody().getOps<EntryOp>())
+    group = entry;
+  ASSERT_TRUE(group);
+  EXPECT_EQ(group.getKind(), EntryKind::Group);
+  EXPECT_EQ(group.getSymbol(), "main");
+  EXPECT_EQ(ArrayRef<int64_t>(group.getMembers().value_or(ArrayRef<int64_t>())),
+            ArrayRef<int64_t>({2, 3}));
+  // Recorded traces never hold a group token; counting sees none.
+  FailureOr<WppCounts> counts = count(b);
+  ASSERT_TRUE(succeeded(counts));
+  EXPECT_EQ(counts->threads.front().tokenCounts,
+            (std::vector<uint64_t>{0, 1, 1, 1, 0}));
+}
+
+TEST_F(ImportWppTest, GroupsOfOtherThanTheirCallSitesAreRefused) {
+  // Member 1 is a function, not a call site of main.
+  TraceBuilder b = start("0\tfunction\tmain\n1\tfunction\tf\n"
+                         "2\tcall_site\tmain\t0\tf\n"
+                         "3\tgroup\tmain\t0\t2,1\n");
+  b.events(0, 0, {0});
+  b.end();
+  expectBothRefuse(b, "member 1 is not a call site of @main");
+  // Members out of the vocabulary.
+  TraceBuilder c = start("0\tfunction\tmain\n1\tfunction\tf\n"
+                         "2\tcall_site\tmain\t0\tf\n"
+                         "3\tgroup\tmain\t0\t2,9\n");
+  c.events(0, 0, {0});
+  c.end();
+  expectBothRefuse(c, "member 9 is not a call site of @main");
+  // A group without members (the text form before they were recorded).
+  TraceBuilder d = start("0\tfunction\tmain\n1\tgroup\tmain\t0\n");
+  d.events(0, 0, {0});
+  d.end();
+  expectBothRefuse(d, "vocabulary line 2: a group needs its index and members");
+}
+
 TEST_F(ImportWppTest, PathRunsOfLengthZeroAreNotCounted) {
   TraceBuilder b = start(kVocabulary);
   b.events(0, 0, {0, PHAEDRUS_PATH_MARK | 1, 5, 0, 1});
