@@ -8,11 +8,12 @@ Method: per program (bzip2, lua5.4), input and granularity (function, path),
 the instrumented build records its trace (PHAEDRUS_TRACE, argv[0] = the
 program's name, address-space randomisation off). Then:
 
-  import    phaedrus-translate --import-wpp T.wpp -o imported.mlir
+  import    phaedrus-translate --import-wpp T.wpp --emit-bytecode
+            -o imported.mlirbc
             (folds immediate repeats while importing)
-  raw       phaedrus-translate --export-tokens imported.mlir -o raw.bin
+  raw       phaedrus-translate --export-tokens imported.mlirbc -o raw.bin
             (every token expanded, little-endian u32 words: the raw WPP)
-  compress  phaedrus-opt imported.mlir --phaedrus-call-groups (function
+  compress  phaedrus-opt imported.mlirbc --phaedrus-call-groups (function
             granularity: call groups, Lemma 1, with the groups the
             instrumented build put in the trace's vocabulary, then repeats
             folded as --phaedrus-fold-repeats folds them) or
@@ -77,8 +78,9 @@ METHOD = (
     "Per program, input and granularity, the instrumented build (function: "
     "prog.inst, path: prog.path.inst) records its trace (PHAEDRUS_TRACE, "
     "argv[0] = program name, address-space randomisation off, cwd = the "
-    "inputs' directory). import: phaedrus-translate --import-wpp (folds "
-    "immediate repeats). raw: phaedrus-translate --export-tokens of the "
+    "inputs' directory). import: phaedrus-translate --import-wpp "
+    "--emit-bytecode (folds immediate repeats; the IR as MLIR bytecode, "
+    "which the next commands read several times faster than text). raw: phaedrus-translate --export-tokens of the "
     "imported IR, every token expanded as a little-endian u32 word (path "
     "granularity: one token per Ball-Larus path); raw_events = raw_bytes / 4. "
     "compress: phaedrus-opt --phaedrus-fold-repeats (path) or "
@@ -188,7 +190,7 @@ def measure_trace(program, run, b, granularity, binary, instrumented_mlir,
     d = scratch / f"{program.name}.{run.name}.{granularity}"
     d.mkdir()
     trace = d / "trace.wpp"
-    imported = d / "imported.mlir"
+    imported = d / "imported.mlirbc"
     raw = d / "raw.bin"
     folded = d / "folded.mlirbc"
     packed = d / "packed.phpk"
@@ -208,7 +210,8 @@ def measure_trace(program, run, b, granularity, binary, instrumented_mlir,
         trace_file_bytes = trace.stat().st_size
 
         step(f"{label}: importing ({trace_file_bytes / 1e6:.1f} MB trace file)")
-        cmd = [translate, "--import-wpp", trace, "--wpp-name", "run", "-o", imported]
+        cmd = [translate, "--import-wpp", trace, "--wpp-name", "run",
+               "--emit-bytecode", "-o", imported]
         fingerprint = pipeline.fingerprint_of(instrumented_mlir)
         cmd += ["--wpp-fingerprint", str(fingerprint)]
         import_s, _ = timed(cmd, "phaedrus-translate --import-wpp")
@@ -277,7 +280,7 @@ def measure_trace(program, run, b, granularity, binary, instrumented_mlir,
         "trace_file_bytes": trace_file_bytes,
         "raw_events": raw_events,
         "raw_bytes": raw_bytes,
-        "imported_text_bytes": imported_bytes,
+        "imported_bytecode_bytes": imported_bytes,
         "compressed_bytes": compressed_bytes,
         "vocabulary_bytes": vocabulary_bytes,
         "trace_bytes": trace_bytes,

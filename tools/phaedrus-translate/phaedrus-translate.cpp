@@ -10,12 +10,14 @@
 #include "phaedrus/Target/Wpp/ImportWpp.h"
 #include "phaedrus/Target/Wpp/PackedTrace.h"
 
+#include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/DLTI/DLTI.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
@@ -324,15 +326,41 @@ importPackedTranslation(const std::shared_ptr<llvm::SourceMgr> &sourceMgr,
   return importPacked(bytes, context, loc);
 }
 
+static llvm::cl::opt<bool> emitBytecode(
+    "emit-bytecode",
+    llvm::cl::desc("Write the IR of --import-wpp and --import-packed as MLIR "
+                   "bytecode, which phaedrus-opt reads back several times "
+                   "faster than text (a Lua trace of 20M events: 8 MB "
+                   "against 88 MB)"),
+    llvm::cl::init(false));
+
+/// What mlir-translate does with the module a translation to MLIR made
+/// (verify it, print it), with bytecode as the other way to write it.
+static LogicalResult writeImported(OwningOpRef<Operation *> op,
+                                   raw_ostream &os) {
+  if (!op || failed(verify(*op)))
+    return failure();
+  if (emitBytecode)
+    return writeBytecodeToFile(*op, os);
+  op.get()->print(os);
+  return success();
+}
+
 int main(int argc, char **argv) {
-  TranslateToMLIRRegistration importWppRegistration(
+  TranslateRegistration importWppRegistration(
       "import-wpp",
       "Import a trace file written by libphaedrus_rt as phaedrus IR",
-      importWppTranslation);
-  TranslateToMLIRRegistration importPackedRegistration(
+      [](const std::shared_ptr<llvm::SourceMgr> &sourceMgr, raw_ostream &os,
+         MLIRContext *context) {
+        return writeImported(importWppTranslation(sourceMgr, context), os);
+      });
+  TranslateRegistration importPackedRegistration(
       "import-packed",
       "Read a packed trace file (docs/PackedTrace.md) as phaedrus IR",
-      importPackedTranslation);
+      [](const std::shared_ptr<llvm::SourceMgr> &sourceMgr, raw_ostream &os,
+         MLIRContext *context) {
+        return writeImported(importPackedTranslation(sourceMgr, context), os);
+      });
   TranslateFromMLIRRegistration exportPackedRegistration(
       "export-packed",
       "Write the vocabularies, grammars and traces of a module as a packed "
