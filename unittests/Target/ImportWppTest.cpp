@@ -278,25 +278,23 @@ TEST_F(ImportWppTest, GroupEntriesKeepTheirMembers) {
 }
 
 TEST_F(ImportWppTest, GroupsOfOtherThanTheirCallSitesAreRefused) {
-  // Member 1 is a function, not a call site of main.
-  TraceBuilder b = start("0\tfunction\tmain\n1\tfunction\tf\n"
-                         "2\tcall_site\tmain\t0\tf\n"
-                         "3\tgroup\tmain\t0\t2,1\n");
-  b.events(0, 0, {0});
-  b.end();
-  expectBothRefuse(b, "member 1 is not a call site of @main");
-  // Members out of the vocabulary.
-  TraceBuilder c = start("0\tfunction\tmain\n1\tfunction\tf\n"
-                         "2\tcall_site\tmain\t0\tf\n"
-                         "3\tgroup\tmain\t0\t2,9\n");
-  c.events(0, 0, {0});
-  c.end();
-  expectBothRefuse(c, "member 9 is not a call site of @main");
-  // A group without members (the text form before they were recorded).
-  TraceBuilder d = start("0\tfunction\tmain\n1\tgroup\tmain\t0\n");
-  d.events(0, 0, {0});
-  d.end();
-  expectBothRefuse(d, "vocabulary line 2: a group needs its index and members");
+  const std::string sites = "0\tfunction\tmain\n1\tfunction\tf\n"
+                            "2\tcall_site\tmain\t0\tf\n";
+  const std::pair<std::string, std::string> cases[] = {
+      // Member 1 is a function, not a call site of main.
+      {sites + "3\tgroup\tmain\t0\t2,1\n", "member 1 is not a call site of @main"},
+      // A member out of the vocabulary.
+      {sites + "3\tgroup\tmain\t0\t2,9\n", "member 9 is not a call site of @main"},
+      // No members (the text form before builds recorded groups).
+      {"0\tfunction\tmain\n1\tgroup\tmain\t0\n",
+       "vocabulary line 2: a group needs its index and members"},
+  };
+  for (const auto &[vocabulary, error] : cases) {
+    TraceBuilder b = start(vocabulary);
+    b.events(0, 0, {0});
+    b.end();
+    expectBothRefuse(b, error);
+  }
 }
 
 TEST_F(ImportWppTest, PathRunsOfLengthZeroAreNotCounted) {
