@@ -232,7 +232,8 @@ def main(argv=None):
     p.add_argument("-o", "--output", required=True, help="trace file (.wpp)")
     p.add_argument("--stdin", help="file to feed on standard input")
     p.add_argument("--import", dest="import_to",
-                   help="also import the trace as phaedrus IR into this file")
+                   help="also import the trace as phaedrus IR into this file "
+                        "(MLIR bytecode if its name ends in .mlirbc)")
     p.add_argument("--name", default="run", help="trace symbol name on import")
     p.set_defaults(func=cmd_run)
 

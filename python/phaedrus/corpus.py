@@ -248,7 +248,7 @@ def corpus_from_traces(traces, fingerprint=None, workdir=None,
                                 f"record runs with 'phaedrus run'")
             info = json.loads(side.read_text())
             name = trace.name.split(".")[0]
-            mlir = Path(tmp) / f"{name}.mlir"
+            mlir = Path(tmp) / f"{name}.mlirbc"
             if sequences is None:
                 # Counts are all a corpus needs of a run: one pass over the
                 # trace file, no IR (a Lua path trace of 10^8 events imports

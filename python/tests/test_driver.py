@@ -5,7 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from phaedrus.tools import REPO_ROOT
+from phaedrus.tools import REPO_ROOT, phaedrus_tool, run as run_tool
 
 WORDFREQ = REPO_ROOT / "examples" / "demo" / "wordfreq.c"
 
@@ -35,6 +35,13 @@ def test_ir_instrument_run(tmp_path):
     assert "imported" in result.stderr and "events" in result.stderr
     assert "phaedrus.trace @run" in (tmp_path / "r.mlir").read_text()
     assert len(result.stdout.splitlines()) == 10  # the ten most frequent words
+    # Named .mlirbc, the import is MLIR bytecode of the same IR.
+    result = phaedrus("run", tmp_path / "w.inst", "-o", tmp_path / "r2.wpp",
+                      "--import", tmp_path / "r2.mlirbc", "--", WORDFREQ)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "r2.mlirbc").read_bytes()[:4] == b"ML\xefR"
+    as_text = run_tool([phaedrus_tool("phaedrus-opt"), tmp_path / "r2.mlirbc"]).stdout
+    assert b"phaedrus.trace @run" in as_text
 
 
 def test_errors_are_clear(tmp_path):
@@ -79,7 +86,6 @@ def test_corpus_train_predict_on_the_demo_program(tmp_path):
     assert "3 runs" in result.stderr and "bytes packed" in result.stderr
     # Each run's sequence is kept, packed, and unpacks to all its events.
     from phaedrus import pipeline
-    from phaedrus.tools import phaedrus_tool, run as run_tool
     for run in json.loads((tmp_path / "corpus.json").read_text())["runs"]:
         packed = Path(run["sequence"])
         assert packed == tmp_path / "seq" / f"{run['name']}.phpk"
