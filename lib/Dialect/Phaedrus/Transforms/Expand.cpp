@@ -64,41 +64,12 @@ struct PhaedrusExpandPass
       if (!usedGrammars.contains(grammar.getSymNameAttr()))
         grammar.erase();
 
-    // So are call groups, once every trace is expanded; ids stay dense, as
-    // group entries come after all others. A vocabulary another op uses
-    // (a model) keeps them.
-    if (!anyFailed)
-      for (VocabularyOp vocabulary : module.getOps<VocabularyOp>())
-        if (!usedByOtherThanTraces(module, vocabulary))
-          eraseGroupEntries(vocabulary);
-
+    // Group entries stay: a function-granularity build records its call
+    // groups in the vocabulary (--phaedrus-instrument), so they are part of
+    // the recorded trace's vocabulary, and the expanded trace can be folded
+    // again without the program.
     if (anyFailed)
       signalPassFailure();
-  }
-
-  static bool usedByOtherThanTraces(ModuleOp module, VocabularyOp vocabulary) {
-    std::optional<SymbolTable::UseRange> uses =
-        SymbolTable::getSymbolUses(vocabulary.getSymNameAttr(), module);
-    return !uses || llvm::any_of(*uses, [](const SymbolTable::SymbolUse &use) {
-      return !isa<TraceOp, GrammarOp>(use.getUser());
-    });
-  }
-
-  static void eraseGroupEntries(VocabularyOp vocabulary) {
-    SmallVector<EntryOp> groups;
-    uint64_t firstGroup = UINT64_MAX, lastOther = 0;
-    for (EntryOp entry : vocabulary.getBody().getOps<EntryOp>()) {
-      if (entry.getKind() == EntryKind::Group) {
-        groups.push_back(entry);
-        firstGroup = std::min<uint64_t>(firstGroup, entry.getId());
-      } else {
-        lastOther = std::max<uint64_t>(lastOther, entry.getId());
-      }
-    }
-    if (groups.empty() || firstGroup < lastOther)
-      return;
-    for (EntryOp entry : groups)
-      entry.erase();
   }
 
   void replaceBody(TraceOp trace, ArrayRef<int32_t> tokens) {

@@ -150,8 +150,11 @@ def PhaedrusExpandPass : Pass<"phaedrus-expand", "::mlir::ModuleOp"> {
     exact token sequence. Sequences longer than `inline-limit` tokens go into
     a `dense_resource` blob named after the trace. The trace's `grammar`
     reference is dropped, and grammars no trace refers to any more are
-    erased, as are the group entries of a vocabulary that only traces use. Expansion is exact: compressing and expanding gives back the
-    original trace.
+    erased. Vocabularies keep their `group` entries: a function-granularity
+    build records its call groups there (`--phaedrus-instrument`), so they
+    belong to the recorded trace, and `--phaedrus-call-groups` can fold the
+    expanded trace again without the program. Expansion is exact:
+    compressing and expanding gives back the original trace.
 
     A trace whose expansion would exceed `max-tokens` is reported and left
     unchanged (the pass fails), so a highly compressed trace never exhausts
