@@ -75,7 +75,7 @@ PY
 step "6. Lower the measured profile into LLVM (--phaedrus-trace-profile, --phaedrus-lower-profile)"
 "$OPT" "$OUT/wordfreq.mlir" --phaedrus-trace-profile=trace-files="$OUT/run.mlir" \
   --phaedrus-lower-profile --phaedrus-strip -o "$OUT/wordfreq.profiled.mlir"
-"$LLVM_BIN/mlir-translate" --mlir-to-llvmir "$OUT/wordfreq.profiled.mlir" -o "$OUT/wordfreq.profiled.ll"
+"$BUILD_DIR/bin/phaedrus-translate" --mlir-to-llvmir "$OUT/wordfreq.profiled.mlir" -o "$OUT/wordfreq.profiled.ll"
 grep -E "^define|function_entry_count|TotalCount" "$OUT/wordfreq.profiled.ll" | sed 's/^/   /'
 "$LLVM_BIN/opt" -passes=print-profile-summary -disable-output "$OUT/wordfreq.profiled.ll" 2>&1 \
   | grep -E ":(hot|cold) entry" | sed 's/^/   LLVM sees /'
@@ -119,7 +119,7 @@ for name in sorted(measured, key=lambda n: -measured[n]):
     print("   %-14s %10d %10d" % (name, predicted.get(name, 0), measured[name]))
 PY
 "$OPT" "$OUT/predicted.mlir" --phaedrus-lower-profile --phaedrus-strip -o "$OUT/wordfreq.predicted.mlir"
-"$LLVM_BIN/mlir-translate" --mlir-to-llvmir "$OUT/wordfreq.predicted.mlir" -o "$OUT/wordfreq.predicted.ll"
+"$BUILD_DIR/bin/phaedrus-translate" --mlir-to-llvmir "$OUT/wordfreq.predicted.mlir" -o "$OUT/wordfreq.predicted.ll"
 "$LLVM_BIN/clang" -O2 "$OUT/wordfreq.predicted.ll" -o "$OUT/wordfreq.predicted"
 "$OUT/wordfreq.predicted" "$OUT/other-input.txt" | cmp -s - "$OUT/plain2.out" \
   && echo "   built with the predicted profile: same output as the plain binary"

@@ -62,7 +62,9 @@ def instrument_mlir(program: Path, output: Path, granularity="function") -> Path
 
 def mlir_to_llvm_ir(program: Path, output: Path) -> Path:
     """LLVM-dialect module -> textual LLVM IR: strip phaedrus IR (keeping what
-    --phaedrus-lower-profile made of it) and translate."""
+    --phaedrus-lower-profile made of it) and translate with
+    phaedrus-translate, which also emits the weights of indirect branches
+    (mlir-translate would drop them)."""
     stripped = subprocess.run(
         [str(phaedrus_tool("phaedrus-opt")), str(program), "--phaedrus-strip"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -70,10 +72,10 @@ def mlir_to_llvm_ir(program: Path, output: Path) -> Path:
         raise ToolError("phaedrus-opt --phaedrus-strip failed:\n" +
                         stripped.stderr.decode(errors="replace"))
     translate = subprocess.run(
-        [str(llvm_tool("mlir-translate")), "--mlir-to-llvmir", "-o", str(output)],
+        [str(phaedrus_tool("phaedrus-translate")), "--mlir-to-llvmir", "-o", str(output)],
         input=stripped.stdout, stderr=subprocess.PIPE)
     if translate.returncode != 0:
-        raise ToolError("mlir-translate --mlir-to-llvmir failed:\n" +
+        raise ToolError("phaedrus-translate --mlir-to-llvmir failed:\n" +
                         translate.stderr.decode(errors="replace"))
     return Path(output)
 

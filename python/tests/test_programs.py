@@ -220,7 +220,7 @@ def test_branch_weights_from_paths_equal_clang(program_name, tmp_path):
               f"--phaedrus-trace-profile=trace-files={imported}",
               "--phaedrus-lower-profile", "--phaedrus-strip", "-o", lowered])
     ours_ll = tmp_path / "ours.ll"
-    run_tool([llvm_tool("mlir-translate"), "--mlir-to-llvmir", lowered, "-o", ours_ll])
+    run_tool([phaedrus_tool("phaedrus-translate"), "--mlir-to-llvmir", lowered, "-o", ours_ll])
 
     profraw = tmp_path / "run.profraw"
     pipeline.run_program(b.clang_instr, run.args, stdin_path=stdin, cwd=b.workdir,

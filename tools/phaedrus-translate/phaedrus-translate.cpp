@@ -7,6 +7,7 @@
 
 #include "phaedrus/Dialect/Phaedrus/IR/PhaedrusOps.h"
 #include "phaedrus/Dialect/Phaedrus/IR/TraceWalk.h"
+#include "phaedrus/Target/LLVMIR/PhaedrusToLLVMIRTranslation.h"
 #include "phaedrus/Target/Wpp/ImportWpp.h"
 #include "phaedrus/Target/Wpp/PackedTrace.h"
 
@@ -389,5 +390,6 @@ int main(int argc, char **argv) {
       "export-profile-json",
       "Write the phaedrus profile attributes of a module as JSON",
       exportProfileJson, registerProgramDialects);
+  registerMLIRToLLVMIRTranslation();
   return failed(mlirTranslateMain(argc, argv, "Phaedrus translations\n"));
 }

@@ -419,6 +419,44 @@ llvm.func @f(%c: i1) {
 
 // -----
 
+// The lowered weights of an indirect branch (--phaedrus-lower-profile).
+llvm.func @f(%p: !llvm.ptr) {
+  // expected-error @below {{'phaedrus.indirectbr_weights' must be an array<i32: ...>, got [1, 2]}}
+  llvm.indirectbr %p : !llvm.ptr, [
+    ^bb1,
+    ^bb2
+  ] {phaedrus.indirectbr_weights = [1, 2]}
+^bb1:
+  llvm.return
+^bb2:
+  llvm.return
+}
+
+// -----
+
+llvm.func @f(%p: !llvm.ptr) {
+  // expected-error @below {{'phaedrus.indirectbr_weights' has 1 weights but the operation has 2 successors}}
+  llvm.indirectbr %p : !llvm.ptr, [
+    ^bb1,
+    ^bb2
+  ] {phaedrus.indirectbr_weights = array<i32: 3>}
+^bb1:
+  llvm.return
+^bb2:
+  llvm.return
+}
+
+// -----
+
+llvm.func @f(%c: i1) {
+  // expected-error @below {{'phaedrus.indirectbr_weights' may only be attached to llvm.indirectbr}}
+  llvm.cond_br %c, ^bb1, ^bb1 {phaedrus.indirectbr_weights = array<i32: 1, 2>}
+^bb1:
+  llvm.return
+}
+
+// -----
+
 llvm.func @f() {
   // expected-error @below {{'phaedrus.branch_weights' may only be attached to a terminator with at least two successors}}
   llvm.br ^bb1 {phaedrus.branch_weights = #phaedrus.branch_weights<[1, 2], measured, confidence = 1.0>}

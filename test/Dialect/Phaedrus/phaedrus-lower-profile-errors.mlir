@@ -1,4 +1,4 @@
-// RUN: phaedrus-opt %s --split-input-file --phaedrus-lower-profile --verify-diagnostics
+// RUN: phaedrus-opt %s --split-input-file --allow-unregistered-dialect --phaedrus-lower-profile --verify-diagnostics
 
 // Only llvm.func carries an LLVM entry count.
 // expected-error @below {{'func.func' op has 'phaedrus.entry_count', but only llvm.func can carry an LLVM entry count; convert to the LLVM dialect first}}
@@ -16,12 +16,9 @@ llvm.func @g() attributes {phaedrus.entry_count = #phaedrus.entry_count<18446744
 // -----
 
 llvm.func @h(%p: !llvm.ptr) {
-  // An indirect branch has successors but takes no branch weights.
-  // expected-error @below {{'llvm.indirectbr' op has 'phaedrus.branch_weights', but does not take branch weights}}
-  llvm.indirectbr %p : !llvm.ptr, [
-    ^bb1,
-    ^bb2
-  ] {phaedrus.branch_weights = #phaedrus.branch_weights<[1, 2], measured, confidence = 1.0>}
+  // A terminator with successors that LLVM gives no branch weights.
+  // expected-error @below {{'test.branch' op has 'phaedrus.branch_weights', but does not take branch weights}}
+  "test.branch"()[^bb1, ^bb2] {phaedrus.branch_weights = #phaedrus.branch_weights<[1, 2], measured, confidence = 1.0>} : () -> ()
 ^bb1:
   llvm.return
 ^bb2:

@@ -158,6 +158,23 @@ LogicalResult PhaedrusDialect::verifyOperationAttribute(Operation *op,
              << " successors";
     return success();
   }
+  if (name == getIndirectBrWeightsAttrName()) {
+    auto weights = dyn_cast<DenseI32ArrayAttr>(attr.getValue());
+    if (!weights)
+      return op->emitOpError() << "'" << name
+                               << "' must be an array<i32: ...>, got "
+                               << attr.getValue();
+    // By name: the dialect does not depend on the LLVM dialect.
+    if (op->getName().getStringRef() != "llvm.indirectbr")
+      return op->emitOpError() << "'" << name
+                               << "' may only be attached to llvm.indirectbr";
+    if (weights.size() != static_cast<int64_t>(op->getNumSuccessors()))
+      return op->emitOpError()
+             << "'" << name << "' has " << weights.size()
+             << " weights but the operation has " << op->getNumSuccessors()
+             << " successors";
+    return success();
+  }
   if (name == getAugmentedAttrName()) {
     auto dict = dyn_cast<DictionaryAttr>(attr.getValue());
     auto from = dict ? dict.getAs<ArrayAttr>("from") : ArrayAttr();

@@ -4,8 +4,13 @@
 // target and ending at a return or at a break edge out of its last block.
 // Real edges get the path's count. A break edge is not in the path number
 // (the path ends at its source); it is determined when its source has one
-// break edge out, and otherwise the source's branch is left unannotated
-// (e.g. an llvm.indirectbr, whose every edge is a break).
+// break edge out, and otherwise the source's branch is left unannotated.
+// The exception is llvm.indirectbr, whose every edge is a break: a path that
+// ends there does not say where the jump went, but the path after it starts
+// at the target, so an edge into a target that no other break edge enters
+// counts the paths that start at that target. An interpreter's dispatch
+// (Lua's luaV_execute jumps through a table of labels) is such a branch;
+// without its weights LLVM takes every opcode as equally likely.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +18,7 @@
 #include "phaedrus/Dialect/Phaedrus/IR/PhaedrusDialect.h"
 
 #include "BallLarus.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -22,6 +28,8 @@ struct PathBranchCounts::State {
   llvm::StringMap<std::optional<PathNumbering>> numberings;
   llvm::DenseMap<std::pair<Block *, unsigned>, uint64_t> edgeCounts;
   llvm::DenseSet<Block *> ambiguous;
+  /// Paths that start at each break target.
+  llvm::DenseMap<Block *, uint64_t> starts;
   SmallVector<LLVM::LLVMFuncOp> functions;
 };
 
@@ -57,16 +65,19 @@ LogicalResult PathBranchCounts::addPathCounts(VocabularyOp vocabulary,
              << "counts path " << *entry.getIndex() << " of @" << name
              << ", which has no such Ball-Larus path in this module";
     for (const PathStep &step : steps) {
-      if (step.successor == PathStep::kStart)
+      if (step.successor == PathStep::kStart) {
+        uint64_t &started = state->starts[step.block];
+        started = llvm::SaturatingAdd(started, count);
         continue;
+      }
       if (step.successor != PathStep::kEnd) {
         uint64_t &edge = state->edgeCounts[{step.block, step.successor}];
         edge = llvm::SaturatingAdd(edge, count);
         continue;
       }
       Operation *term = step.block->getTerminator();
-      if (isa<LLVM::ReturnOp, LLVM::UnreachableOp>(term))
-        continue;
+      if (isa<LLVM::ReturnOp, LLVM::UnreachableOp, LLVM::IndirectBrOp>(term))
+        continue; // an indirectbr's edges are counted at their targets
       // The path ended on a break edge out of this block: which one?
       std::optional<unsigned> only;
       unsigned breaks = 0;
@@ -86,20 +97,51 @@ LogicalResult PathBranchCounts::addPathCounts(VocabularyOp vocabulary,
   return success();
 }
 
+/// The out-edge counts of an llvm.indirectbr block, from the paths that
+/// start at its targets, when each target is entered by no other break edge
+/// (and listed once); otherwise std::nullopt.
+static std::optional<SmallVector<uint64_t>>
+indirectEdgeCounts(Block &block, const PathNumbering &numbering,
+                   const llvm::DenseMap<Block *, uint64_t> &starts) {
+  llvm::SmallPtrSet<Block *, 16> targets;
+  for (Block *target : block.getSuccessors())
+    if (!targets.insert(target).second)
+      return std::nullopt;
+  for (auto [source, index] : numbering.breakEdges)
+    if (source != &block && targets.contains(source->getSuccessor(index)))
+      return std::nullopt;
+  SmallVector<uint64_t> weights;
+  for (Block *target : block.getSuccessors())
+    weights.push_back(starts.lookup(target));
+  return weights;
+}
+
 unsigned PathBranchCounts::attach(Provenance provenance, double confidence) {
   unsigned annotated = 0;
   for (LLVM::LLVMFuncOp function : state->functions) {
+    const std::optional<PathNumbering> &numbering =
+        state->numberings.find(function.getSymName())->second;
+    if (!numbering)
+      continue;
     for (Block &block : function.getBody()) {
       Operation *term = block.getTerminator();
-      if (!isa<LLVM::CondBrOp, LLVM::SwitchOp>(term) ||
-          state->ambiguous.contains(&block))
-        continue;
       SmallVector<uint64_t> weights;
-      uint64_t total = 0;
-      for (unsigned i = 0; i < block.getNumSuccessors(); ++i) {
-        weights.push_back(state->edgeCounts.lookup({&block, i}));
-        total = llvm::SaturatingAdd(total, weights.back());
+      if (isa<LLVM::IndirectBrOp>(term) && term->getNumSuccessors() > 1 &&
+          numbering->reachable.contains(&block)) {
+        auto counts = indirectEdgeCounts(block, *numbering, state->starts);
+        if (!counts)
+          continue;
+        weights = std::move(*counts);
+      } else if (isa<LLVM::CondBrOp, LLVM::SwitchOp>(term) &&
+                 !state->ambiguous.contains(&block)) {
+        for (unsigned i = 0; i < block.getNumSuccessors(); ++i)
+          weights.push_back(state->edgeCounts.lookup({&block, i}));
+      } else {
+        continue;
       }
+      uint64_t total = 0;
+      for (uint64_t w : weights)
+        total = llvm::SaturatingAdd(total, w);
       if (!total)
         continue; // never ran: LLVM keeps its static estimate
       term->setAttr(PhaedrusDialect::getBranchWeightsAttrName(),

@@ -60,7 +60,7 @@ struct PhaedrusLowerProfilePass
         }
       }
       if (auto weights = op->getAttrOfType<BranchWeightsAttr>(weightsName)) {
-        if (!isa<WeightedBranchOpInterface>(op)) {
+        if (!isa<WeightedBranchOpInterface, LLVM::IndirectBrOp>(op)) {
           op->emitOpError() << "has '" << weightsName
                             << "', but does not take branch weights";
           anyFailed = true;
@@ -105,8 +105,12 @@ struct PhaedrusLowerProfilePass
         ++numEntryCounts;
       }
       if (auto weights = op->getAttrOfType<BranchWeightsAttr>(weightsName)) {
-        auto branch = cast<WeightedBranchOpInterface>(op);
-        branch.setWeights(scaleWeights(weights.getWeights()));
+        SmallVector<int32_t> scaled = scaleWeights(weights.getWeights());
+        if (auto branch = dyn_cast<WeightedBranchOpInterface>(op))
+          branch.setWeights(scaled);
+        else // llvm.indirectbr: see getIndirectBrWeightsAttrName
+          op->setAttr(PhaedrusDialect::getIndirectBrWeightsAttrName(),
+                      DenseI32ArrayAttr::get(op->getContext(), scaled));
         uint64_t total = 0;
         for (uint64_t w : weights.getWeights()) {
           summary.addInternalCount(w);

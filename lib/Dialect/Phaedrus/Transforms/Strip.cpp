@@ -1,4 +1,10 @@
 //===- Strip.cpp - Remove phaedrus ops and attributes ---------------------===//
+//
+// Keeps `phaedrus.indirectbr_weights`: it is lowered profile, not phaedrus
+// IR, waiting for `phaedrus-translate --mlir-to-llvmir` to emit it as LLVM
+// metadata (the LLVM dialect has no place for an indirectbr's weights).
+//
+//===----------------------------------------------------------------------===//
 
 #include "phaedrus/Dialect/Phaedrus/IR/PhaedrusOps.h"
 #include "phaedrus/Dialect/Phaedrus/Transforms/Passes.h"
@@ -25,7 +31,8 @@ struct PhaedrusStripPass
     module.walk([&](Operation *op) {
       SmallVector<StringAttr> names;
       for (NamedAttribute attr : op->getDiscardableAttrs())
-        if (attr.getNameDialect() == phaedrus)
+        if (attr.getNameDialect() == phaedrus &&
+            attr.getName() != PhaedrusDialect::getIndirectBrWeightsAttrName())
           names.push_back(attr.getName());
       for (StringAttr name : names)
         op->removeDiscardableAttr(name);

@@ -60,6 +60,13 @@ def Phaedrus_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getBranchWeightsAttrName() {
       return ::llvm::StringLiteral("phaedrus.branch_weights");
     }
+    /// Name of the discardable attribute that carries the lowered (32-bit)
+    /// branch weights of an llvm.indirectbr, which the LLVM dialect cannot
+    /// hold; `phaedrus-translate --mlir-to-llvmir` emits them as the
+    /// instruction's !prof branch_weights, and --phaedrus-strip keeps them.
+    static constexpr ::llvm::StringLiteral getIndirectBrWeightsAttrName() {
+      return ::llvm::StringLiteral("phaedrus.indirectbr_weights");
+    }
     /// Name of the discardable attribute that marks an augmented trace
     /// (--phaedrus-augment) and says how it was made.
     static constexpr ::llvm::StringLiteral getAugmentedAttrName() {

@@ -34,9 +34,9 @@ public:
                               ArrayRef<uint64_t> tokenCounts,
                               Operation *diagnosticOp);
 
-  /// Attaches `phaedrus.branch_weights` to every llvm.cond_br and
-  /// llvm.switch whose out-edge counts the paths determine and that ran at
-  /// least once. Returns how many terminators were annotated.
+  /// Attaches `phaedrus.branch_weights` to every llvm.cond_br,
+  /// llvm.switch and llvm.indirectbr whose out-edge counts the paths
+  /// determine and that ran at least once. Returns how many terminators were annotated.
   unsigned attach(Provenance provenance, double confidence);
 
 private:

@@ -657,7 +657,13 @@ def PhaedrusLowerProfilePass : Pass<"phaedrus-lower-profile", "::mlir::ModuleOp"
     2. `phaedrus.branch_weights` on a branching terminator that implements
        `WeightedBranchOpInterface` (`llvm.cond_br`, `llvm.switch`,
        `cf.cond_br`, `cf.switch`) becomes its `branch_weights`, scaled
-       proportionally into 32 bits when a weight is larger;
+       proportionally into 32 bits when a weight is larger. On an
+       `llvm.indirectbr` (a computed goto, such as an interpreter's
+       dispatch), which the LLVM dialect gives no weights, it becomes the
+       discardable `phaedrus.indirectbr_weights = array<i32: ...>`, which
+       `--phaedrus-strip` keeps and `phaedrus-translate --mlir-to-llvmir`
+       emits as the instruction's `!prof` branch weights (`mlir-translate`
+       would drop it: translate with `phaedrus-translate`);
     3. a `ProfileSummary` module flag (format `InstrProf`) is computed from
        all lowered counts, with LLVM's 16 default cutoffs, so that LLVM's
        hot/cold queries see the profile at all. An existing `ProfileSummary`
@@ -739,8 +745,12 @@ def PhaedrusStripPass : Pass<"phaedrus-strip", "::mlir::ModuleOp"> {
   let description = [{
     Erases vocabularies, traces, grammars, models and predictions, and the
     `phaedrus.*` discardable attributes, leaving only the program. Run it
-    after `--phaedrus-lower-profile` and before `mlir-translate
-    --mlir-to-llvmir`, which does not know the phaedrus dialect.
+    after `--phaedrus-lower-profile` and before `phaedrus-translate
+    --mlir-to-llvmir`. One attribute stays: `phaedrus.indirectbr_weights`,
+    the lowered weights of an `llvm.indirectbr`, which are LLVM profile
+    metadata the LLVM dialect has no place for; `phaedrus-translate
+    --mlir-to-llvmir` emits them (`mlir-translate --mlir-to-llvmir` ignores
+    them and translates the rest alike).
 
     Before:
 

@@ -1,0 +1,82 @@
+//===- PhaedrusToLLVMIRTranslation.cpp - phaedrus attributes to LLVM IR ---===//
+
+#include "phaedrus/Target/LLVMIR/PhaedrusToLLVMIRTranslation.h"
+#include "phaedrus/Dialect/Phaedrus/IR/PhaedrusDialect.h"
+
+#include "mlir/Dialect/DLTI/DLTI.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "mlir/Target/LLVMIR/LLVMTranslationInterface.h"
+#include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/MDBuilder.h"
+#include "llvm/IR/Module.h"
+
+using namespace mlir;
+using namespace mlir::phaedrus;
+
+namespace {
+struct PhaedrusToLLVMIRTranslationInterface
+    : public LLVMTranslationDialectInterface {
+  using LLVMTranslationDialectInterface::LLVMTranslationDialectInterface;
+
+  LogicalResult
+  amendOperation(Operation *op, ArrayRef<llvm::Instruction *> instructions,
+                 NamedAttribute attribute,
+                 LLVM::ModuleTranslation &moduleTranslation) const override {
+    if (attribute.getName() != PhaedrusDialect::getIndirectBrWeightsAttrName())
+      return success(); // other phaedrus attributes say nothing to LLVM
+    // The dialect verifier checked the kind, the op and the count.
+    auto weights = cast<DenseI32ArrayAttr>(attribute.getValue());
+    llvm::IndirectBrInst *branch = nullptr;
+    for (llvm::Instruction *inst : instructions)
+      if (auto *candidate = dyn_cast<llvm::IndirectBrInst>(inst))
+        branch = candidate;
+    if (!branch || branch->getNumSuccessors() != weights.size())
+      return op->emitOpError()
+             << "'" << attribute.getName()
+             << "' could not be attached: the translated instruction is not "
+                "an indirectbr with one successor per weight";
+    SmallVector<uint32_t> values;
+    for (int32_t w : weights.asArrayRef())
+      values.push_back(static_cast<uint32_t>(w));
+    llvm::MDBuilder builder(branch->getContext());
+    branch->setMetadata(llvm::LLVMContext::MD_prof,
+                        builder.createBranchWeights(values));
+    return success();
+  }
+};
+} // namespace
+
+void mlir::phaedrus::registerPhaedrusDialectTranslation(
+    DialectRegistry &registry) {
+  registry.insert<PhaedrusDialect>();
+  registry.addExtension(+[](MLIRContext *, PhaedrusDialect *dialect) {
+    dialect->addInterfaces<PhaedrusToLLVMIRTranslationInterface>();
+  });
+}
+
+void mlir::phaedrus::registerMLIRToLLVMIRTranslation() {
+  TranslateFromMLIRRegistration registration(
+      "mlir-to-llvmir",
+      "Translate an LLVM-dialect module to LLVM IR, with the lowered profile "
+      "the LLVM dialect cannot hold (indirectbr weights)",
+      [](Operation *op, raw_ostream &output) {
+        llvm::LLVMContext llvmContext;
+        std::unique_ptr<llvm::Module> module =
+            translateModuleToLLVMIR(op, llvmContext);
+        if (!module)
+          return failure();
+        module->print(output, nullptr);
+        return success();
+      },
+      [](DialectRegistry &registry) {
+        registry.insert<DLTIDialect, LLVM::LLVMDialect>();
+        registerBuiltinDialectTranslation(registry);
+        registerLLVMDialectTranslation(registry);
+        registerPhaedrusDialectTranslation(registry);
+      });
+}
