@@ -41,7 +41,7 @@ benchmarks:
              mismatched and oracle clang PGO; speedups, profile overlap,
              hot coverage
              -> bench/results/pgo.json, bench/results/pgo-PROGRAM.png
-             options: --scale N (default 4), --rounds N (default 9), --kind,
+             options: --scale N (default 4), --rounds N (default 21), --kind,
                       --epochs N, --seed N, --programs NAME..., --output FILE
 
 Build Phaedrus first: ./scripts/test.sh (or ninja -C build).
