@@ -6,6 +6,7 @@
 #include "mlir/Dialect/DLTI/DLTI.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
@@ -59,12 +60,49 @@ void mlir::phaedrus::registerPhaedrusDialectTranslation(
   });
 }
 
+/// Phaedrus IR has no LLVM IR form: a module must be lowered and stripped
+/// first. Reports the first phaedrus op and the first profile annotation
+/// left unlowered, by location (the op itself can be a vocabulary of
+/// thousands of entries, too long to print).
+static LogicalResult checkLowered(Operation *module) {
+  MLIRContext *context = module->getContext();
+  Dialect *phaedrus = context->getLoadedDialect<PhaedrusDialect>();
+  bool failed = false;
+  module->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (op->getDialect() == phaedrus) {
+      emitError(op->getLoc())
+          << "'" << op->getName()
+          << "' is phaedrus IR, which has no LLVM IR form: run phaedrus-opt "
+             "--phaedrus-strip first (after --phaedrus-lower-profile, to keep "
+             "the profile)";
+      failed = true;
+      return WalkResult::interrupt();
+    }
+    for (NamedAttribute attr : op->getDiscardableAttrs()) {
+      if (attr.getNameDialect() != phaedrus ||
+          attr.getName() == PhaedrusDialect::getIndirectBrWeightsAttrName())
+        continue;
+      emitError(op->getLoc())
+          << "'" << attr.getName().getValue() << "' on '" << op->getName()
+          << "' is a phaedrus annotation, which LLVM does not read: run "
+             "phaedrus-opt --phaedrus-lower-profile (to lower a profile) and "
+             "--phaedrus-strip first";
+      failed = true;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(failed);
+}
+
 void mlir::phaedrus::registerMLIRToLLVMIRTranslation() {
   TranslateFromMLIRRegistration registration(
       "mlir-to-llvmir",
       "Translate an LLVM-dialect module to LLVM IR, with the lowered profile "
       "the LLVM dialect cannot hold (indirectbr weights)",
       [](Operation *op, raw_ostream &output) {
+        if (failed(checkLowered(op)))
+          return failure();
         llvm::LLVMContext llvmContext;
         std::unique_ptr<llvm::Module> module =
             translateModuleToLLVMIR(op, llvmContext);
