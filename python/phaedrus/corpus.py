@@ -280,8 +280,11 @@ def pack_sequence(trace_mlir: Path, directory: Path, name: str,
     directory/NAME.phpk; returns that file's absolute path."""
     directory.mkdir(parents=True, exist_ok=True)
     folded = tmp / f"{name}.folded.mlirbc"
+    # Repeats of at most 32 tokens as tokens: the packed file codes them so
+    # anyway (docs/PackedTrace.md), and the IR has far fewer ops to write.
     run([phaedrus_tool("phaedrus-opt"), trace_mlir,
-              "--phaedrus-fold-repeats", "--emit-bytecode", "-o", folded],
+              "--phaedrus-fold-repeats=min-repeat-tokens=33", "--emit-bytecode",
+              "-o", folded],
              what="phaedrus-opt --phaedrus-fold-repeats")
     packed = (directory / f"{name}.phpk").resolve()
     run([phaedrus_tool("phaedrus-translate"), "--export-packed", folded,

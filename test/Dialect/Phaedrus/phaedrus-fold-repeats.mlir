@@ -5,6 +5,19 @@
 // RUN: phaedrus-opt %s --phaedrus-fold-repeats=max-period=1 | FileCheck %s --check-prefix=P1
 // RUN: not phaedrus-opt %s --phaedrus-fold-repeats=max-period=0 2>&1 | FileCheck %s --check-prefix=ZERO
 // ZERO: error: phaedrus-fold-repeats: max-period must be at least 1
+// Repeats that stand for fewer than 4 tokens are written as their tokens:
+// the inner `repeat 2` (2 tokens) goes, the outer repeat (9 tokens) stays.
+// RUN: phaedrus-opt %s --phaedrus-fold-repeats=min-repeat-tokens=4 | FileCheck %s --check-prefix=MIN
+// RUN: phaedrus-opt %s --phaedrus-fold-repeats=min-repeat-tokens=4 --phaedrus-expand | FileCheck %s --check-prefix=FLAT
+// MIN-LABEL: phaedrus.trace @t
+// MIN-NEXT: phaedrus.tokens dense<0> : tensor<1xi32>
+// MIN-NEXT: phaedrus.repeat 3 {
+// MIN-NEXT:   phaedrus.tokens dense<[1, 2, 2]> : tensor<3xi32>
+// MIN-NEXT: }
+// MIN-NEXT: phaedrus.tokens dense<1> : tensor<1xi32>
+// MIN-NEXT: }
+// With 10, no repeat is left.
+// RUN: phaedrus-opt %s --phaedrus-fold-repeats=min-repeat-tokens=10 | FileCheck %s --check-prefix=FLAT
 
 phaedrus.vocabulary @v fingerprint(1) {
   phaedrus.entry 0 function @main

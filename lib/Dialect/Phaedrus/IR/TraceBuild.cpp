@@ -4,6 +4,7 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::phaedrus;
@@ -40,7 +41,35 @@ struct ItemEmitter {
   uint64_t inlineLimit;
   function_ref<uint32_t(uint32_t)> renumber;
   Location loc;
+  uint64_t minRepeatTokens;
   unsigned blobs = 0;
+  /// Expanded length of each repeat body (0: not computed yet).
+  std::vector<uint64_t> bodyLengths;
+
+  uint64_t length(const trace::RepeatFolder::Item &item) {
+    if (item.isToken())
+      return 1;
+    if (bodyLengths.size() <= item.body)
+      bodyLengths.resize(item.body + 1, 0);
+    if (!bodyLengths[item.body]) {
+      uint64_t total = 0;
+      for (const trace::RepeatFolder::Item &inner : folder.body(item.body))
+        total = llvm::SaturatingAdd(total, length(inner));
+      bodyLengths[item.body] = total;
+    }
+    return llvm::SaturatingMultiply(item.count, bodyLengths[item.body]);
+  }
+
+  void expandInto(const trace::RepeatFolder::Item &item,
+                  std::vector<uint32_t> &run) {
+    if (item.isToken()) {
+      run.push_back(renumber ? renumber(item.token) : item.token);
+      return;
+    }
+    for (uint64_t i = 0; i < item.count; ++i)
+      for (const trace::RepeatFolder::Item &inner : folder.body(item.body))
+        expandInto(inner, run);
+  }
 
   void emit(OpBuilder &builder,
             const std::vector<trace::RepeatFolder::Item> &items) {
@@ -49,8 +78,8 @@ struct ItemEmitter {
       flushTokenRun(builder, loc, run, blobPrefix, blobs, inlineLimit);
     };
     for (const trace::RepeatFolder::Item &item : items) {
-      if (item.isToken()) {
-        run.push_back(renumber ? renumber(item.token) : item.token);
+      if (item.isToken() || length(item) < minRepeatTokens) {
+        expandInto(item, run);
         continue;
       }
       flush();
@@ -67,7 +96,8 @@ struct ItemEmitter {
 void mlir::phaedrus::emitFoldedItems(OpBuilder &builder, Location loc,
                                      const trace::RepeatFolder &folder,
                                      StringRef blobPrefix, uint64_t inlineLimit,
-                                     function_ref<uint32_t(uint32_t)> renumber) {
-  ItemEmitter{folder, blobPrefix, inlineLimit, renumber, loc}.emit(builder,
-                                                                   folder.items());
+                                     function_ref<uint32_t(uint32_t)> renumber,
+                                     uint64_t minRepeatTokens) {
+  ItemEmitter{folder, blobPrefix, inlineLimit, renumber, loc, minRepeatTokens}
+      .emit(builder, folder.items());
 }

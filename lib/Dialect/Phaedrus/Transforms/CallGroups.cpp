@@ -450,7 +450,7 @@ struct PhaedrusCallGroupsPass
     trace.removeGrammarAttr();
     OpBuilder builder = OpBuilder::atBlockEnd(&body);
     emitFoldedItems(builder, trace.getLoc(), repeats, trace.getSymName(),
-                    inlineLimit);
+                    inlineLimit, /*renumber=*/{}, minRepeatTokens);
     ++numTracesFolded;
     numTokensFolded += folder.numDropped();
     return success();

@@ -40,7 +40,7 @@ struct PhaedrusFoldRepeatsPass
       body.clear();
       OpBuilder builder = OpBuilder::atBlockEnd(&body);
       emitFoldedItems(builder, trace.getLoc(), folder, trace.getSymName(),
-                      inlineLimit);
+                      inlineLimit, /*renumber=*/{}, minRepeatTokens);
       ++numTracesFolded;
     }
   }

@@ -29,10 +29,15 @@ void flushTokenRun(OpBuilder &builder, Location loc, std::vector<uint32_t> &run,
 /// Appends `folder`'s items at the builder's insertion point: runs of tokens
 /// as phaedrus.tokens (blobs named `<blobPrefix>_<n>`), repeats as
 /// phaedrus.repeat with their bodies. `renumber`, if given, maps every token.
+/// A repeat that stands for fewer than `minRepeatTokens` tokens is written
+/// as those tokens instead: a `repeat 2` of one token is three IR objects
+/// (op, region, block) and a tokens op for two tokens, which every later
+/// pass, the verifier and the bytecode writer pay for.
 void emitFoldedItems(OpBuilder &builder, Location loc,
                      const trace::RepeatFolder &folder, StringRef blobPrefix,
                      uint64_t inlineLimit,
-                     function_ref<uint32_t(uint32_t)> renumber = {});
+                     function_ref<uint32_t(uint32_t)> renumber = {},
+                     uint64_t minRepeatTokens = 0);
 
 } // namespace mlir::phaedrus
 

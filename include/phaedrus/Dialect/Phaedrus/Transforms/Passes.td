@@ -285,6 +285,9 @@ def PhaedrusCallGroupsPass : Pass<"phaedrus-call-groups", "::mlir::ModuleOp"> {
            "next member, as remarks on the program's calls">,
     Option<"maxPeriod", "max-period", "unsigned", "8",
            "Longest block of items folded into a repeat afterwards">,
+    Option<"minRepeatTokens", "min-repeat-tokens", "uint64_t", "0",
+           "Write a repeat that stands for fewer tokens than this as its "
+           "tokens (fewer ops; the same trace)">,
     Option<"inlineLimit", "inline-limit", "uint64_t", "1024",
            "Longest token run written inline; longer ones become dense_resource blobs">
   ];
@@ -455,6 +458,9 @@ def PhaedrusFoldRepeatsPass : Pass<"phaedrus-fold-repeats", "::mlir::ModuleOp"> 
   let options = [
     Option<"maxPeriod", "max-period", "unsigned", "8",
            "Longest block of items folded into a repeat">,
+    Option<"minRepeatTokens", "min-repeat-tokens", "uint64_t", "0",
+           "Write a repeat that stands for fewer tokens than this as its "
+           "tokens (fewer ops; the same trace)">,
     Option<"inlineLimit", "inline-limit", "uint64_t", "1024",
            "Longest token run written inline; longer ones become dense_resource blobs">
   ];
