@@ -8,7 +8,8 @@ Method: per program (bzip2, lua5.4), input and granularity (function, path),
 the instrumented build records its trace (PHAEDRUS_TRACE, argv[0] = the
 program's name, address-space randomisation off). Then:
 
-  import    phaedrus-translate --import-wpp T.wpp --emit-bytecode
+  import    phaedrus-translate --import-wpp T.wpp --wpp-min-repeat-tokens=33
+            --emit-bytecode
             -o imported.mlirbc
             (folds immediate repeats while importing)
   raw       phaedrus-translate --export-tokens imported.mlirbc -o raw.bin
@@ -79,7 +80,9 @@ METHOD = (
     "prog.inst, path: prog.path.inst) records its trace (PHAEDRUS_TRACE, "
     "argv[0] = program name, address-space randomisation off, cwd = the "
     "inputs' directory). import: phaedrus-translate --import-wpp "
-    "--emit-bytecode (folds immediate repeats; the IR as MLIR bytecode, "
+    "--wpp-min-repeat-tokens=33 --emit-bytecode (folds immediate repeats, "
+    "leaving those of at most 32 tokens as tokens, as the packed file codes "
+    "them; the IR as MLIR bytecode, "
     "which the next commands read several times faster than text). raw: phaedrus-translate --export-tokens of the "
     "imported IR, every token expanded as a little-endian u32 word (path "
     "granularity: one token per Ball-Larus path); raw_events = raw_bytes / 4. "
@@ -213,6 +216,7 @@ def measure_trace(program, run, b, granularity, binary, instrumented_mlir,
 
         step(f"{label}: importing ({trace_file_bytes / 1e6:.1f} MB trace file)")
         cmd = [translate, "--import-wpp", trace, "--wpp-name", "run",
+               f"--wpp-min-repeat-tokens={pipeline.PACKED_MIN_REPEAT_TOKENS}",
                "--emit-bytecode", "-o", imported]
         fingerprint = pipeline.fingerprint_of(instrumented_mlir)
         cmd += ["--wpp-fingerprint", str(fingerprint)]
@@ -233,14 +237,15 @@ def measure_trace(program, run, b, granularity, binary, instrumented_mlir,
         # records a path token before every call); the pass folds repeats
         # as --phaedrus-fold-repeats does, so that pass would find nothing
         # more (the packed files are the same, byte for byte).
+        min_tokens = pipeline.PACKED_MIN_REPEAT_TOKENS
         # min-repeat-tokens=33: repeats of at most 32 tokens are written as
         # tokens, which is how --export-packed codes them anyway (the packed
         # file is the same, byte for byte); on bzip2's text-9 function trace
         # the fold took 1.05 s instead of 2.18 s and the packing 1.22 s
         # instead of 2.13 s (2026-11-23).
-        fold = (["--phaedrus-call-groups=min-repeat-tokens=33"]
+        fold = ([f"--phaedrus-call-groups=min-repeat-tokens={min_tokens}"]
                 if granularity == "function"
-                else ["--phaedrus-fold-repeats=min-repeat-tokens=33"])
+                else [f"--phaedrus-fold-repeats=min-repeat-tokens={min_tokens}"])
         fold_s, fold_cpu_s = timed(
             [opt, imported, *fold,
              "--mlir-disable-threading", "--emit-bytecode", "-o", folded],

@@ -256,8 +256,9 @@ def corpus_from_traces(traces, fingerprint=None, workdir=None,
                 counts, warnings = pipeline.count_trace(
                     trace, name=name, fingerprint=fingerprint)
             else:
-                warnings = pipeline.import_trace(trace, mlir, name=name,
-                                                 fingerprint=fingerprint)
+                warnings = pipeline.import_trace(
+                    trace, mlir, name=name, fingerprint=fingerprint,
+                    min_repeat_tokens=pipeline.PACKED_MIN_REPEAT_TOKENS)
                 counts = pipeline.trace_counts(mlir)
             if warnings:
                 raise ToolError(f"{trace} is not a complete trace; a corpus "
@@ -283,7 +284,8 @@ def pack_sequence(trace_mlir: Path, directory: Path, name: str,
     # Repeats of at most 32 tokens as tokens: the packed file codes them so
     # anyway (docs/PackedTrace.md), and the IR has far fewer ops to write.
     run([phaedrus_tool("phaedrus-opt"), trace_mlir,
-              "--phaedrus-fold-repeats=min-repeat-tokens=33", "--emit-bytecode",
+              "--phaedrus-fold-repeats=min-repeat-tokens="
+              f"{pipeline.PACKED_MIN_REPEAT_TOKENS}", "--emit-bytecode",
               "-o", folded],
              what="phaedrus-opt --phaedrus-fold-repeats")
     packed = (directory / f"{name}.phpk").resolve()

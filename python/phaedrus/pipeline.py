@@ -142,14 +142,23 @@ def _wpp_options(name, fingerprint, keep_prefix):
     return options
 
 
+# Repeats of at most 32 tokens are what --export-packed codes as tokens
+# (docs/PackedTrace.md); IR on its way to a packed file can leave them
+# unfolded from the start (--wpp-min-repeat-tokens, min-repeat-tokens).
+PACKED_MIN_REPEAT_TOKENS = 33
+
+
 def import_trace(trace: Path, output: Path, name="run", fingerprint=None,
-                 keep_prefix=False):
+                 keep_prefix=False, min_repeat_tokens=0):
     """Trace file -> phaedrus IR, as MLIR bytecode when `output` ends in
-    .mlirbc (several times faster to read back than text). Returns the
+    .mlirbc (several times faster to read back than text). Repeats that
+    stand for fewer than `min_repeat_tokens` tokens stay tokens. Returns the
     importer's warnings (empty for a complete trace)."""
     bytecode = ["--emit-bytecode"] if Path(output).suffix == ".mlirbc" else []
+    fold = ([f"--wpp-min-repeat-tokens={min_repeat_tokens}"]
+            if min_repeat_tokens else [])
     cmd = [phaedrus_tool("phaedrus-translate"), "--import-wpp", trace,
-           *_wpp_options(name, fingerprint, keep_prefix), *bytecode,
+           *_wpp_options(name, fingerprint, keep_prefix), *fold, *bytecode,
            "-o", output]
     result = run(cmd, what="phaedrus-translate --import-wpp")
     return result.stderr.decode(errors="replace").strip()

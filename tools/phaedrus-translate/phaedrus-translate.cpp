@@ -244,6 +244,12 @@ static llvm::cl::opt<bool> wppKeepPrefix(
     "wpp-keep-prefix",
     llvm::cl::desc("Import the intact prefix of a corrupt trace"),
     llvm::cl::init(false), llvm::cl::cat(wppCategory));
+static llvm::cl::opt<uint64_t> wppMinRepeatTokens(
+    "wpp-min-repeat-tokens",
+    llvm::cl::desc("Write a repeat that stands for fewer tokens than this as "
+                   "its tokens on import (fewer ops, the same trace; 33 is "
+                   "what --export-packed keeps as tokens)"),
+    llvm::cl::init(0), llvm::cl::cat(wppCategory));
 static llvm::cl::opt<unsigned> wppMaxPeriod(
     "wpp-max-period",
     llvm::cl::desc("Longest block of tokens folded into a repeat on import"),
@@ -265,6 +271,7 @@ static ImportWppOptions importWppOptions() {
     options.expectedFingerprint = wppFingerprint;
   options.keepCorruptPrefix = wppKeepPrefix;
   options.maxPeriod = std::max(1u, wppMaxPeriod.getValue());
+  options.minRepeatTokens = wppMinRepeatTokens;
   return options;
 }
 

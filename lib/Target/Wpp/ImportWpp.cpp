@@ -248,7 +248,8 @@ OwningOpRef<ModuleOp> mlir::phaedrus::importWpp(StringRef bytes,
     emitFoldedItems(body, loc, folder, name, options.inlineLimit,
                     [&](uint32_t token) {
                       return entryId(*decoded, token);
-                    });
+                    },
+                    options.minRepeatTokens);
   }
   if (failed(verify(*module)))
     return {};

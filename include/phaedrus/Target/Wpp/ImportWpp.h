@@ -23,6 +23,8 @@ struct ImportWppOptions {
   bool keepCorruptPrefix = false;
   /// Longest block folded into a repeat on import.
   unsigned maxPeriod = 8;
+  /// Repeats that stand for fewer tokens are written as their tokens.
+  uint64_t minRepeatTokens = 0;
   /// Longest token run written inline; longer runs become dense_resource.
   uint64_t inlineLimit = 1024;
 };
