@@ -155,10 +155,10 @@ def import_trace(trace: Path, output: Path, name="run", fingerprint=None,
     stand for fewer than `min_repeat_tokens` tokens stay tokens. Returns the
     importer's warnings (empty for a complete trace)."""
     bytecode = ["--emit-bytecode"] if Path(output).suffix == ".mlirbc" else []
-    fold = ([f"--wpp-min-repeat-tokens={min_repeat_tokens}"]
-            if min_repeat_tokens else [])
+    short_repeats = ([f"--wpp-min-repeat-tokens={min_repeat_tokens}"]
+                     if min_repeat_tokens else [])
     cmd = [phaedrus_tool("phaedrus-translate"), "--import-wpp", trace,
-           *_wpp_options(name, fingerprint, keep_prefix), *fold, *bytecode,
+           *_wpp_options(name, fingerprint, keep_prefix), *short_repeats, *bytecode,
            "-o", output]
     result = run(cmd, what="phaedrus-translate --import-wpp")
     return result.stderr.decode(errors="replace").strip()

@@ -80,7 +80,7 @@ static LogicalResult checkLowered(Operation *module) {
     }
     for (NamedAttribute attr : op->getDiscardableAttrs()) {
       if (attr.getNameDialect() != phaedrus ||
-          attr.getName() == PhaedrusDialect::getIndirectBrWeightsAttrName())
+          PhaedrusDialect::isLoweredProfileAttrName(attr.getName()))
         continue;
       emitError(op->getLoc())
           << "'" << attr.getName().getValue() << "' on '" << op->getName()

@@ -126,6 +126,16 @@ InputDescriptorAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 // Discardable attributes on other dialects' operations
 //===----------------------------------------------------------------------===//
 
+/// Weights, one per successor of `op`.
+static LogicalResult verifyWeightCount(Operation *op, StringRef name,
+                                       size_t numWeights) {
+  if (numWeights == op->getNumSuccessors())
+    return success();
+  return op->emitOpError() << "'" << name << "' has " << numWeights
+                           << " weights but the operation has "
+                           << op->getNumSuccessors() << " successors";
+}
+
 LogicalResult PhaedrusDialect::verifyOperationAttribute(Operation *op,
                                                         NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
@@ -151,12 +161,7 @@ LogicalResult PhaedrusDialect::verifyOperationAttribute(Operation *op,
              << "'" << name
              << "' may only be attached to a terminator with at least two "
                 "successors";
-    if (weights.getWeights().size() != numSuccessors)
-      return op->emitOpError()
-             << "'" << name << "' has " << weights.getWeights().size()
-             << " weights but the operation has " << numSuccessors
-             << " successors";
-    return success();
+    return verifyWeightCount(op, name, weights.getWeights().size());
   }
   if (name == getIndirectBrWeightsAttrName()) {
     auto weights = dyn_cast<DenseI32ArrayAttr>(attr.getValue());
@@ -168,12 +173,7 @@ LogicalResult PhaedrusDialect::verifyOperationAttribute(Operation *op,
     if (op->getName().getStringRef() != "llvm.indirectbr")
       return op->emitOpError() << "'" << name
                                << "' may only be attached to llvm.indirectbr";
-    if (weights.size() != static_cast<int64_t>(op->getNumSuccessors()))
-      return op->emitOpError()
-             << "'" << name << "' has " << weights.size()
-             << " weights but the operation has " << op->getNumSuccessors()
-             << " successors";
-    return success();
+    return verifyWeightCount(op, name, weights.size());
   }
   if (name == getAugmentedAttrName()) {
     auto dict = dyn_cast<DictionaryAttr>(attr.getValue());

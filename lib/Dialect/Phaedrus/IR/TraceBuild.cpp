@@ -44,7 +44,7 @@ struct ItemEmitter {
   uint64_t minRepeatTokens;
   unsigned blobs = 0;
   /// Expanded length of each repeat body (0: not computed yet).
-  std::vector<uint64_t> bodyLengths;
+  std::vector<uint64_t> bodyLengths = {};
 
   uint64_t length(const trace::RepeatFolder::Item &item) {
     if (item.isToken())
@@ -60,15 +60,14 @@ struct ItemEmitter {
     return llvm::SaturatingMultiply(item.count, bodyLengths[item.body]);
   }
 
+  /// Appends the tokens `item` stands for to `run`, renumbered.
   void expandInto(const trace::RepeatFolder::Item &item,
                   std::vector<uint32_t> &run) {
-    if (item.isToken()) {
-      run.push_back(renumber ? renumber(item.token) : item.token);
-      return;
-    }
-    for (uint64_t i = 0; i < item.count; ++i)
-      for (const trace::RepeatFolder::Item &inner : folder.body(item.body))
-        expandInto(inner, run);
+    size_t begin = run.size();
+    folder.expand({item}, run);
+    if (renumber)
+      for (size_t i = begin; i < run.size(); ++i)
+        run[i] = renumber(run[i]);
   }
 
   void emit(OpBuilder &builder,

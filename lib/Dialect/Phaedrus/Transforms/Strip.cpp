@@ -32,7 +32,7 @@ struct PhaedrusStripPass
       SmallVector<StringAttr> names;
       for (NamedAttribute attr : op->getDiscardableAttrs())
         if (attr.getNameDialect() == phaedrus &&
-            attr.getName() != PhaedrusDialect::getIndirectBrWeightsAttrName())
+            !PhaedrusDialect::isLoweredProfileAttrName(attr.getName()))
           names.push_back(attr.getName());
       for (StringAttr name : names)
         op->removeDiscardableAttr(name);

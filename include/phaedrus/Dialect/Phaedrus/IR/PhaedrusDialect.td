@@ -67,6 +67,12 @@ def Phaedrus_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getIndirectBrWeightsAttrName() {
       return ::llvm::StringLiteral("phaedrus.indirectbr_weights");
     }
+    /// Whether a `phaedrus.*` discardable attribute is lowered LLVM profile
+    /// (kept by --phaedrus-strip, emitted by --mlir-to-llvmir) rather than
+    /// phaedrus IR.
+    static bool isLoweredProfileAttrName(::llvm::StringRef name) {
+      return name == getIndirectBrWeightsAttrName();
+    }
     /// Name of the discardable attribute that marks an augmented trace
     /// (--phaedrus-augment) and says how it was made.
     static constexpr ::llvm::StringLiteral getAugmentedAttrName() {
