@@ -240,9 +240,10 @@ def measure_trace(program, run, b, granularity, binary, instrumented_mlir,
         min_tokens = pipeline.PACKED_MIN_REPEAT_TOKENS
         # min-repeat-tokens=33: repeats of at most 32 tokens are written as
         # tokens, which is how --export-packed codes them anyway (the packed
-        # file is the same, byte for byte); on bzip2's text-9 function trace
-        # the fold took 1.05 s instead of 2.18 s and the packing 1.22 s
-        # instead of 2.13 s (2026-11-23).
+        # file is the same, byte for byte). CPU seconds of import + fold +
+        # pack, without and with it, in one session (2026-11-24): bzip2
+        # text-9 function 5.37 and 1.13, Lua life path 20.06 and 6.51
+        # (bench/README.md has the table).
         fold = ([f"--phaedrus-call-groups=min-repeat-tokens={min_tokens}"]
                 if granularity == "function"
                 else [f"--phaedrus-fold-repeats=min-repeat-tokens={min_tokens}"])
