@@ -46,10 +46,12 @@ __thread uint32_t __phaedrus_site;
  * __phaedrus_record_slow. The limit stays two slots short of the buffer's end
  * so that a three-word path run fits whenever the test passes. Both start
  * NULL, so a thread's first event takes the slow path. */
-__thread uint32_t *__phaedrus_cursor;
-__thread uint32_t *__phaedrus_limit;
+__thread void *__phaedrus_cursor;
+__thread void *__phaedrus_limit;
 
-/* A full (or final) chunk of one thread's events, queued for the writer. */
+/* A full (or final) chunk of one thread's events, queued for the writer.
+ * Events are 32-bit words, or 16-bit ones in a narrow build (rt.narrow),
+ * which then use the first half of `tokens`. */
 struct buffer {
   struct buffer *next;         /* in the queue or in a free list */
   struct thread_state *owner;
@@ -61,7 +63,7 @@ struct buffer {
 /* Per recording thread. Lives until the process ends (the writer may still
  * hold its buffers after the thread exited). */
 struct thread_state {
-  uint32_t **cursor;           /* &__phaedrus_cursor of the thread; NULL once it exited */
+  void **cursor;               /* &__phaedrus_cursor of the thread; NULL once it exited */
   struct buffer *active;       /* the buffer the cursor points into */
   struct buffer *free_list;    /* buffers the writer gave back */
   unsigned buffers;            /* allocated for this thread */
@@ -102,6 +104,7 @@ static struct {
   pthread_key_t key;          /* flushes a thread's buffer when it exits */
   int dropped;
   int granularity;
+  int narrow;                 /* 16-bit events (PHAEDRUS_NARROW_EVENTS) */
   uint64_t fingerprint;
   const char *vocabulary;
   uint64_t vocabulary_size;
@@ -260,6 +263,16 @@ static int open_trace(int forked_child) {
   if (!pattern || !*pattern)
     pattern = "phaedrus-%p.wpp";
   expand_path(rt.path, sizeof rt.path, pattern, forked_child);
+  if (rt.granularity > PHAEDRUS_GRANULARITY_PATH ||
+      (rt.narrow && rt.granularity != PHAEDRUS_GRANULARITY_FUNCTION)) {
+    /* Not what --phaedrus-instrument makes (a module built for another
+     * version of the runtime): record nothing rather than misread events. */
+    rt.narrow = 0;
+    disable("the module's event layout is not one this runtime knows; cannot "
+            "record",
+            EINVAL);
+    return -1;
+  }
   rt.fd = open(rt.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (rt.fd < 0) {
     disable("cannot create trace", errno);
@@ -290,7 +303,10 @@ static int open_trace(int forked_child) {
 }
 
 static uint32_t active_count(const struct thread_state *t) {
-  return t->cursor && t->active ? (uint32_t)(*t->cursor - t->active->tokens) : 0;
+  if (!t->cursor || !t->active)
+    return 0;
+  size_t bytes = (size_t)((const char *)*t->cursor - (const char *)t->active->tokens);
+  return (uint32_t)(bytes / (rt.narrow ? sizeof(uint16_t) : sizeof(uint32_t)));
 }
 
 /* The writer's compressor: a zstd context and room for a chunk's
@@ -322,9 +338,10 @@ static void compressor_free(struct compressor *c) {
 }
 
 /* Writes one buffer compressed with a compressor: at path granularity
- * predicted, then zstd (EVNP), at function granularity zstd alone (EVNZ);
- * raw (EVNT) without a compressor (signal handlers must not allocate) or
- * if compression fails. Caller holds write_lock.
+ * predicted, then zstd (EVNP), at function granularity zstd alone (EVNZ, or
+ * EV2Z with 16-bit events); raw (EVNT, EV2T) without a compressor (signal
+ * handlers must not allocate) or if compression fails. Caller holds
+ * write_lock.
  * Why by granularity (one core, 2026-11): a Lua path trace of 120M words
  * took zstd 0.48 s (25 MB) and prediction + zstd 0.21 s (5.0 MB), but a Lua
  * function trace of 118M words took zstd 0.15 s (9.1 MB) and prediction +
@@ -332,29 +349,31 @@ static void compressor_free(struct compressor *c) {
  * the predictor would only cost time. */
 static void write_buffer(struct buffer *b, struct compressor *c) {
   int error;
+  size_t event_bytes = rt.narrow ? sizeof(uint16_t) : sizeof(uint32_t);
   if (c) {
-    uint32_t tag = PHAEDRUS_TAG_EVNZ;
-    const uint32_t *words = b->tokens;
-    size_t count = b->count;
+    uint32_t tag = rt.narrow ? PHAEDRUS_TAG_EV2Z : PHAEDRUS_TAG_EVNZ;
+    const void *words = b->tokens;
+    size_t bytes = b->count * event_bytes;
     if (rt.granularity == PHAEDRUS_GRANULARITY_PATH) {
       size_t flag_words = phaedrus_predict_flag_words(b->count);
       tag = PHAEDRUS_TAG_EVNP;
       words = c->residue;
-      count = flag_words + phaedrus_predict_encode(b->tokens, b->count, c->table,
-                                                   c->residue,
-                                                   c->residue + flag_words);
+      bytes = sizeof(uint32_t) *
+              (flag_words + phaedrus_predict_encode(b->tokens, b->count, c->table,
+                                                    c->residue,
+                                                    c->residue + flag_words));
     }
-    size_t n = ZSTD_compressCCtx(c->cctx, c->out, c->out_size, words,
-                                 count * sizeof(uint32_t), ZSTD_LEVEL);
+    size_t n = ZSTD_compressCCtx(c->cctx, c->out, c->out_size, words, bytes,
+                                 ZSTD_LEVEL);
     if (!ZSTD_isError(n)) {
       uint32_t head[2] = {b->sequence, b->count};
       error = write_record(tag, b->owner->index, head, sizeof head, c->out, n);
       goto done;
     }
   }
-  error = write_record(PHAEDRUS_TAG_EVNT, b->owner->index, &b->sequence,
-                       sizeof b->sequence, b->tokens,
-                       (size_t)b->count * sizeof(uint32_t));
+  error = write_record(rt.narrow ? PHAEDRUS_TAG_EV2T : PHAEDRUS_TAG_EVNT,
+                       b->owner->index, &b->sequence, sizeof b->sequence,
+                       b->tokens, (size_t)b->count * event_bytes);
 done:
   if (error) {
     rt.dropped = 1;
@@ -464,12 +483,18 @@ static struct buffer *take_buffer_locked(struct thread_state *t) {
 /* Points the thread's cursor at the scratch area (tracing is off). */
 static void use_scratch(void) {
   __phaedrus_cursor = scratch;
+  /* Room for a path run; more than enough for a 16-bit word. */
   __phaedrus_limit = scratch + SCRATCH_TOKENS - (PHAEDRUS_PATH_RUN_WORDS - 1);
 }
 
+/* A narrow build's records are one 16-bit word: its limit is the end of
+ * PHAEDRUS_CHUNK_TOKENS of them. */
 static void point_cursor(struct buffer *b) {
   __phaedrus_cursor = b->tokens;
-  __phaedrus_limit = b->tokens + PHAEDRUS_CHUNK_TOKENS - (PHAEDRUS_PATH_RUN_WORDS - 1);
+  __phaedrus_limit =
+      rt.narrow ? (void *)((uint16_t *)b->tokens + PHAEDRUS_CHUNK_TOKENS)
+                : (void *)(b->tokens + PHAEDRUS_CHUNK_TOKENS -
+                           (PHAEDRUS_PATH_RUN_WORDS - 1));
 }
 
 /* First event of a thread: give it a state and a buffer. */
@@ -523,17 +548,28 @@ static void make_room(void) {
 
 __attribute__((preserve_most)) void __phaedrus_record_slow(uint32_t token) {
   make_room();
-  *__phaedrus_cursor++ = token;
+  if (rt.narrow) {
+    uint16_t *cursor = __phaedrus_cursor;
+    *cursor = (uint16_t)token;
+    __phaedrus_cursor = cursor + 1;
+  } else {
+    uint32_t *cursor = __phaedrus_cursor;
+    *cursor = token;
+    __phaedrus_cursor = cursor + 1;
+  }
 }
 
 __attribute__((preserve_most)) void
 __phaedrus_record_path_slow(uint32_t first, uint32_t second, uint32_t third) {
   make_room();
-  __phaedrus_cursor[0] = first;
-  __phaedrus_cursor[1] = second;
-  __phaedrus_cursor[2] = third;
-  __phaedrus_cursor +=
-      (first & PHAEDRUS_PATH_KIND_MASK) == PHAEDRUS_PATH_SHORT ? 1 : PHAEDRUS_PATH_RUN_WORDS;
+  uint32_t *cursor = __phaedrus_cursor;
+  cursor[0] = first;
+  cursor[1] = second;
+  cursor[2] = third;
+  __phaedrus_cursor =
+      cursor + ((first & PHAEDRUS_PATH_KIND_MASK) == PHAEDRUS_PATH_SHORT
+                    ? 1
+                    : PHAEDRUS_PATH_RUN_WORDS);
 }
 
 static void write_end(uint32_t exit_kind, uint32_t signal_number) {
@@ -690,7 +726,8 @@ void __phaedrus_register(const char *vocabulary, uint64_t vocabulary_size,
   rt.vocabulary = vocabulary;
   rt.vocabulary_size = vocabulary_size;
   rt.fingerprint = fingerprint;
-  rt.granularity = (int)granularity;
+  rt.narrow = (granularity & PHAEDRUS_NARROW_EVENTS) != 0;
+  rt.granularity = (int)(granularity & ~PHAEDRUS_NARROW_EVENTS);
   if (open_trace(0) != 0) {
     int expected = UNINITIALIZED;
     atomic_compare_exchange_strong(&rt.state, &expected, DISABLED);

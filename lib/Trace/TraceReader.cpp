@@ -22,6 +22,8 @@ const char *tagName(uint32_t tag) {
   case PHAEDRUS_TAG_EVNT: return "EVNT";
   case PHAEDRUS_TAG_EVNZ: return "EVNZ";
   case PHAEDRUS_TAG_EVNP: return "EVNP";
+  case PHAEDRUS_TAG_EV2T: return "EV2T";
+  case PHAEDRUS_TAG_EV2Z: return "EV2Z";
   case PHAEDRUS_TAG_ENDT: return "ENDT";
   default: return nullptr;
   }
@@ -31,6 +33,18 @@ template <typename T> T load(const char *p) {
   T value;
   std::memcpy(&value, p, sizeof value);
   return value;
+}
+
+/// Copies `count` little-endian tokens of `tokenBytes` (2 or 4) bytes each
+/// from `bytes` (not necessarily aligned: payloads lie anywhere in the file)
+/// into 32-bit `tokens`.
+void widen(const char *bytes, size_t count, size_t tokenBytes, uint32_t *tokens) {
+  if (tokenBytes == 4) {
+    std::memcpy(tokens, bytes, count * 4);
+    return;
+  }
+  for (size_t i = 0; i < count; ++i)
+    tokens[i] = load<uint16_t>(bytes + 2 * i);
 }
 
 /// Decodes EVNP frames (Format.h, phaedrus_predict_decode), reusing its
@@ -167,11 +181,19 @@ ReadStatus mlir::phaedrus::trace::readTrace(const char *data, size_t size,
       break;
     case PHAEDRUS_TAG_EVNT:
     case PHAEDRUS_TAG_EVNZ:
-    case PHAEDRUS_TAG_EVNP: {
-      bool compressed = record.tag != PHAEDRUS_TAG_EVNT;
+    case PHAEDRUS_TAG_EVNP:
+    case PHAEDRUS_TAG_EV2T:
+    case PHAEDRUS_TAG_EV2Z: {
+      bool compressed =
+          record.tag != PHAEDRUS_TAG_EVNT && record.tag != PHAEDRUS_TAG_EV2T;
+      // 16-bit tokens (version 3), widened here: readers see 32-bit tokens.
+      bool narrow =
+          record.tag == PHAEDRUS_TAG_EV2T || record.tag == PHAEDRUS_TAG_EV2Z;
+      size_t tokenBytes = narrow ? 2 : 4;
       std::string name = tagName(record.tag);
-      if (!compressed && (record.length < 4 || record.length % 4 != 0))
-        return fail(true, "corrupt EVNT record " + where.str() +
+      if (!compressed &&
+          (record.length < 4 || (record.length - 4) % tokenBytes != 0))
+        return fail(true, "corrupt " + name + " record " + where.str() +
                               ": length is not a whole number of tokens");
       if (compressed && record.length < 8)
         return fail(true, "corrupt " + name + " record " + where.str() +
@@ -194,13 +216,20 @@ ReadStatus mlir::phaedrus::trace::readTrace(const char *data, size_t size,
           return fail(true, "corrupt " + name + " record " + where.str() +
                                 ": implausible token count");
         tokens.resize(count);
-        if (record.tag == PHAEDRUS_TAG_EVNZ) {
-          size_t n = ZSTD_decompress(tokens.data(), count * 4, payload + 8,
-                                     record.length - 8);
-          if (ZSTD_isError(n) || n != count * 4)
-            return fail(true, "corrupt EVNZ record " + where.str() +
+        if (record.tag == PHAEDRUS_TAG_EVNZ || narrow) {
+          // 16-bit tokens decompress into the first half of `tokens`, then
+          // widen in place from the last one down.
+          size_t n = ZSTD_decompress(tokens.data(), count * tokenBytes,
+                                     payload + 8, record.length - 8);
+          if (ZSTD_isError(n) || n != count * tokenBytes)
+            return fail(true, "corrupt " + name + " record " + where.str() +
                                   ": its events do not decompress to " +
                                   std::to_string(count) + " tokens");
+          if (narrow) {
+            const char *half = reinterpret_cast<const char *>(tokens.data());
+            for (size_t i = count; i-- > 0;)
+              tokens[i] = load<uint16_t>(half + 2 * i);
+          }
         } else if (!predicted.decode(payload + 8, record.length - 8, count,
                                      tokens.data())) {
           return fail(true, "corrupt EVNP record " + where.str() +
@@ -208,10 +237,9 @@ ReadStatus mlir::phaedrus::trace::readTrace(const char *data, size_t size,
                                 std::to_string(count) + " tokens");
         }
       } else {
-        // Payloads are not necessarily 4-byte aligned in the file.
-        count = (record.length - 4) / 4;
+        count = (record.length - 4) / tokenBytes;
         tokens.resize(count);
-        std::memcpy(tokens.data(), payload + 4, count * 4);
+        widen(payload + 4, count, tokenBytes, tokens.data());
       }
       if (count)
         onEvents(thread, tokens.data(), count);

@@ -48,14 +48,20 @@ def sources_to_mlir(sources, output: Path, cflags=(), jobs=None) -> Path:
 GRANULARITIES = ("function", "path")
 
 
-def instrument_mlir(program: Path, output: Path, granularity="function") -> Path:
+def instrument_mlir(program: Path, output: Path, granularity="function",
+                    narrow_events=True) -> Path:
     """Adds WPP recording at `granularity` ("function" or "path"); the result
-    keeps the phaedrus.vocabulary of its tokens."""
+    keeps the phaedrus.vocabulary of its tokens. `narrow_events=False` keeps
+    function events 32-bit even when every token fits in 16 bits (the pass's
+    narrow-events option)."""
     if granularity not in GRANULARITIES:
         raise ToolError(f"unknown granularity '{granularity}': use one of "
                         f"{', '.join(GRANULARITIES)}")
+    options = f"granularity={granularity}"
+    if not narrow_events:
+        options += " narrow-events=false"
     run([phaedrus_tool("phaedrus-opt"), program,
-         f"--phaedrus-instrument=granularity={granularity}", "-o", output],
+         f"--phaedrus-instrument={options}", "-o", output],
         what="phaedrus-opt --phaedrus-instrument")
     return Path(output)
 

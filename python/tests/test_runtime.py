@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from phaedrus import pipeline
-from phaedrus.tools import REPO_ROOT, ToolError
+from phaedrus.tools import REPO_ROOT, ToolError, llvm_tool, runtime_library
 
 SOURCES = REPO_ROOT / "test" / "e2e" / "runtime"
 
@@ -25,10 +25,16 @@ def builds(tmp_path_factory):
     for name in ["threads", "forever", "forks", "crashes", "branches"]:
         mlir = pipeline.sources_to_mlir([SOURCES / f"{name}.c"], root / f"{name}.mlir")
         plain = pipeline.mlir_to_binary(mlir, root / f"{name}.plain")
-        for granularity in ["function", "path"]:
-            suffix = "" if granularity == "function" else "-path"
+        # Function granularity records 16-bit events (every token of these
+        # programs fits); "-wide" keeps 32-bit ones (narrow-events=false).
+        for granularity, suffix, narrow in [("function", "", True),
+                                            ("function", "-wide", False),
+                                            ("path", "-path", True)]:
+            if suffix == "-wide" and name != "threads":
+                continue
             inst_mlir = pipeline.instrument_mlir(mlir, root / f"{name}{suffix}.inst.mlir",
-                                                 granularity=granularity)
+                                                 granularity=granularity,
+                                                 narrow_events=narrow)
             inst = pipeline.mlir_to_binary(inst_mlir, root / f"{name}{suffix}.inst",
                                            link_runtime=True)
             out[name + suffix] = (inst, plain)
@@ -45,8 +51,10 @@ def entry_counts(trace, tmp_path, **kwargs):
     return counts, warnings
 
 
-def test_threads_lose_no_events(builds, tmp_path):
-    inst, plain = builds["threads"]
+@pytest.mark.parametrize("build, record", [("threads", "EV2Z"),
+                                           ("threads-wide", "EVNZ")])
+def test_threads_lose_no_events(builds, tmp_path, build, record):
+    inst, plain = builds[build]
     trace = tmp_path / "threads.wpp"
     # Enough calls that every thread flushes several full chunks.
     code, out, err = pipeline.run_program(inst, ["4", "150000"], trace=trace)
@@ -64,6 +72,8 @@ def test_threads_lose_no_events(builds, tmp_path):
     assert total["work"] == reference[b"work"] == 4 * 150000 + 6
     assert total["leaf"] == reference[b"leaf"] == 2 * reference[b"work"]
     assert total["thread_main"] == 4
+    # 16-bit events by default, 32-bit ones when asked: both read the same.
+    assert {tag for _, _, tag in event_records(trace.read_bytes())} == {record}
 
 
 def test_a_multithreaded_run_is_one_corpus_run(builds, tmp_path):
@@ -111,16 +121,16 @@ def test_sigkill_keeps_flushed_prefix(builds, tmp_path):
     counts, warnings = entry_counts(trace, tmp_path)
     # Killed between records, or in the middle of writing one.
     assert ("trace is incomplete: the trace has no end record" in warnings or
-            re.search("trace is incomplete: truncated EVN[TZ] record", warnings)), warnings
+            re.search("trace is incomplete: truncated EV2[TZ] record", warnings)), warnings
     assert "recovered" in warnings
     events = counts["traces"][0]["events"]
     recovered = re.search(r"recovered (\d+) events in (\d+) chunks", warnings)
     assert recovered and int(recovered.group(1)) == events, warnings
     # At least the 2 million steps before "running", in whole chunks (a
-    # chunk holds 65534 single-word events).
+    # chunk holds PHAEDRUS_CHUNK_TOKENS 16-bit events).
     chunks = int(recovered.group(2))
     assert events >= 2_000_000
-    assert events == 65534 * chunks
+    assert events == 65536 * chunks
 
 
 def test_forked_child_writes_its_own_trace(builds, tmp_path):
@@ -166,6 +176,40 @@ def test_unwritable_trace_path_changes_nothing(builds, tmp_path):
     assert "tracing disabled, the program continues" in lines[0]
 
 
+@pytest.mark.parametrize("layout", ["0x101", "0x2", "0x200"])
+def test_unknown_event_layout_changes_nothing(tmp_path, layout):
+    """A module that registers an event layout this runtime does not know
+    (16-bit path events, a granularity or flag from another version) gets
+    no trace and one line on stderr; the program runs as it would."""
+    source = tmp_path / "layout.c"
+    source.write_text(f"""
+#include <stdint.h>
+#include <stdio.h>
+void __phaedrus_register(const char *, uint64_t, uint64_t, uint32_t);
+void __phaedrus_record_slow(uint32_t) __attribute__((preserve_most));
+int main(void) {{
+  __phaedrus_register("0\\tfunction\\tmain\\n", 16, 1, {layout});
+  for (int i = 0; i < 100000; ++i)
+    __phaedrus_record_slow(0);
+  puts("done");
+  return 3;
+}}
+""")
+    binary = tmp_path / "layout"
+    subprocess.run([str(llvm_tool("clang")), "-O1", str(source),
+                    str(runtime_library()), "-lpthread", "-lzstd", "-o",
+                    str(binary)], check=True)
+    trace = tmp_path / "layout.wpp"
+    code, out, err = pipeline.run_program(binary, [], trace=trace)
+    assert (code, out) == (3, b"done\n")
+    lines = err.decode().splitlines()
+    assert len(lines) == 1, lines
+    assert lines[0].startswith(f"phaedrus: the module's event layout is not one "
+                               f"this runtime knows; cannot record '{trace}': "
+                               f"Invalid argument; tracing disabled")
+    assert not trace.exists()
+
+
 def test_tracing_off(builds, tmp_path):
     inst, _ = builds["threads"]
     code, out, err = pipeline.run_program(inst, ["2", "10"], cwd=tmp_path)
@@ -174,13 +218,13 @@ def test_tracing_off(builds, tmp_path):
 
 
 def event_records(data: bytes):
-    """(offset, length, tag) of each event chunk record (EVNT, EVNZ, EVNP)
-    of a trace: 16-byte headers (tag, length, checksum, aux) after the
-    magic."""
+    """(offset, length, tag) of each event chunk record (EVNT, EVNZ, EVNP,
+    EV2T, EV2Z) of a trace: 16-byte headers (tag, length, checksum, aux)
+    after the magic."""
     offset, records = 8, []
     while offset + 16 <= len(data):
         tag, length = data[offset:offset + 4], int.from_bytes(data[offset + 4:offset + 8], "little")
-        if tag in (b"EVNT", b"EVNZ", b"EVNP"):
+        if tag in (b"EVNT", b"EVNZ", b"EVNP", b"EV2T", b"EV2Z"):
             records.append((offset, 16 + length, tag.decode()))
         offset += 16 + length
     return records
@@ -199,16 +243,17 @@ def test_import_refuses_damaged_traces(builds, tmp_path):
     chunks = event_records(data)
     assert len(chunks) >= 10
     middle, length, tag = chunks[len(chunks) // 2]
-    assert tag == "EVNZ"  # function granularity: zstd alone
+    assert tag == "EV2Z"  # function granularity: 16-bit tokens, zstd alone
     cut = tmp_path / "cut.wpp"
     cut.write_bytes(data[: middle + length // 2])
     counts, warnings = entry_counts(cut, tmp_path)
-    assert f"trace is incomplete: truncated EVNZ record at byte {middle}" in warnings
+    assert f"trace is incomplete: truncated EV2Z record at byte {middle}" in warnings
     recovered = re.search(r"recovered (\d+) events in (\d+) chunks from 1 "
                           r"thread\(s\)", warnings)
     assert recovered, warnings
     events, chunks = map(int, recovered.groups())
-    assert chunks == len(event_records(data)) // 2 and events == 65534 * chunks
+    # A full chunk: PHAEDRUS_CHUNK_TOKENS 16-bit events.
+    assert chunks == len(event_records(data)) // 2 and events == 65536 * chunks
     assert counts["traces"][0]["events"] == events
 
     # A flipped byte inside a chunk: an error that names the record and
@@ -222,7 +267,7 @@ def test_import_refuses_damaged_traces(builds, tmp_path):
         with pytest.raises(ToolError) as error:
             read()
         message = str(error.value)
-        assert f"error: trace is corrupt: corrupt EVNZ record at byte {middle}" in message
+        assert f"error: trace is corrupt: corrupt EV2Z record at byte {middle}" in message
         assert "checksum mismatch; the intact prefix has recovered" in message
         assert "(import it with --wpp-keep-prefix)" in message
     counts, warnings = entry_counts(corrupt, tmp_path, keep_prefix=True)

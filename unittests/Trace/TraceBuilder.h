@@ -50,11 +50,33 @@ public:
            raw(sequence) + raw(static_cast<uint32_t>(t.size())) + zstdFrame(t));
     total += t.size();
   }
+  /// 16-bit events (EV2T, or EV2Z when `compressed`), as a narrow build's
+  /// runtime writes them; `t` must hold tokens below 2^16.
+  void narrowEvents(uint32_t thread, uint32_t sequence,
+                    const std::vector<uint32_t> &t, bool compressed) {
+    std::string halves = narrow(t);
+    if (compressed)
+      record(PHAEDRUS_TAG_EV2Z, thread,
+             raw(sequence) + raw(static_cast<uint32_t>(t.size())) +
+                 zstdFrame(halves.data(), halves.size()));
+    else
+      record(PHAEDRUS_TAG_EV2T, thread, raw(sequence) + halves);
+    total += t.size();
+  }
+  /// `t` as little-endian 16-bit words.
+  static std::string narrow(const std::vector<uint32_t> &t) {
+    std::string halves;
+    for (uint32_t token : t)
+      halves += raw(static_cast<uint16_t>(token));
+    return halves;
+  }
   /// The zstd frame of `words`.
   static std::string zstdFrame(const std::vector<uint32_t> &words) {
-    std::string frame(ZSTD_compressBound(words.size() * 4), '\0');
-    size_t n = ZSTD_compress(frame.data(), frame.size(), words.data(),
-                             words.size() * 4, 1);
+    return zstdFrame(words.data(), words.size() * 4);
+  }
+  static std::string zstdFrame(const void *data, size_t size) {
+    std::string frame(ZSTD_compressBound(size), '\0');
+    size_t n = ZSTD_compress(frame.data(), frame.size(), data, size, 1);
     frame.resize(n);
     return frame;
   }

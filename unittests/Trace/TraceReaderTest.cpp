@@ -122,7 +122,7 @@ TEST(TraceReaderTest, WrongVersionIsRefused) {
     EXPECT_FALSE(r.status.headerValid);
     EXPECT_NE(r.status.problem.find("unsupported trace format version " +
                                     std::to_string(version) +
-                                    " (this reader reads versions 1 to 2)"),
+                                    " (this reader reads versions 1 to 3)"),
               std::string::npos)
         << r.status.problem;
   }
@@ -213,6 +213,81 @@ TEST(TraceReaderTest, UndecompressableChunkIsCorrupt) {
     Result r = read(b.bytes);
     EXPECT_TRUE(r.status.corrupt);
     EXPECT_NE(r.status.problem.find(problem), std::string::npos) << r.status.problem;
+  }
+}
+
+// A narrow build's 16-bit records (version 3) read as the same 32-bit
+// tokens, in one sequence with 32-bit records of the same thread.
+TEST(TraceReaderTest, NarrowChunksReadAsTokens) {
+  std::vector<uint32_t> many(PHAEDRUS_CHUNK_TOKENS);
+  for (size_t i = 0; i < many.size(); ++i)
+    many[i] = (i * 40503u) % 65536u; // every 16-bit value class, 0 and 65535
+  many[0] = 65535;
+  TraceBuilder b;
+  b.head(5);
+  b.narrowEvents(0, 0, many, /*compressed=*/true);
+  b.narrowEvents(0, 1, {0, 65535, 7}, /*compressed=*/false);
+  b.narrowEvents(1, 0, {}, /*compressed=*/false);
+  b.events(0, 2, {70000});
+  b.narrowEvents(0, 3, {1}, /*compressed=*/true);
+  b.end();
+  Result r = read(b.bytes);
+  ASSERT_TRUE(r.status.complete) << r.status.problem;
+  std::vector<uint32_t> expected = many;
+  expected.insert(expected.end(), {0, 65535, 7, 70000, 1});
+  EXPECT_EQ(r.events[0], expected);
+  EXPECT_EQ(r.status.events, expected.size());
+}
+
+TEST(TraceReaderTest, DamagedNarrowChunksAreCorrupt) {
+  struct Case {
+    uint32_t tag;
+    std::string payload, problem;
+  };
+  auto head = [](uint32_t count) {
+    return TraceBuilder::raw(uint32_t(0)) + TraceBuilder::raw(count);
+  };
+  std::string three = TraceBuilder::narrow({1, 2, 3});
+  for (const Case &c : std::vector<Case>{
+           {PHAEDRUS_TAG_EV2T, TraceBuilder::raw(uint32_t(0)) + "abc",
+            "corrupt EV2T record at byte 56: length is not a whole number of tokens"},
+           {PHAEDRUS_TAG_EV2T, "ab", "corrupt EV2T record at byte 56: length is not"},
+           {PHAEDRUS_TAG_EV2Z, "abcd", "corrupt EV2Z record at byte 56: too short"},
+           {PHAEDRUS_TAG_EV2Z, head(10) + "not a zstd frame",
+            "corrupt EV2Z record at byte 56: its events do not decompress to 10 tokens"},
+           // Three tokens' frame, said to hold two or four.
+           {PHAEDRUS_TAG_EV2Z, head(2) + TraceBuilder::zstdFrame(three.data(), 6),
+            "its events do not decompress to 2 tokens"},
+           {PHAEDRUS_TAG_EV2Z, head(4) + TraceBuilder::zstdFrame(three.data(), 6),
+            "its events do not decompress to 4 tokens"},
+           {PHAEDRUS_TAG_EV2Z, head(PHAEDRUS_MAX_PAYLOAD),
+            "corrupt EV2Z record at byte 56: implausible token count"}}) {
+    TraceBuilder b;
+    b.head(5);
+    b.record(c.tag, 0, c.payload);
+    Result r = read(b.bytes);
+    EXPECT_TRUE(r.status.corrupt) << c.problem;
+    EXPECT_NE(r.status.problem.find(c.problem), std::string::npos) << r.status.problem;
+    EXPECT_EQ(r.status.events, 0u);
+  }
+}
+
+// The truncation and flipped-byte properties hold for narrow records too.
+TEST(TraceReaderTest, NarrowTraceTruncationsAndFlipsAreDetected) {
+  TraceBuilder b;
+  b.head(5);
+  b.narrowEvents(0, 0, {4, 5, 6, 4, 5, 6}, /*compressed=*/true);
+  b.narrowEvents(0, 1, {9, 8}, /*compressed=*/false);
+  b.end();
+  for (size_t cut = PHAEDRUS_TRACE_MAGIC_SIZE; cut < b.bytes.size(); ++cut) {
+    Result r = read(b.bytes.substr(0, cut));
+    EXPECT_FALSE(r.status.complete);
+    EXPECT_FALSE(r.status.corrupt) << "cut " << cut << ": " << r.status.problem;
+  }
+  for (size_t i = PHAEDRUS_TRACE_MAGIC_SIZE; i < b.bytes.size(); ++i) {
+    std::string damaged = b.bytes;
+    damaged[i] ^= 0x5A;
+    EXPECT_FALSE(read(damaged).status.complete) << "flip at " << i << " went unnoticed";
   }
 }
 } // namespace

@@ -17,23 +17,26 @@ extern "C" {
 extern __thread uint32_t __phaedrus_site;
 
 /* Called once, from a module constructor, before any event: the module's
- * vocabulary text (docs/TraceFormat.md), its fingerprint and granularity.
- * Opens the trace file named by PHAEDRUS_TRACE. */
+ * vocabulary text (docs/TraceFormat.md), its fingerprint and granularity
+ * (enum phaedrus_granularity in Format.h, or-ed with PHAEDRUS_NARROW_EVENTS
+ * when the module stores 16-bit events). Opens the trace file named by
+ * PHAEDRUS_TRACE. */
 void __phaedrus_register(const char *vocabulary, uint64_t vocabulary_size,
                          uint64_t fingerprint, uint32_t granularity);
 
 /* The thread's event buffer. Instrumented code records an event inline:
  *   if (__phaedrus_cursor < __phaedrus_limit) { store the word(s) at the
  *   cursor; advance it } else __phaedrus_record_slow / _record_path_slow(...)
- * The limit is two slots short of the end, so three words always fit.
- * Function entry: the word is the pending call-site token minus one if the
- * caller set __phaedrus_site (which the entry clears), else the function's
- * token. A run of completed Ball-Larus paths (path granularity) is three
+ * Words are 32-bit, or 16-bit in a narrow module (PHAEDRUS_NARROW_EVENTS),
+ * whose only record is one word. Below the limit three 32-bit words always
+ * fit. Function entry: the word is the pending call-site token minus one if
+ * the caller set __phaedrus_site (which the entry clears), else the
+ * function's token. A run of completed Ball-Larus paths (path granularity) is three
  * words: PHAEDRUS_PATH_MARK | function token, the path id, the run length;
  * or one (Format.h, PHAEDRUS_PATH_SHORT), for which code stores the same
  * three slots (the third and second ignored) and advances the cursor by one. */
-extern __thread uint32_t *__phaedrus_cursor;
-extern __thread uint32_t *__phaedrus_limit;
+extern __thread void *__phaedrus_cursor;
+extern __thread void *__phaedrus_limit;
 
 /* Out-of-line path: attaches the thread, writes a full buffer, or discards
  * events while tracing is off; then records the word(s). */

@@ -20,22 +20,26 @@
 // CHECK: llvm.return
 // CHECK-LABEL: llvm.func @main(
 // CHECK: %[[T3:.*]] = llvm.mlir.constant(3 : i32) : i32
-// CHECK: llvm.store %[[T3]], %{{.*}} {alignment = 4 : i64} : i32, !llvm.ptr
+// CHECK: %[[T3H:.*]] = llvm.trunc %[[T3]] : i32 to i16
+// CHECK-NEXT: llvm.store %[[T3H]], %{{.*}} {alignment = 2 : i64} : i16, !llvm.ptr
 // CHECK: llvm.call @__phaedrus_direct.mid(
 // CHECK: %[[T4:.*]] = llvm.mlir.constant(4 : i32) : i32
-// CHECK: llvm.store %[[T4]], %{{.*}} {alignment = 4 : i64} : i32, !llvm.ptr
+// CHECK: %[[T4H:.*]] = llvm.trunc %[[T4]] : i32 to i16
+// CHECK-NEXT: llvm.store %[[T4H]], %{{.*}} {alignment = 2 : i64} : i16, !llvm.ptr
 // CHECK: llvm.call @__phaedrus_direct.leaf(
 // CHECK-NOT: __phaedrus_site
 // CHECK: llvm.call %{{.*}}(
 // CHECK-LABEL: llvm.func @mid(
 // CHECK: llvm.mlir.addressof @__phaedrus_site
 // CHECK: %[[M5:.*]] = llvm.mlir.constant(5 : i32) : i32
-// CHECK: llvm.store %[[M5]], %{{.*}} {alignment = 4 : i64} : i32, !llvm.ptr
+// CHECK: %[[M5H:.*]] = llvm.trunc %[[M5]] : i32 to i16
+// CHECK-NEXT: llvm.store %[[M5H]], %{{.*}} {alignment = 2 : i64} : i16, !llvm.ptr
 // CHECK: llvm.call @__phaedrus_direct.leaf(
 // CHECK-LABEL: llvm.func internal @__phaedrus_direct.mid(
 // CHECK-NOT: llvm.mlir.addressof @__phaedrus_site
 // CHECK: %[[C5:.*]] = llvm.mlir.constant(5 : i32) : i32
-// CHECK: llvm.store %[[C5]], %{{.*}} {alignment = 4 : i64} : i32, !llvm.ptr
+// CHECK: %[[C5H:.*]] = llvm.trunc %[[C5]] : i32 to i16
+// CHECK-NEXT: llvm.store %[[C5H]], %{{.*}} {alignment = 2 : i64} : i16, !llvm.ptr
 // CHECK: llvm.call @__phaedrus_direct.leaf(
 
 // At path granularity a copy records its original's paths, under the

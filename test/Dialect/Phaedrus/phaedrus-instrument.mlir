@@ -2,6 +2,8 @@
 // copies (phaedrus-instrument-copies.mlir has those, the default).
 // RUN: phaedrus-opt %s --split-input-file --phaedrus-instrument=direct-copies=false --verify-diagnostics | FileCheck %s
 // The instrumented module, stripped, is valid LLVM IR.
+// 32-bit events when asked (16-bit ones by default: every token fits).
+// RUN: phaedrus-opt %s --split-input-file --phaedrus-instrument="direct-copies=false narrow-events=false" --verify-diagnostics | FileCheck %s --check-prefix=WIDE
 // RUN: phaedrus-opt %s --split-input-file --phaedrus-instrument=direct-copies=false --phaedrus-strip --verify-diagnostics \
 // RUN:   | mlir-translate --split-input-file --mlir-to-llvmir | FileCheck %s --check-prefix=LLVM
 
@@ -22,7 +24,8 @@
 
 // At entry: take the pending call-site token (and clear it) or else the
 // function's own token, and record it inline: store at the cursor if it is
-// below the limit, else call the runtime.
+// below the limit (a 16-bit word: every token of this module is below 2^16),
+// else call the runtime.
 // CHECK-LABEL: llvm.func @leaf(
 // CHECK-NEXT: %[[SITEP:.*]] = llvm.mlir.addressof @__phaedrus_site
 // CHECK-NEXT: %[[SITE:.*]] = llvm.load %[[SITEP]]
@@ -37,10 +40,19 @@
 // CHECK-NEXT: %[[ROOM:.*]] = llvm.icmp "ult" %[[CUR]], %[[LIM]]
 // CHECK-NEXT: llvm.cond_br %[[ROOM]] weights([65535, 1]), ^[[FAST:.*]], ^[[SLOW:.*]]
 // CHECK: ^[[FAST]]:
-// CHECK-NEXT: llvm.store %[[TOK]], %[[CUR]]
+// CHECK-NEXT: %[[HALF:.*]] = llvm.trunc %[[TOK]] : i32 to i16
+// CHECK-NEXT: llvm.store %[[HALF]], %[[CUR]] {alignment = 2 : i64} : i16, !llvm.ptr
+// CHECK-NEXT: %[[NEXT:.*]] = llvm.getelementptr %[[CUR]][1] : (!llvm.ptr) -> !llvm.ptr, i16
+// CHECK-NEXT: llvm.store %[[NEXT]], %{{.*}} {alignment = 8 : i64} : !llvm.ptr, !llvm.ptr
 // CHECK: ^[[SLOW]]:
 // CHECK-NEXT: llvm.call preserve_mostcc @__phaedrus_record_slow(%[[TOK]]) : (i32) -> ()
 // CHECK: llvm.return %arg0
+// WIDE-LABEL: llvm.func @leaf(
+// WIDE: %[[TOK:.*]] = llvm.select
+// WIDE: %[[CUR:.*]] = llvm.load %{{.*}} : !llvm.ptr -> !llvm.ptr
+// WIDE-NOT: llvm.trunc
+// WIDE: llvm.store %[[TOK]], %[[CUR]] {alignment = 4 : i64} : i32, !llvm.ptr
+// WIDE-NEXT: llvm.getelementptr %[[CUR]][1] : (!llvm.ptr) -> !llvm.ptr, i32
 llvm.func @leaf(%x: i32) -> i32 {
   llvm.return %x : i32
 }
@@ -82,8 +94,13 @@ llvm.func @main(%f: !llvm.ptr) -> i32 {
 // CHECK: llvm.func preserve_mostcc @__phaedrus_record_slow(i32) attributes {passthrough = {{\[}}["call-inline-cost", "0"], ["call-threshold-bonus", "40"]]}
 // CHECK: llvm.func preserve_mostcc @__phaedrus_record_path_slow(i32, i32, i32) attributes {passthrough = {{\[}}["call-inline-cost", "0"], ["call-threshold-bonus", "40"]]}
 // CHECK: llvm.mlir.global internal constant @__phaedrus_vocabulary_text("0\09function\09leaf\0A1\09function\09main\0A2\09call_site\09main\090\09leaf\0A3\09call_site\09main\091\09leaf\0A4\09group\09main\090\092,3\0A")
+// The fourth argument: function granularity (0) with narrow events (256).
 // CHECK-LABEL: llvm.func internal @__phaedrus_module_init()
-// CHECK: llvm.call @__phaedrus_register(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, i64, i64, i32) -> ()
+// CHECK: %[[LAYOUT:.*]] = llvm.mlir.constant(256 : i32) : i32
+// CHECK-NEXT: llvm.call @__phaedrus_register(%{{.*}}, %{{.*}}, %{{.*}}, %[[LAYOUT]]) : (!llvm.ptr, i64, i64, i32) -> ()
+// WIDE-LABEL: llvm.func internal @__phaedrus_module_init()
+// WIDE: %[[LAYOUT:.*]] = llvm.mlir.constant(0 : i32) : i32
+// WIDE-NEXT: llvm.call @__phaedrus_register(%{{.*}}, %{{.*}}, %{{.*}}, %[[LAYOUT]])
 // CHECK: llvm.mlir.global_ctors ctors = [@__phaedrus_module_init], priorities = [0 : i32]
 
 // LLVM: @__phaedrus_site = external dso_local thread_local global i32
@@ -135,7 +152,8 @@ module {
 // CHECK-LABEL: llvm.func @main()
 // CHECK: llvm.mlir.addressof @__phaedrus_site
 // CHECK: %[[SITE:.*]] = llvm.mlir.constant(3 : i32) : i32
-// CHECK: llvm.store %[[SITE]], %{{.*}} {alignment = 4 : i64} : i32, !llvm.ptr
+// CHECK: %[[HALF:.*]] = llvm.trunc %[[SITE]] : i32 to i16
+// CHECK-NEXT: llvm.store %[[HALF]], %{{.*}} {alignment = 2 : i64} : i16, !llvm.ptr
 // CHECK: llvm.call preserve_mostcc @__phaedrus_record_slow(%[[SITE]])
 // CHECK: llvm.call @helper()
 // CHECK-NEXT: %[[PTR:.*]] = llvm.mlir.addressof @__phaedrus_site

@@ -100,8 +100,11 @@ struct PhaedrusInstrumentPass
     auto ptr = LLVM::LLVMPointerType::get(context);
     auto voidType = LLVM::LLVMVoidType::get(context);
 
-    // Runtime declarations.
-    Recorder recorder(module);
+    // Runtime declarations. 16-bit events when every token fits (function
+    // granularity: a path run needs 32-bit words).
+    bool narrow = narrowEvents && granularity == Granularity::Function &&
+                  entries.size() <= PHAEDRUS_NARROW_TOKENS;
+    Recorder recorder(module, narrow);
     LLVM::GlobalOp siteGlobal = recorder.getSiteGlobal();
     auto registerFn = LLVM::LLVMFuncOp::create(
         builder, loc, kRegisterName,
@@ -270,11 +273,13 @@ struct PhaedrusInstrumentPass
       Value print = LLVM::ConstantOp::create(
           builder, loc, i64,
           builder.getI64IntegerAttr(static_cast<int64_t>(fingerprint)));
+      uint32_t layout = granularity == Granularity::Path
+                            ? PHAEDRUS_GRANULARITY_PATH
+                            : PHAEDRUS_GRANULARITY_FUNCTION;
+      if (narrow)
+        layout |= PHAEDRUS_NARROW_EVENTS;
       Value granularityValue = LLVM::ConstantOp::create(
-          builder, loc, i32,
-          builder.getI32IntegerAttr(granularity == Granularity::Path
-                                        ? PHAEDRUS_GRANULARITY_PATH
-                                        : PHAEDRUS_GRANULARITY_FUNCTION));
+          builder, loc, i32, builder.getI32IntegerAttr(layout));
       LLVM::CallOp::create(builder, loc, registerFn,
                            ValueRange{textAddress, size, print, granularityValue});
       LLVM::ReturnOp::create(builder, loc, ValueRange{});

@@ -14,7 +14,7 @@ Block::iterator mlir::phaedrus::afterEntryAllocas(Block &entry) {
   return point;
 }
 
-Recorder::Recorder(ModuleOp module) {
+Recorder::Recorder(ModuleOp module, bool narrow) : narrow(narrow) {
   MLIRContext *context = module.getContext();
   OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
   Location loc = module.getLoc();
@@ -69,6 +69,7 @@ void Recorder::emit(OpBuilder &builder, Location loc, ArrayRef<Value> words,
                     Value advance) {
   assert((words.size() == 1 || words.size() == 3) && "one or three words");
   assert((!advance || words.size() == 3) && "a variable advance is a path run's");
+  assert((!narrow || words.size() == 1) && "a narrow recorder records single words");
   MLIRContext *context = builder.getContext();
   Type i32 = builder.getI32Type();
   auto ptr = LLVM::LLVMPointerType::get(context);
@@ -93,15 +94,18 @@ void Recorder::emit(OpBuilder &builder, Location loc, ArrayRef<Value> words,
                          ValueRange{}, std::make_pair(uint32_t(65535), uint32_t(1)));
 
   builder.setInsertionPointToEnd(fast);
+  Type wordType = narrow ? builder.getI16Type() : i32;
   for (auto [i, word] : llvm::enumerate(words)) {
     Value slot = i == 0 ? current
                         : LLVM::GEPOp::create(builder, loc, ptr, i32, current,
                                               ArrayRef<LLVM::GEPArg>{int32_t(i)});
-    LLVM::StoreOp::create(builder, loc, word, slot, 4);
+    Value stored = narrow ? LLVM::TruncOp::create(builder, loc, wordType, word)
+                          : word;
+    LLVM::StoreOp::create(builder, loc, stored, slot, narrow ? 2 : 4);
   }
   LLVM::GEPArg step = advance ? LLVM::GEPArg(advance)
                               : LLVM::GEPArg(static_cast<int32_t>(words.size()));
-  Value next = LLVM::GEPOp::create(builder, loc, ptr, i32, current,
+  Value next = LLVM::GEPOp::create(builder, loc, ptr, wordType, current,
                                    ArrayRef<LLVM::GEPArg>{step});
   LLVM::StoreOp::create(builder, loc, next, cursorAddress, 8);
   LLVM::BrOp::create(builder, loc, ValueRange{}, cont);

@@ -28,11 +28,12 @@ public:
   static constexpr StringLiteral kSiteName = "__phaedrus_site";
 
   /// Declares the runtime's thread-locals and slow paths at the end of
-  /// `module`.
-  explicit Recorder(ModuleOp module);
+  /// `module`. A narrow recorder stores single words as 16 bits (the module
+  /// registers with PHAEDRUS_NARROW_EVENTS); it records no path runs.
+  explicit Recorder(ModuleOp module, bool narrow = false);
 
-  /// Records one 32-bit word, or a path run's three, at the builder's
-  /// insertion point. The block is split there; afterwards the builder is at
+  /// Records one word (32-bit, or 16-bit when narrow: the i32 value
+  /// truncated), or a path run's three, at the builder's insertion point. The block is split there; afterwards the builder is at
   /// the start of the continuation, before the operations that followed the
   /// insertion point. A path run stores all three words and advances the
   /// cursor by `advance` (an i32 that is 1 when the first word is a one-word
@@ -46,6 +47,7 @@ public:
 private:
   LLVM::GlobalOp site, cursor, limit;
   LLVM::LLVMFuncOp slow1, slow3;
+  bool narrow;
 };
 
 } // namespace mlir::phaedrus
