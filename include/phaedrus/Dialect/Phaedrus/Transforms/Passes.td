@@ -65,7 +65,7 @@ def PhaedrusInstrumentPass : Pass<"phaedrus-instrument", "::mlir::ModuleOp"> {
       hand-over about a dozen instructions.
     * Narrow events (`narrow-events=true`, the default, function
       granularity): when the vocabulary has at most 65,536 entries (bzip2
-      and Lua 5.4 have 344 and 6,327), each event is stored as a 16-bit
+      and Lua 5.4 have 583 and 6,327), each event is stored as a 16-bit
       word and the runtime writes 16-bit records (`EV2Z`,
       docs/TraceFormat.md). Half the bytes per event to store, hand to the
       writer thread and compress, whose work on the other core slows the
