@@ -302,11 +302,16 @@ static int open_trace(int forked_child) {
   return 0;
 }
 
+/* Bytes of one event word in a buffer. */
+static size_t event_bytes(void) {
+  return rt.narrow ? sizeof(uint16_t) : sizeof(uint32_t);
+}
+
 static uint32_t active_count(const struct thread_state *t) {
   if (!t->cursor || !t->active)
     return 0;
   size_t bytes = (size_t)((const char *)*t->cursor - (const char *)t->active->tokens);
-  return (uint32_t)(bytes / (rt.narrow ? sizeof(uint16_t) : sizeof(uint32_t)));
+  return (uint32_t)(bytes / event_bytes());
 }
 
 /* The writer's compressor: a zstd context and room for a chunk's
@@ -349,11 +354,10 @@ static void compressor_free(struct compressor *c) {
  * the predictor would only cost time. */
 static void write_buffer(struct buffer *b, struct compressor *c) {
   int error;
-  size_t event_bytes = rt.narrow ? sizeof(uint16_t) : sizeof(uint32_t);
   if (c) {
     uint32_t tag = rt.narrow ? PHAEDRUS_TAG_EV2Z : PHAEDRUS_TAG_EVNZ;
     const void *words = b->tokens;
-    size_t bytes = b->count * event_bytes;
+    size_t bytes = b->count * event_bytes();
     if (rt.granularity == PHAEDRUS_GRANULARITY_PATH) {
       size_t flag_words = phaedrus_predict_flag_words(b->count);
       tag = PHAEDRUS_TAG_EVNP;
@@ -373,7 +377,7 @@ static void write_buffer(struct buffer *b, struct compressor *c) {
   }
   error = write_record(rt.narrow ? PHAEDRUS_TAG_EV2T : PHAEDRUS_TAG_EVNT,
                        b->owner->index, &b->sequence, sizeof b->sequence,
-                       b->tokens, (size_t)b->count * event_bytes);
+                       b->tokens, (size_t)b->count * event_bytes());
 done:
   if (error) {
     rt.dropped = 1;

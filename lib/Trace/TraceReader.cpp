@@ -37,13 +37,14 @@ template <typename T> T load(const char *p) {
 
 /// Copies `count` little-endian tokens of `tokenBytes` (2 or 4) bytes each
 /// from `bytes` (not necessarily aligned: payloads lie anywhere in the file)
-/// into 32-bit `tokens`.
+/// into 32-bit `tokens`. `bytes` may be `tokens` itself: 16-bit tokens are
+/// widened from the last one down, so none is overwritten before it is read.
 void widen(const char *bytes, size_t count, size_t tokenBytes, uint32_t *tokens) {
   if (tokenBytes == 4) {
-    std::memcpy(tokens, bytes, count * 4);
+    std::memmove(tokens, bytes, count * 4);
     return;
   }
-  for (size_t i = 0; i < count; ++i)
+  for (size_t i = count; i-- > 0;)
     tokens[i] = load<uint16_t>(bytes + 2 * i);
 }
 
@@ -217,19 +218,17 @@ ReadStatus mlir::phaedrus::trace::readTrace(const char *data, size_t size,
                                 ": implausible token count");
         tokens.resize(count);
         if (record.tag == PHAEDRUS_TAG_EVNZ || narrow) {
-          // 16-bit tokens decompress into the first half of `tokens`, then
-          // widen in place from the last one down.
+          // 16-bit tokens decompress into the first half of `tokens` and are
+          // widened in place.
           size_t n = ZSTD_decompress(tokens.data(), count * tokenBytes,
                                      payload + 8, record.length - 8);
           if (ZSTD_isError(n) || n != count * tokenBytes)
             return fail(true, "corrupt " + name + " record " + where.str() +
                                   ": its events do not decompress to " +
                                   std::to_string(count) + " tokens");
-          if (narrow) {
-            const char *half = reinterpret_cast<const char *>(tokens.data());
-            for (size_t i = count; i-- > 0;)
-              tokens[i] = load<uint16_t>(half + 2 * i);
-          }
+          if (narrow)
+            widen(reinterpret_cast<const char *>(tokens.data()), count,
+                  tokenBytes, tokens.data());
         } else if (!predicted.decode(payload + 8, record.length - 8, count,
                                      tokens.data())) {
           return fail(true, "corrupt EVNP record " + where.str() +

@@ -33,8 +33,9 @@ public:
   explicit Recorder(ModuleOp module, bool narrow = false);
 
   /// Records one word (32-bit, or 16-bit when narrow: the i32 value
-  /// truncated), or a path run's three, at the builder's insertion point. The block is split there; afterwards the builder is at
-  /// the start of the continuation, before the operations that followed the
+  /// truncated), or a path run's three, at the builder's insertion point.
+  /// The block is split there; afterwards the builder is at the start of the
+  /// continuation, before the operations that followed the
   /// insertion point. A path run stores all three words and advances the
   /// cursor by `advance` (an i32 that is 1 when the first word is a one-word
   /// run, PHAEDRUS_PATH_SHORT) if given, else by three; its slow path decides
