@@ -69,10 +69,13 @@ def PhaedrusInstrumentPass : Pass<"phaedrus-instrument", "::mlir::ModuleOp"> {
       word and the runtime writes 16-bit records (`EV2Z`,
       docs/TraceFormat.md). Half the bytes per event to store, hand to the
       writer thread and compress, whose work on the other core slows the
-      program down on a 2-core machine: Lua 5.4 at scale 4, median of 9
-      interleaved runs against the uninstrumented program, queues.lua
-      2.27x -> 1.79x, gc.lua 1.64x -> 1.42x. Traces read the same either
-      way. Larger vocabularies, and path granularity, keep 32-bit words.
+      program down on a 2-core machine. Against `narrow-events=false`
+      (Lua 5.4 at scale 8, 7 interleaved rounds, median of per-round
+      ratios to the uninstrumented program): queues.lua 2.23x -> 1.94x,
+      gc.lua 1.58x -> 1.45x, strings.lua 1.73x -> 1.43x; the median over
+      bzip2's and Lua's 30 inputs did not move (1.32x, 1.33x), code layout
+      moving single inputs as much (bench/README.md). Traces read the same
+      either way. Larger vocabularies, and path granularity, keep 32-bit words.
     * A module constructor (priority 0) registers the vocabulary text and the
       module fingerprint with the runtime, which opens the trace file.
 
