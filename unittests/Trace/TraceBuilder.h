@@ -80,13 +80,16 @@ public:
     frame.resize(n);
     return frame;
   }
-  /// The prediction residue of `t` as the runtime makes it: flags, misses.
-  static std::vector<uint32_t> residue(const std::vector<uint32_t> &t) {
+  /// The prediction residue of `t` as the runtime makes it: flags, misses
+  /// (with the encoder's loop for dense misses or for sparse ones).
+  static std::vector<uint32_t> residue(const std::vector<uint32_t> &t,
+                                       bool dense = false) {
     std::vector<uint32_t> table(PHAEDRUS_PREDICT_TABLE);
     std::vector<uint32_t> out(phaedrus_predict_flag_words(t.size()) + t.size());
     size_t flagWords = phaedrus_predict_flag_words(t.size());
     size_t missed = phaedrus_predict_encode(t.data(), t.size(), table.data(),
-                                            out.data(), out.data() + flagWords);
+                                            out.data(), out.data() + flagWords,
+                                            dense);
     out.resize(flagWords + missed);
     return out;
   }

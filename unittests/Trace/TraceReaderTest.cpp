@@ -334,6 +334,31 @@ TEST(TraceReaderTest, PredictedChunksRoundTrip) {
   EXPECT_LT(TraceBuilder::residue(tokens).size() - flagWords, tokens.size() / 4);
 }
 
+// The runtime picks the encoder's loop by how often the last chunk missed;
+// both loops must write the same residue, whatever the tokens.
+TEST(TraceReaderTest, DenseAndSparsePredictorLoopsAgree) {
+  std::mt19937 random(11);
+  for (size_t n : {size_t(1), size_t(31), size_t(32), size_t(33), size_t(5000),
+                   size_t(PHAEDRUS_CHUNK_TOKENS)}) {
+    std::vector<uint32_t> noise(n);
+    for (uint32_t &token : noise)
+      token = random() % 7; // many misses and many hits
+    for (const std::vector<uint32_t> &tokens :
+         {interpreterLike(n, n), noise, std::vector<uint32_t>(n, 0u)}) {
+      std::vector<uint32_t> sparse = TraceBuilder::residue(tokens, false);
+      EXPECT_EQ(TraceBuilder::residue(tokens, true), sparse) << n;
+      std::vector<uint32_t> table(PHAEDRUS_PREDICT_TABLE), back(n);
+      size_t flagWords = phaedrus_predict_flag_words(n);
+      ASSERT_EQ(phaedrus_predict_decode(sparse.data(), sparse.data() + flagWords,
+                                        sparse.size() - flagWords, n,
+                                        table.data(), back.data()),
+                0)
+          << n;
+      EXPECT_EQ(back, tokens) << n;
+    }
+  }
+}
+
 TEST(TraceReaderTest, PredictedChunkWithWrongResidueIsCorrupt) {
   std::vector<uint32_t> tokens = interpreterLike(100, 2);
   std::vector<uint32_t> residue = TraceBuilder::residue(tokens);

@@ -214,10 +214,15 @@ static inline size_t phaedrus_predict_flag_words(size_t n) {
 
 /* Splits tokens[0, n) into flags (phaedrus_predict_flag_words(n) words) and
  * misses (up to n words); returns the number of misses. `table` holds
- * PHAEDRUS_PREDICT_TABLE words; its contents on entry do not matter. */
-static inline size_t phaedrus_predict_encode(const uint32_t *tokens, size_t n,
-                                             uint32_t *table, uint32_t *flags,
-                                             uint32_t *misses) {
+ * PHAEDRUS_PREDICT_TABLE words; its contents on entry do not matter.
+ * `dense` chooses between two loops with the same output: one that
+ * branches on each hit, fast when nearly every token is a hit, and one
+ * without that branch, fast when many miss (one core, 2026-11: a Lua path
+ * chunk stream with 1.8% misses, 1.0 against 1.3 ns per token; a bzip2 one
+ * with 47% misses, 4.4 against 1.5 ns, the branch mispredicting). */
+static inline __attribute__((always_inline)) size_t
+phaedrus_predict_encode_loop(const uint32_t *tokens, size_t n, uint32_t *table,
+                             uint32_t *flags, uint32_t *misses, int dense) {
   size_t missed = 0;
   uint32_t context = 0;
   for (size_t i = 0; i < PHAEDRUS_PREDICT_TABLE; ++i)
@@ -228,7 +233,15 @@ static inline size_t phaedrus_predict_encode(const uint32_t *tokens, size_t n,
     for (size_t j = 0; j < end; ++j) {
       uint32_t token = tokens[base + j];
       uint32_t *slot = &table[context & (PHAEDRUS_PREDICT_TABLE - 1)];
-      if (*slot == token) {
+      if (dense) {
+        /* Store the token as a miss and in its slot either way; a hit
+         * leaves both as they were (the next miss overwrites it). */
+        uint32_t hit = *slot == token;
+        bits |= hit << j;
+        *slot = token;
+        misses[missed] = token;
+        missed += hit ^ 1u;
+      } else if (*slot == token) {
         bits |= 1u << j;
       } else {
         *slot = token;
@@ -239,6 +252,14 @@ static inline size_t phaedrus_predict_encode(const uint32_t *tokens, size_t n,
     flags[base / 32] = bits;
   }
   return missed;
+}
+
+static inline size_t phaedrus_predict_encode(const uint32_t *tokens, size_t n,
+                                             uint32_t *table, uint32_t *flags,
+                                             uint32_t *misses, int dense) {
+  /* Constant arguments: each call below compiles to one of the loops. */
+  return dense ? phaedrus_predict_encode_loop(tokens, n, table, flags, misses, 1)
+               : phaedrus_predict_encode_loop(tokens, n, table, flags, misses, 0);
 }
 
 /* Inverse of phaedrus_predict_encode: rebuilds tokens[0, n) from the flags
