@@ -11,7 +11,7 @@
 
 // A model trained on another build of the program.
 // RUN: not phaedrus-opt %S/Inputs/predict-program.mlir '--phaedrus-predict=model-file=%S/Inputs/predict-model-other-build.mlir input={#phaedrus.input<argv = ["p"]>}' 2>&1 | FileCheck %s --check-prefix=STALE
-// STALE: error: phaedrus-predict: the model in '{{.*}}predict-model-other-build.mlir' was trained on another build of the program (its fingerprint is 42, this module's is 16086574722511184500)
+// STALE: error: phaedrus-predict: the model in '{{.*}}predict-model-other-build.mlir' was trained on another build of the program (its fingerprint is 42, this module's is 16334456020999947734)
 
 // A model file that is not there, or not a model.
 // RUN: not phaedrus-opt %S/Inputs/predict-program.mlir '--phaedrus-predict=model-file=%t.absent input={#phaedrus.input<argv = ["p"]>}' 2>&1 | FileCheck %s --check-prefix=ABSENT

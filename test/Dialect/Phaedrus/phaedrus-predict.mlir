@@ -15,11 +15,11 @@ llvm.func @f1() {
   llvm.call @f0() : () -> ()
   llvm.return
 }
-phaedrus.vocabulary @v fingerprint(16086574722511184500) {
+phaedrus.vocabulary @v fingerprint(16334456020999947734) {
   phaedrus.entry 0 function @f0
   phaedrus.entry 1 function @f1
 }
-phaedrus.model @m mlp vocabulary(@v) fingerprint(16086574722511184500) vocab_size(2)
+phaedrus.model @m mlp vocabulary(@v) fingerprint(16334456020999947734) vocab_size(2)
     descriptors(["argc=0", "stdin=none"])
     hyperparameters({featurizer = 2 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
                      hidden_size = 1 : i64, validation_loss = 0.25 : f64})
@@ -43,11 +43,11 @@ llvm.func @f1() {
   llvm.call @f0() : () -> ()
   llvm.return
 }
-phaedrus.vocabulary @v fingerprint(16086574722511184500) {
+phaedrus.vocabulary @v fingerprint(16334456020999947734) {
   phaedrus.entry 0 function @f0
   phaedrus.entry 1 function @f1
 }
-phaedrus.model @m mlp vocabulary(@v) fingerprint(16086574722511184500) vocab_size(2)
+phaedrus.model @m mlp vocabulary(@v) fingerprint(16334456020999947734) vocab_size(2)
     descriptors(["argc=0", "stdin=none"])
     hyperparameters({featurizer = 2 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
                      hidden_size = 1 : i64})
@@ -65,10 +65,10 @@ phaedrus.predict @m input(#phaedrus.input<argv = ["p", "-9", "x y"]>)
 llvm.func @f0() {
   llvm.return
 }
-phaedrus.vocabulary @v fingerprint(13841122919434837456) {
+phaedrus.vocabulary @v fingerprint(229832147292157202) {
   phaedrus.entry 0 function @f0
 }
-phaedrus.model @m mlp vocabulary(@v) fingerprint(13841122919434837456) vocab_size(1)
+phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(1)
     descriptors(["argc=0"])
     hyperparameters({featurizer = 1 : i64, num_specials = 5 : i64, num_buckets = 161 : i64,
                      buckets_per_octave = 4 : i64, hidden_size = 1 : i64})
@@ -86,10 +86,10 @@ phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
 llvm.func @f0() {
   llvm.return
 }
-phaedrus.vocabulary @v fingerprint(13841122919434837456) {
+phaedrus.vocabulary @v fingerprint(229832147292157202) {
   phaedrus.entry 0 function @f0
 }
-phaedrus.model @m mlp vocabulary(@v) fingerprint(13841122919434837456) vocab_size(1)
+phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(1)
     descriptors(["argc=0"])
     hyperparameters({featurizer = 2.0 : f64, num_specials = 5 : i64, num_buckets = 161 : i64,
                      buckets_per_octave = 4 : i64, hidden_size = 1 : i64})
@@ -105,10 +105,10 @@ phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
 llvm.func @f0() {
   llvm.return
 }
-phaedrus.vocabulary @v fingerprint(13841122919434837456) {
+phaedrus.vocabulary @v fingerprint(229832147292157202) {
   phaedrus.entry 0 function @f0
 }
-phaedrus.model @m mlp vocabulary(@v) fingerprint(13841122919434837456) vocab_size(1)
+phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(1)
     descriptors(["argc=0"])
     hyperparameters({num_specials = 5 : i64, num_buckets = 161 : i64,
                      buckets_per_octave = 4 : i64, hidden_size = 1 : i64})
@@ -138,11 +138,11 @@ phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
 llvm.func @f0() {
   llvm.return
 }
-phaedrus.vocabulary @v fingerprint(13841122919434837456) {
+phaedrus.vocabulary @v fingerprint(229832147292157202) {
   phaedrus.entry 0 function @f0
 }
 // expected-error @below {{cannot be run: weight 'hidden.weight' has shape [1x1], expected [4x1]}}
-phaedrus.model @m mlp vocabulary(@v) fingerprint(13841122919434837456) vocab_size(1)
+phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(1)
     descriptors(["argc=0"]) hyperparameters({featurizer = 2 : i64, num_specials = 5 : i64, num_buckets = 161 : i64,
     buckets_per_octave = 4 : i64, hidden_size = 4 : i64})
     weights({"hidden.weight" = dense<1.0> : tensor<1x1xf32>})
@@ -154,10 +154,10 @@ phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
 llvm.func @f0() {
   llvm.return
 }
-phaedrus.vocabulary @v fingerprint(13841122919434837456) {
+phaedrus.vocabulary @v fingerprint(229832147292157202) {
   phaedrus.entry 0 function @f0
 }
-phaedrus.model @m mlp vocabulary(@v) fingerprint(13841122919434837456) vocab_size(1)
+phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(1)
     descriptors(["argc=0"]) hyperparameters({featurizer = 2 : i64, num_specials = 5 : i64, num_buckets = 161 : i64,
     buckets_per_octave = 4 : i64, hidden_size = 1 : i64}) weights({})
 // expected-error @below {{cannot describe its input: standard input 'no/such/file' is not a regular file}}
@@ -179,11 +179,11 @@ module {
 llvm.func @f0() {
   llvm.return
 }
-phaedrus.vocabulary @v fingerprint(13841122919434837456) {
+phaedrus.vocabulary @v fingerprint(229832147292157202) {
   phaedrus.entry 0 function @f0
 }
 // expected-error @below {{weight 'hidden.bias' must hold f32 values, got 'f64'}}
-phaedrus.model @m mlp vocabulary(@v) fingerprint(13841122919434837456) vocab_size(1)
+phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(1)
     descriptors(["argc=0"]) hyperparameters({featurizer = 2 : i64, num_specials = 5 : i64, num_buckets = 161 : i64,
     buckets_per_octave = 4 : i64, hidden_size = 1 : i64})
     weights({"hidden.bias" = dense<0.0> : tensor<1xf64>})
@@ -195,11 +195,11 @@ phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
 llvm.func @f0() {
   llvm.return
 }
-phaedrus.vocabulary @v fingerprint(13841122919434837456) {
+phaedrus.vocabulary @v fingerprint(229832147292157202) {
   phaedrus.entry 0 function @f0
 }
 // expected-error @below {{cannot be run: the model has no hyper-parameter 'embedding_dim'}}
-phaedrus.model @m lstm vocabulary(@v) fingerprint(13841122919434837456) vocab_size(1)
+phaedrus.model @m lstm vocabulary(@v) fingerprint(229832147292157202) vocab_size(1)
     descriptors(["argc=0"]) hyperparameters({featurizer = 2 : i64, num_specials = 5 : i64, num_buckets = 161 : i64,
     buckets_per_octave = 4 : i64, hidden_size = 1 : i64}) weights({})
 phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)

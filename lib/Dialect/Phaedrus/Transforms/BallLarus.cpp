@@ -73,32 +73,46 @@ mlir::phaedrus::numberPaths(LLVM::LLVMFuncOp function) {
       for (Block *succ : block.getSuccessors())
         indirectTargets.insert(succ);
 
-  // DFS from the entry: back edges and reachable blocks.
+  // DFS from the entry: back edges and reachable blocks. Edges into
+  // indirect targets are breaks anyway, so the search does not follow them:
+  // it starts a new tree at each such target once the current tree is
+  // done (in the order they were found). Following them would make the
+  // block that holds a computed goto an ancestor of every target, and each
+  // edge back into it a break: an interpreter would then record two paths
+  // per instruction, its handler's and the dispatch block's own (always
+  // the same one).
   {
     enum Colour { White, Grey, Black };
     llvm::DenseMap<Block *, Colour> colour;
     SmallVector<std::pair<Block *, unsigned>> stack;
-    stack.push_back({entry, 0});
-    colour[entry] = Grey;
-    reachable.insert(entry);
-    while (!stack.empty()) {
-      auto &[block, next] = stack.back();
-      if (next == block->getNumSuccessors()) {
-        colour[block] = Black;
-        stack.pop_back();
+    SmallVector<Block *> roots{entry};
+    for (size_t root = 0; root < roots.size(); ++root) {
+      if (colour.lookup(roots[root]) != White)
         continue;
-      }
-      unsigned index = next++;
-      Block *succ = block->getSuccessor(index);
-      if (indirectTargets.contains(succ))
-        breakEdges.insert({block, index});
-      Colour c = colour.lookup(succ);
-      if (c == Grey) {
-        breakEdges.insert({block, index});
-      } else if (c == White) {
-        colour[succ] = Grey;
-        reachable.insert(succ);
-        stack.push_back({succ, 0});
+      stack.push_back({roots[root], 0});
+      colour[roots[root]] = Grey;
+      reachable.insert(roots[root]);
+      while (!stack.empty()) {
+        auto &[block, next] = stack.back();
+        if (next == block->getNumSuccessors()) {
+          colour[block] = Black;
+          stack.pop_back();
+          continue;
+        }
+        unsigned index = next++;
+        Block *succ = block->getSuccessor(index);
+        Colour c = colour.lookup(succ);
+        if (indirectTargets.contains(succ)) {
+          breakEdges.insert({block, index});
+          if (c == White)
+            roots.push_back(succ);
+        } else if (c == Grey) {
+          breakEdges.insert({block, index});
+        } else if (c == White) {
+          colour[succ] = Grey;
+          reachable.insert(succ);
+          stack.push_back({succ, 0});
+        }
       }
     }
   }
@@ -338,6 +352,34 @@ mlir::phaedrus::instrumentPaths(LLVM::LLVMFuncOp function,
       exits.push_back(&block);
   }
 
+  // A source of indirect branches records its path before it jumps. When
+  // it makes no call (so no event can come between its incoming edges and
+  // its jump), is entered only by edges that can be split and are not
+  // breaks, the record goes on each incoming edge instead, with that edge's
+  // value added: the same path ids, in the same order. This matters for
+  // clang's computed goto, which it emits as one block holding the
+  // indirectbr that every `goto *` branches to; LLVM copies that block into
+  // each predecessor only while it is small (tail duplication), so a record
+  // inside it would leave a single indirect jump for every dispatch of an
+  // interpreter (Lua's luaV_execute: 3 indirect jumps instead of 32, and
+  // each one predicted for all opcodes).
+  llvm::DenseSet<Block *> recordedOnEntry;
+  for (Block &block : body) {
+    if (!reachable.contains(&block) || &block == entry ||
+        !isa<LLVM::IndirectBrOp>(block.getTerminator()) ||
+        indirectTargets.contains(&block))
+      continue;
+    bool eligible = block.walk([](LLVM::CallOp) { return WalkResult::interrupt(); })
+                        .wasInterrupted() == false;
+    for (const Edge &edge : edges)
+      if (eligible && edge.to == &block &&
+          (isa<LLVM::IndirectBrOp>(edge.terminator) ||
+           breakEdges.contains({edge.from, edge.successor})))
+        eligible = false;
+    if (eligible)
+      recordedOnEntry.insert(&block);
+  }
+
   // Targets of indirect branches: every incoming edge is a break, so the
   // reset happens once at the top of the target.
   for (Block *target : indirectTargets) {
@@ -352,7 +394,8 @@ mlir::phaedrus::instrumentPaths(LLVM::LLVMFuncOp function,
       continue; // recorded before the branch, below
     bool isBreak = breakEdges.contains({edge.from, edge.successor});
     uint64_t add = isBreak ? 0 : edgeValue.lookup({edge.from, edge.successor});
-    if (!isBreak && add == 0)
+    bool endsPath = recordedOnEntry.contains(edge.to);
+    if (!isBreak && add == 0 && !endsPath)
       continue;
     // Split the edge with a block that forwards the successor's arguments.
     SmallVector<Location> argLocs(edge.to->getNumArguments(), loc);
@@ -362,6 +405,8 @@ mlir::phaedrus::instrumentPaths(LLVM::LLVMFuncOp function,
       if (!indirectTargets.contains(edge.to))
         LLVM::StoreOp::create(builder, loc, constant(entryToTarget.lookup(edge.to)),
                               reg);
+    } else if (endsPath) {
+      emitRecord(add + toExit.lookup(edge.to));
     } else {
       emitAdd(add);
     }
@@ -372,7 +417,8 @@ mlir::phaedrus::instrumentPaths(LLVM::LLVMFuncOp function,
   // Sources that end in an indirect branch record before jumping.
   SmallVector<Block *> indirectSources;
   for (Block &block : body)
-    if (reachable.contains(&block) && isa<LLVM::IndirectBrOp>(block.getTerminator()))
+    if (reachable.contains(&block) && isa<LLVM::IndirectBrOp>(block.getTerminator()) &&
+        !recordedOnEntry.contains(&block))
       indirectSources.push_back(&block);
   for (Block *block : indirectSources) {
     builder.setInsertionPoint(block->getTerminator());

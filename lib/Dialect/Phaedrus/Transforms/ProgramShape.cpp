@@ -26,6 +26,10 @@ ProgramShape mlir::phaedrus::analyzeProgram(ModuleOp module) {
     fingerprint = phaedrus_fnv1a64(bytes.data(), bytes.size(), fingerprint);
     fingerprint = phaedrus_fnv1a64("\0", 1, fingerprint);
   };
+  // Path ids mean something only under the numbering that made them
+  // (BallLarus.cpp): a trace recorded by a build that numbered paths
+  // differently must not match.
+  mix(kPathNumberingScheme);
   for (auto &[name, function] : shape.functions) {
     mix(name);
     mix(std::to_string(function.getBlocks().size()));
@@ -112,7 +116,8 @@ LogicalResult mlir::phaedrus::checkProgramFingerprint(
     return success();
   return op->emitError()
          << pass << ": vocabulary @" << name
-         << " was made from another build of the program (fingerprint "
+         << " was made from another build of the program, or by a phaedrus "
+            "that numbered paths differently (fingerprint "
          << vocabularyFingerprint << "; the program's is " << shape.fingerprint
          << "; an instrumented module has another fingerprint than the plain "
             "one it was made from)";

@@ -35,10 +35,17 @@ struct ProgramShape {
   /// internal, never address-taken, not a constructor. Traces never hold a
   /// `function` token of these (only their callers' call-site tokens).
   llvm::StringSet<> enteredOnlyByRecordedCalls;
-  /// FNV-1a 64 over, in name order, each function's name, its number of
-  /// blocks, each block's successor count and the callees of its call sites.
+  /// FNV-1a 64 over kPathNumberingScheme, then, in name order, each
+  /// function's name, its number of blocks, each block's successor count
+  /// and the callees of its call sites.
   uint64_t fingerprint = 0;
 };
+
+/// Names the Ball-Larus numbering (BallLarus.cpp) in every fingerprint, so
+/// that traces whose path ids another numbering made are refused. Change it
+/// whenever the numbering changes. Scheme 2: the depth-first search does
+/// not follow edges into targets of indirect branches.
+inline constexpr const char *kPathNumberingScheme = "ball-larus-2";
 
 /// True for the functions instrumentation records.
 bool isRecordedFunction(LLVM::LLVMFuncOp function);
