@@ -269,8 +269,38 @@ mlir::phaedrus::instrumentPaths(LLVM::LLVMFuncOp function,
   // without a branch.
   bool shortForm = functionToken < PHAEDRUS_PATH_SHORT_TOKENS;
   bool pathsFitShort = total <= PHAEDRUS_PATH_SHORT_PATHS;
+  // Records a run of `length` completions of `path`.
+  auto emitRun = [&](Value path, Value length) {
+    if (!shortForm) {
+      recorder.emit(builder, loc, {markValue, path, length});
+      return;
+    }
+    Value shortBase = constant(PHAEDRUS_PATH_SHORT | functionToken << 16);
+    Value isShort = LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::eq,
+                                         length, constant(1));
+    if (!pathsFitShort)
+      isShort = LLVM::AndOp::create(
+          builder, loc, isShort,
+          LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::ult, path,
+                               constant(PHAEDRUS_PATH_SHORT_PATHS)));
+    Value shortWord = LLVM::OrOp::create(builder, loc, path, shortBase);
+    Value first =
+        LLVM::SelectOp::create(builder, loc, isShort, shortWord, markValue);
+    Value advance = LLVM::SelectOp::create(builder, loc, isShort, constant(1),
+                                           constant(PHAEDRUS_PATH_RUN_WORDS));
+    recorder.emit(builder, loc, {first, path, length}, advance);
+  };
+  // A function with computed gotos (an interpreter's dispatch) records
+  // each completed path as it ends, without runs: the path changes at
+  // nearly every jump there, so the run's bookkeeping (compare with the open
+  // run, then record it and open another) cost more than the occasional
+  // repeat it saves. Consecutive equal runs of length 1 mean the same as
+  // one longer run to every reader.
+  bool direct = !indirectTargets.empty();
   // Records the open run, if any, and closes it.
   auto emitFlush = [&]() {
+    if (direct)
+      return;
     Value length = LLVM::LoadOp::create(builder, loc, i32, runLength);
     Value open = LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::ne,
                                       length, constant(0));
@@ -278,27 +308,7 @@ mlir::phaedrus::instrumentPaths(LLVM::LLVMFuncOp function,
         open,
         [&] {
           Value path = LLVM::LoadOp::create(builder, loc, i32, runPath);
-          if (!shortForm) {
-            recorder.emit(builder, loc, {markValue, path, length});
-          } else {
-            Value shortBase =
-                constant(PHAEDRUS_PATH_SHORT | functionToken << 16);
-            Value isShort = LLVM::ICmpOp::create(
-                builder, loc, LLVM::ICmpPredicate::eq, length, constant(1));
-            if (!pathsFitShort)
-              isShort = LLVM::AndOp::create(
-                  builder, loc, isShort,
-                  LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::ult,
-                                       path,
-                                       constant(PHAEDRUS_PATH_SHORT_PATHS)));
-            Value shortWord = LLVM::OrOp::create(builder, loc, path, shortBase);
-            Value first = LLVM::SelectOp::create(builder, loc, isShort,
-                                                 shortWord, markValue);
-            Value advance = LLVM::SelectOp::create(
-                builder, loc, isShort, constant(1),
-                constant(PHAEDRUS_PATH_RUN_WORDS));
-            recorder.emit(builder, loc, {first, path, length}, advance);
-          }
+          emitRun(path, length);
           LLVM::StoreOp::create(builder, loc, constant(0), runLength);
         },
         [] {});
@@ -310,6 +320,8 @@ mlir::phaedrus::instrumentPaths(LLVM::LLVMFuncOp function,
     Value r = LLVM::LoadOp::create(builder, loc, i32, reg);
     if (add)
       r = LLVM::AddOp::create(builder, loc, r, constant(add));
+    if (direct)
+      return emitRun(r, constant(1));
     Value length = LLVM::LoadOp::create(builder, loc, i32, runLength);
     Value path = LLVM::LoadOp::create(builder, loc, i32, runPath);
     Value samePath = LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::eq,
