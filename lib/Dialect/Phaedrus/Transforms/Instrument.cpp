@@ -194,7 +194,8 @@ struct PhaedrusInstrumentPass
       Value address = LLVM::AddressOfOp::create(builder, callLoc, siteGlobal);
       Value value = LLVM::ConstantOp::create(builder, callLoc, i32,
                                              builder.getI32IntegerAttr(token + 1));
-      LLVM::StoreOp::create(builder, callLoc, value, address);
+      recorder.tag(LLVM::StoreOp::create(builder, callLoc, value, address),
+                   Recorder::Memory::Site);
       ++numCallSites;
     }
     // Paths first: their code goes on edges, the entry hook then goes
@@ -225,10 +226,12 @@ struct PhaedrusInstrumentPass
       builder.setInsertionPoint(&entry, afterEntryAllocas(entry));
       Location entryLoc = function.getLoc();
       Value siteAddress = LLVM::AddressOfOp::create(builder, entryLoc, siteGlobal);
-      Value site = LLVM::LoadOp::create(builder, entryLoc, i32, siteAddress, 4);
+      auto site = LLVM::LoadOp::create(builder, entryLoc, i32, siteAddress, 4);
+      recorder.tag(site, Recorder::Memory::Site);
       Value zero = LLVM::ConstantOp::create(builder, entryLoc, i32,
                                             builder.getI32IntegerAttr(0));
-      LLVM::StoreOp::create(builder, entryLoc, zero, siteAddress, 4);
+      recorder.tag(LLVM::StoreOp::create(builder, entryLoc, zero, siteAddress, 4),
+                   Recorder::Memory::Site);
       Value one = LLVM::ConstantOp::create(builder, entryLoc, i32,
                                            builder.getI32IntegerAttr(1));
       Value fromSite = LLVM::SubOp::create(builder, entryLoc, site, one);

@@ -16,6 +16,30 @@ Block::iterator mlir::phaedrus::afterEntryAllocas(Block &entry) {
 
 Recorder::Recorder(ModuleOp module, bool narrow) : narrow(narrow) {
   MLIRContext *context = module.getContext();
+  // TBAA types of the instrumentation's memory, children of clang's
+  // "omnipotent char" (so character accesses still alias them), when the
+  // program carries clang's TBAA: under the same root LLVM tells them apart
+  // from every other scalar type. Without it there is nothing to tell apart.
+  auto root = LLVM::TBAARootAttr::get(context, StringAttr::get(context, "Simple C/C++ TBAA"));
+  bool hasTbaa = module
+                     .walk([&](LLVM::AliasAnalysisOpInterface access) {
+                       ArrayAttr tags = access.getTBAATagsOrNull();
+                       return tags && !tags.empty() ? WalkResult::interrupt()
+                                                    : WalkResult::advance();
+                     })
+                     .wasInterrupted();
+  if (hasTbaa) {
+    auto omnipotentChar = LLVM::TBAATypeDescriptorAttr::get(
+        context, "omnipotent char", {LLVM::TBAAMemberAttr::get(root, 0)});
+    auto typeTag = [&](StringRef name) {
+      auto type = LLVM::TBAATypeDescriptorAttr::get(
+          context, name, {LLVM::TBAAMemberAttr::get(omnipotentChar, 0)});
+      return LLVM::TBAATagAttr::get(type, type, 0);
+    };
+    siteTag = typeTag("phaedrus pending site");
+    cursorTag = typeTag("phaedrus cursor");
+    eventTag = typeTag("phaedrus event");
+  }
   OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
   Location loc = module.getLoc();
   Type i32 = builder.getI32Type();
@@ -65,6 +89,15 @@ Recorder::Recorder(ModuleOp module, bool narrow) : narrow(narrow) {
   slow3.setPassthroughAttr(inlineNeutral);
 }
 
+void Recorder::tag(Operation *access, Memory what) {
+  LLVM::TBAATagAttr tag = what == Memory::Site     ? siteTag
+                          : what == Memory::Cursor ? cursorTag
+                                                   : eventTag;
+  if (tag)
+    cast<LLVM::AliasAnalysisOpInterface>(access).setTBAATags(
+        ArrayAttr::get(access->getContext(), {tag}));
+}
+
 void Recorder::emit(OpBuilder &builder, Location loc, ArrayRef<Value> words,
                     Value advance) {
   assert((words.size() == 1 || words.size() == 3) && "one or three words");
@@ -85,8 +118,10 @@ void Recorder::emit(OpBuilder &builder, Location loc, ArrayRef<Value> words,
   builder.setInsertionPointToEnd(before);
   Value cursorAddress = LLVM::AddressOfOp::create(builder, loc, cursor);
   Value limitAddress = LLVM::AddressOfOp::create(builder, loc, limit);
-  Value current = LLVM::LoadOp::create(builder, loc, ptr, cursorAddress, 8);
-  Value end = LLVM::LoadOp::create(builder, loc, ptr, limitAddress, 8);
+  auto current = LLVM::LoadOp::create(builder, loc, ptr, cursorAddress, 8);
+  auto end = LLVM::LoadOp::create(builder, loc, ptr, limitAddress, 8);
+  tag(current, Memory::Cursor);
+  tag(end, Memory::Cursor);
   Value room = LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::ult,
                                     current, end);
   // The slow path runs once per 64K events: tell block placement so.
@@ -96,18 +131,19 @@ void Recorder::emit(OpBuilder &builder, Location loc, ArrayRef<Value> words,
   builder.setInsertionPointToEnd(fast);
   Type wordType = narrow ? builder.getI16Type() : i32;
   for (auto [i, word] : llvm::enumerate(words)) {
-    Value slot = i == 0 ? current
+    Value slot = i == 0 ? Value(current)
                         : LLVM::GEPOp::create(builder, loc, ptr, i32, current,
                                               ArrayRef<LLVM::GEPArg>{int32_t(i)});
     Value stored = narrow ? LLVM::TruncOp::create(builder, loc, wordType, word)
                           : word;
-    LLVM::StoreOp::create(builder, loc, stored, slot, narrow ? 2 : 4);
+    tag(LLVM::StoreOp::create(builder, loc, stored, slot, narrow ? 2 : 4),
+        Memory::Events);
   }
   LLVM::GEPArg step = advance ? LLVM::GEPArg(advance)
                               : LLVM::GEPArg(static_cast<int32_t>(words.size()));
   Value next = LLVM::GEPOp::create(builder, loc, ptr, wordType, current,
                                    ArrayRef<LLVM::GEPArg>{step});
-  LLVM::StoreOp::create(builder, loc, next, cursorAddress, 8);
+  tag(LLVM::StoreOp::create(builder, loc, next, cursorAddress, 8), Memory::Cursor);
   LLVM::BrOp::create(builder, loc, ValueRange{}, cont);
 
   builder.setInsertionPointToEnd(slow);

@@ -45,7 +45,17 @@ public:
 
   LLVM::GlobalOp getSiteGlobal() { return site; }
 
+  /// Marks a load or store of the instrumentation's own memory (`what`: the
+  /// pending call site, the cursor and limit, or the event buffers) with a
+  /// TBAA type of its own under the module's C/C++ root, when the module
+  /// has TBAA. LLVM then knows the program's typed loads and stores never
+  /// touch that memory, and keeps the program's values in registers across
+  /// a record instead of reloading them after every event store.
+  enum class Memory { Site, Cursor, Events };
+  void tag(Operation *access, Memory what);
+
 private:
+  LLVM::TBAATagAttr siteTag, cursorTag, eventTag;
   LLVM::GlobalOp site, cursor, limit;
   LLVM::LLVMFuncOp slow1, slow3;
   bool narrow;
