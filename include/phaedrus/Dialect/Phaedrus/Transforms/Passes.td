@@ -14,7 +14,11 @@ def PhaedrusInstrumentPass : Pass<"phaedrus-instrument", "::mlir::ModuleOp"> {
     with `libphaedrus_rt.a`: the runtime's thread-locals are declared
     `dso_local`, so that code reaches them at a fixed offset from the
     thread pointer (x86-64: `%fs:offset`, local-exec), which a shared
-    library cannot do (the linker refuses it).
+    library cannot do (the linker refuses it). When the program carries
+    clang's TBAA, the instrumentation's loads and stores of its own memory
+    get TBAA types of their own ("phaedrus pending site", "phaedrus
+    cursor", "phaedrus event"), so that LLVM keeps the program's values in
+    registers across a record.
 
     With `granularity=path` it also records Ball-Larus acyclic paths: each
     function keeps its current path number in a local (edge increments, so
@@ -26,7 +30,9 @@ def PhaedrusInstrumentPass : Pass<"phaedrus-instrument", "::mlir::ModuleOp"> {
     1 when the function's token is below 2^14 and the id below 2^16, when
     the path changes, before every call and at returns, so that events
     stay in order and tight loops cost a compare and an add per iteration.
-    Branch frequencies and
+    A function with computed gotos (an interpreter's dispatch) records each
+    path as it ends instead, without runs: its path changes at nearly every
+    jump. Branch frequencies and
     per-call-site path spectra follow exactly from the recorded paths.
     Functions with a single path (no branches) record no path events: their
     entry event already determines the path. A
