@@ -228,11 +228,21 @@ mlir::phaedrus::instrumentPaths(LLVM::LLVMFuncOp function,
   builder.setInsertionPointToStart(entry);
   Value one = LLVM::ConstantOp::create(builder, loc, builder.getI64Type(),
                                        builder.getI64IntegerAttr(1));
-  // Locals: the path register, and the open run of completed paths (its
-  // path and length; length 0 means none).
+  // A function with computed gotos (an interpreter's dispatch) records
+  // each completed path as it ends, without runs: the path changes at
+  // nearly every jump there, so the run's bookkeeping (compare with the open
+  // run, then record it and open another) cost more than the occasional
+  // repeat it saves. Consecutive equal runs of length 1 mean the same as
+  // one longer run to every reader.
+  bool direct = !indirectTargets.empty();
+  // Locals: the path register, and (unless direct) the open run of
+  // completed paths (its path and length; length 0 means none).
   Value reg = LLVM::AllocaOp::create(builder, loc, ptrType, i32, one, 4);
-  Value runPath = LLVM::AllocaOp::create(builder, loc, ptrType, i32, one, 4);
-  Value runLength = LLVM::AllocaOp::create(builder, loc, ptrType, i32, one, 4);
+  Value runPath, runLength;
+  if (!direct) {
+    runPath = LLVM::AllocaOp::create(builder, loc, ptrType, i32, one, 4);
+    runLength = LLVM::AllocaOp::create(builder, loc, ptrType, i32, one, 4);
+  }
   auto constant = [&](uint64_t value) -> Value {
     return LLVM::ConstantOp::create(
         builder, loc, i32,
@@ -242,7 +252,8 @@ mlir::phaedrus::instrumentPaths(LLVM::LLVMFuncOp function,
   // entry block (the entry event is recorded after them too).
   builder.setInsertionPoint(entry, afterEntryAllocas(*entry));
   LLVM::StoreOp::create(builder, loc, constant(0), reg);
-  LLVM::StoreOp::create(builder, loc, constant(0), runLength);
+  if (!direct)
+    LLVM::StoreOp::create(builder, loc, constant(0), runLength);
   Value markValue = constant(PHAEDRUS_PATH_MARK | functionToken);
 
   // Splits the block at the insertion point into cond ? then : else; both
@@ -290,13 +301,6 @@ mlir::phaedrus::instrumentPaths(LLVM::LLVMFuncOp function,
                                            constant(PHAEDRUS_PATH_RUN_WORDS));
     recorder.emit(builder, loc, {first, path, length}, advance);
   };
-  // A function with computed gotos (an interpreter's dispatch) records
-  // each completed path as it ends, without runs: the path changes at
-  // nearly every jump there, so the run's bookkeeping (compare with the open
-  // run, then record it and open another) cost more than the occasional
-  // repeat it saves. Consecutive equal runs of length 1 mean the same as
-  // one longer run to every reader.
-  bool direct = !indirectTargets.empty();
   // Records the open run, if any, and closes it.
   auto emitFlush = [&]() {
     if (direct)
@@ -376,21 +380,17 @@ mlir::phaedrus::instrumentPaths(LLVM::LLVMFuncOp function,
   // interpreter (Lua's luaV_execute: 3 indirect jumps instead of 32, and
   // each one predicted for all opcodes).
   llvm::DenseSet<Block *> recordedOnEntry;
-  for (Block &block : body) {
-    if (!reachable.contains(&block) || &block == entry ||
-        !isa<LLVM::IndirectBrOp>(block.getTerminator()) ||
-        indirectTargets.contains(&block))
-      continue;
-    bool eligible = block.walk([](LLVM::CallOp) { return WalkResult::interrupt(); })
-                        .wasInterrupted() == false;
-    for (const Edge &edge : edges)
-      if (eligible && edge.to == &block &&
-          (isa<LLVM::IndirectBrOp>(edge.terminator) ||
-           breakEdges.contains({edge.from, edge.successor})))
-        eligible = false;
-    if (eligible)
+  for (Block &block : body)
+    if (reachable.contains(&block) && &block != entry &&
+        isa<LLVM::IndirectBrOp>(block.getTerminator()) &&
+        !indirectTargets.contains(&block) &&
+        !block.walk([](LLVM::CallOp) { return WalkResult::interrupt(); })
+             .wasInterrupted())
       recordedOnEntry.insert(&block);
-  }
+  for (const Edge &edge : edges)
+    if (isa<LLVM::IndirectBrOp>(edge.terminator) ||
+        breakEdges.contains({edge.from, edge.successor}))
+      recordedOnEntry.erase(edge.to);
 
   // Targets of indirect branches: every incoming edge is a break, so the
   // reset happens once at the top of the target.

@@ -36,9 +36,9 @@ Recorder::Recorder(ModuleOp module, bool narrow) : narrow(narrow) {
           context, name, {LLVM::TBAAMemberAttr::get(omnipotentChar, 0)});
       return LLVM::TBAATagAttr::get(type, type, 0);
     };
-    siteTag = typeTag("phaedrus pending site");
-    cursorTag = typeTag("phaedrus cursor");
-    eventTag = typeTag("phaedrus event");
+    tags[Site] = typeTag("phaedrus pending site");
+    tags[Cursor] = typeTag("phaedrus cursor");
+    tags[Events] = typeTag("phaedrus event");
   }
   OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
   Location loc = module.getLoc();
@@ -90,10 +90,7 @@ Recorder::Recorder(ModuleOp module, bool narrow) : narrow(narrow) {
 }
 
 void Recorder::tag(Operation *access, Memory what) {
-  LLVM::TBAATagAttr tag = what == Memory::Site     ? siteTag
-                          : what == Memory::Cursor ? cursorTag
-                                                   : eventTag;
-  if (tag)
+  if (LLVM::TBAATagAttr tag = tags[what])
     cast<LLVM::AliasAnalysisOpInterface>(access).setTBAATags(
         ArrayAttr::get(access->getContext(), {tag}));
 }

@@ -12,6 +12,8 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 
+#include <array>
+
 namespace mlir::phaedrus {
 
 /// The first operation of a function's entry block after its leading
@@ -51,11 +53,12 @@ public:
   /// has TBAA. LLVM then knows the program's typed loads and stores never
   /// touch that memory, and keeps the program's values in registers across
   /// a record instead of reloading them after every event store.
-  enum class Memory { Site, Cursor, Events };
+  enum Memory { Site, Cursor, Events, NumMemories };
   void tag(Operation *access, Memory what);
 
 private:
-  LLVM::TBAATagAttr siteTag, cursorTag, eventTag;
+  /// By Memory; null without TBAA.
+  std::array<LLVM::TBAATagAttr, NumMemories> tags;
   LLVM::GlobalOp site, cursor, limit;
   LLVM::LLVMFuncOp slow1, slow3;
   bool narrow;

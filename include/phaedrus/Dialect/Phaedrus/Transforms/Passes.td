@@ -73,9 +73,10 @@ def PhaedrusInstrumentPass : Pass<"phaedrus-instrument", "::mlir::ModuleOp"> {
       granularity): when the vocabulary has at most 65,536 entries (bzip2
       and Lua 5.4 have 583 and 6,327), each event is stored as a 16-bit
       word and the runtime writes 16-bit records (`EV2Z`,
-      docs/TraceFormat.md). Half the bytes per event to store, hand to the
-      writer thread and compress, whose work on the other core slows the
-      program down on a 2-core machine. Against `narrow-events=false`
+      docs/TraceFormat.md). Half the bytes per event to store, for the
+      writer thread to read and compress, and for the program's thread to
+      take back from the writer's caches when it refills a buffer. Against
+      `narrow-events=false`
       (Lua 5.4 at scale 8, 7 interleaved rounds, median of per-round
       ratios to the uninstrumented program): queues.lua 2.23x -> 1.94x,
       gc.lua 1.58x -> 1.45x, strings.lua 1.73x -> 1.43x; the median over
