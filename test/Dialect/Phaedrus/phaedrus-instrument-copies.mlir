@@ -9,11 +9,17 @@
 // entry hook. Direct calls go to the copies and record their call-site token
 // inline right before the call (ids: 0 @leaf, 1 @main, 2 @mid, 3 @main[0] ->
 // @mid, 4 @main[1] -> @leaf, 5 @mid[0] -> @leaf); the copy of @mid calls the
-// copy of @leaf with @mid[0]'s token. The originals keep the hand-over
-// (their entry takes a pending token or their own), for the entries that
-// do not come from a direct call, such as @main's indirect call.
+// copy of @leaf with @mid[0]'s token. The originals keep an entry hook for
+// the entries that do not come from a direct call, such as @main's indirect
+// call; since no call site hands them a token, the hook records the
+// function's own token, a constant, without reading __phaedrus_site.
 // CHECK-LABEL: llvm.func @leaf(
-// CHECK: llvm.mlir.addressof @__phaedrus_site
+// CHECK-NOT: __phaedrus_site
+// CHECK: llvm.mlir.constant(0 : i32) : i32
+// CHECK-NEXT: %[[OWN0:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK-NEXT: llvm.mlir.addressof @__phaedrus_cursor
+// CHECK: llvm.trunc %[[OWN0]] : i32 to i16
+// CHECK-NOT: __phaedrus_site
 // CHECK: llvm.return
 // CHECK-LABEL: llvm.func internal @__phaedrus_direct.leaf(
 // CHECK-NOT: __phaedrus
@@ -30,7 +36,7 @@
 // CHECK-NOT: __phaedrus_site
 // CHECK: llvm.call %{{.*}}(
 // CHECK-LABEL: llvm.func @mid(
-// CHECK: llvm.mlir.addressof @__phaedrus_site
+// CHECK-NOT: __phaedrus_site
 // CHECK: %[[M5:.*]] = llvm.mlir.constant(5 : i32) : i32
 // CHECK: %[[M5H:.*]] = llvm.trunc %[[M5]] : i32 to i16
 // CHECK-NEXT: llvm.store %[[M5H]], %{{.*}} {alignment = 2 : i64} : i16, !llvm.ptr
@@ -43,10 +49,14 @@
 // CHECK: llvm.call @__phaedrus_direct.leaf(
 
 // At path granularity a copy records its original's paths, under the
-// original's token (@leaf: 0, so a one-word run is 0xC0000000 | path id).
+// original's token (@leaf: 0, so a one-word run is 0xC0000000 | path id;
+// @leaf has no loop, so each call completes one path and records it as a
+// single word).
 // PATH-LABEL: llvm.func internal @__phaedrus_direct.leaf(
-// PATH: llvm.mlir.constant(-1073741824 : i32) : i32
-// PATH: llvm.call preserve_mostcc @__phaedrus_record_path_slow
+// PATH: %[[BASE:.*]] = llvm.mlir.constant(-1073741824 : i32) : i32
+// PATH-NEXT: %[[WORD:.*]] = llvm.or %{{.*}}, %[[BASE]] : i32
+// PATH-NOT: llvm.call
+// PATH: llvm.call preserve_mostcc @__phaedrus_record_slow(%[[WORD]])
 
 // LLVM: define internal i32 @__phaedrus_direct.leaf(
 // LLVM: call i32 @__phaedrus_direct.leaf(
@@ -76,7 +86,8 @@ llvm.func @mid(%x: i32) -> i32 {
 
 // A function that takes the address of its own blocks (computed goto, as
 // Lua's interpreter loop does) gets no copy: the copy's llvm.blockaddress
-// would name the original's blocks. Its direct callers use the hand-over.
+// would name the original's blocks. Its direct callers use the hand-over,
+// and its entry takes the pending token.
 // CHECK-LABEL: llvm.func @dispatch(
 // CHECK: llvm.mlir.addressof @__phaedrus_site
 // CHECK-NOT: @__phaedrus_direct.dispatch

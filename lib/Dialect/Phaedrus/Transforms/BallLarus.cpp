@@ -233,8 +233,9 @@ mlir::phaedrus::instrumentPaths(LLVM::LLVMFuncOp function,
   // nearly every jump there, so the run's bookkeeping (compare with the open
   // run, then record it and open another) cost more than the occasional
   // repeat it saves. Consecutive equal runs of length 1 mean the same as
-  // one longer run to every reader.
-  bool direct = !indirectTargets.empty();
+  // one longer run to every reader. A function without loops completes one
+  // path per call, at its return, so it has no runs to keep either.
+  bool direct = !indirectTargets.empty() || breakEdges.empty();
   // Locals: the path register, and (unless direct) the open run of
   // completed paths (its path and length; length 0 means none).
   Value reg = LLVM::AllocaOp::create(builder, loc, ptrType, i32, one, 4);
@@ -280,13 +281,18 @@ mlir::phaedrus::instrumentPaths(LLVM::LLVMFuncOp function,
   // without a branch.
   bool shortForm = functionToken < PHAEDRUS_PATH_SHORT_TOKENS;
   bool pathsFitShort = total <= PHAEDRUS_PATH_SHORT_PATHS;
-  // Records a run of `length` completions of `path`.
+  // Records a run of `length` completions of `path` (without runs, one
+  // completion: then a single word when every path id fits it).
   auto emitRun = [&](Value path, Value length) {
     if (!shortForm) {
       recorder.emit(builder, loc, {markValue, path, length});
       return;
     }
     Value shortBase = constant(PHAEDRUS_PATH_SHORT | functionToken << 16);
+    if (direct && pathsFitShort) {
+      recorder.emit(builder, loc, {LLVM::OrOp::create(builder, loc, path, shortBase)});
+      return;
+    }
     Value isShort = LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::eq,
                                          length, constant(1));
     if (!pathsFitShort)

@@ -177,6 +177,7 @@ struct PhaedrusInstrumentPass
     // record their token before the call; the others store the pending
     // token right before the call.
     SmallVector<std::pair<LLVM::CallOp, uint32_t>> recordAtCall;
+    llvm::StringSet<> handedOver; // callees some call site stores a token for
     for (auto [call, token] : siteCalls) {
       StringRef callee = *call.getCallee();
       auto copy = copies.find(callee.str());
@@ -189,6 +190,7 @@ struct PhaedrusInstrumentPass
         recordAtCall.push_back({call, token});
         continue;
       }
+      handedOver.insert(callee);
       builder.setInsertionPoint(call);
       Location callLoc = call.getLoc();
       Value address = LLVM::AddressOfOp::create(builder, callLoc, siteGlobal);
@@ -218,13 +220,24 @@ struct PhaedrusInstrumentPass
     // Entries: after the entry block's leading constants and allocas (so
     // that the allocas stay in the entry block, where LLVM promotes them),
     // take the pending call-site token or else the function's own, and
-    // record it.
+    // record it. A function that no call site hands a token to (with
+    // direct-entry copies, all but those that cannot be copied) is entered
+    // only with none pending: it records its own token, a constant.
     for (auto &[name, function] : functions) {
       if (callerRecorded.contains(name))
         continue;
       Block &entry = function.getBody().front();
       builder.setInsertionPoint(&entry, afterEntryAllocas(entry));
       Location entryLoc = function.getLoc();
+      auto own = [&] {
+        return LLVM::ConstantOp::create(
+            builder, entryLoc, i32, builder.getI32IntegerAttr(functionToken[name]));
+      };
+      ++numFunctions;
+      if (!handedOver.contains(name)) {
+        recorder.emit(builder, entryLoc, {own()});
+        continue;
+      }
       Value siteAddress = LLVM::AddressOfOp::create(builder, entryLoc, siteGlobal);
       auto site = LLVM::LoadOp::create(builder, entryLoc, i32, siteAddress, 4);
       recorder.tag(site, Recorder::Memory::Site);
@@ -237,11 +250,8 @@ struct PhaedrusInstrumentPass
       Value fromSite = LLVM::SubOp::create(builder, entryLoc, site, one);
       Value hasSite = LLVM::ICmpOp::create(builder, entryLoc,
                                            LLVM::ICmpPredicate::ne, site, zero);
-      Value own = LLVM::ConstantOp::create(
-          builder, entryLoc, i32, builder.getI32IntegerAttr(functionToken[name]));
-      Value token = LLVM::SelectOp::create(builder, entryLoc, hasSite, fromSite, own);
+      Value token = LLVM::SelectOp::create(builder, entryLoc, hasSite, fromSite, own());
       recorder.emit(builder, entryLoc, {token});
-      ++numFunctions;
     }
     // Call-site tokens recorded by the caller, right before the call (after
     // the path instrumentation, which numbers the unchanged CFG and records
