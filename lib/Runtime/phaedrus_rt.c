@@ -325,13 +325,15 @@ struct compressor {
   uint32_t *residue; /* flags, then misses */
   void *out;
   size_t out_size;
-  int dense; /* the last chunk missed often: predict it without a branch */
+  int predict; /* path granularity: predict the next chunk (EVNP) */
+  int dense;   /* the last chunk missed often: predict it without a branch */
 };
 
 static int compressor_init(struct compressor *c) {
   size_t residue_words = phaedrus_predict_flag_words(PHAEDRUS_CHUNK_TOKENS) +
                          PHAEDRUS_CHUNK_TOKENS;
   c->cctx = ZSTD_createCCtx();
+  c->predict = 0;
   c->dense = 0;
   c->table = malloc(PHAEDRUS_PREDICT_TABLE * sizeof(uint32_t));
   c->residue = malloc(residue_words * sizeof(uint32_t));
@@ -347,35 +349,44 @@ static void compressor_free(struct compressor *c) {
   free(c->out);
 }
 
-/* Writes one buffer compressed with a compressor: at path granularity
- * predicted, then zstd (EVNP), at function granularity zstd alone (EVNZ, or
- * EV2Z with 16-bit events); raw (EVNT, EV2T) without a compressor (signal
- * handlers must not allocate) or if compression fails. Caller holds
- * write_lock.
- * Why by granularity (one core, 2026-11): a Lua path trace of 120M words
- * took zstd 0.48 s (25 MB) and prediction + zstd 0.21 s (5.0 MB), but a Lua
- * function trace of 118M words took zstd 0.15 s (9.1 MB) and prediction +
- * zstd 0.24 s (6.7 MB): zstd already finds the repeats of entry tokens, and
- * the predictor would only cost time. */
+/* Writes one buffer compressed with a compressor: zstd alone (EVNZ, or
+ * EV2Z with 16-bit events), or at path granularity when that compresses
+ * poorly, predicted first, then zstd (EVNP); raw (EVNT, EV2T) without a
+ * compressor (signal handlers must not allocate) or if compression fails.
+ * Caller holds write_lock.
+ * Why the choice (one core, 2026-11, 64K-word chunks as the writer gets
+ * them, zstd level 1, ns per word): Lua's path traces repeat enough that
+ * zstd alone is both faster and smaller (gc.lua 0.58 ns, 0.94 MB, against
+ * 1.44 ns and 1.37 MB predicted; sparse.lua 1.94 against 2.51 ns; life.lua
+ * 0.99 against 1.98 ns), but bzip2's, of which zstd alone makes only 6.5x,
+ * are written faster predicted (6.9 against 7.8 ns: 47% of the words miss
+ * the predictor, and zstd gets half the bytes). So the writer predicts the
+ * next chunk when zstd alone shrank the last one less than 8x, and stops
+ * when a predicted chunk's misses fall below a quarter. Function traces
+ * (16-bit words, at most a few thousand distinct) always compress well. */
 static void write_buffer(struct buffer *b, struct compressor *c) {
   int error;
   if (c) {
     uint32_t tag = rt.narrow ? PHAEDRUS_TAG_EV2Z : PHAEDRUS_TAG_EVNZ;
     const void *words = b->tokens;
     size_t bytes = b->count * event_bytes();
-    if (rt.granularity == PHAEDRUS_GRANULARITY_PATH) {
+    int predicted = rt.granularity == PHAEDRUS_GRANULARITY_PATH && c->predict;
+    if (predicted) {
       size_t flag_words = phaedrus_predict_flag_words(b->count);
       size_t missed = phaedrus_predict_encode(b->tokens, b->count, c->table,
                                               c->residue, c->residue + flag_words,
                                               c->dense);
       /* Break-even of the two loops: about one miss in 16 tokens. */
       c->dense = missed * 16 > b->count;
+      c->predict = missed * 4 > b->count;
       tag = PHAEDRUS_TAG_EVNP;
       words = c->residue;
       bytes = sizeof(uint32_t) * (flag_words + missed);
     }
     size_t n = ZSTD_compressCCtx(c->cctx, c->out, c->out_size, words, bytes,
                                  ZSTD_LEVEL);
+    if (!predicted && !ZSTD_isError(n))
+      c->predict = rt.granularity == PHAEDRUS_GRANULARITY_PATH && n * 8 > bytes;
     if (!ZSTD_isError(n)) {
       uint32_t head[2] = {b->sequence, b->count};
       error = write_record(tag, b->owner->index, head, sizeof head, c->out, n);

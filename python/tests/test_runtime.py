@@ -22,7 +22,7 @@ SOURCES = REPO_ROOT / "test" / "e2e" / "runtime"
 def builds(tmp_path_factory):
     root = tmp_path_factory.mktemp("runtime")
     out = {}
-    for name in ["threads", "forever", "forks", "crashes", "branches"]:
+    for name in ["threads", "forever", "forks", "crashes", "branches", "scatter"]:
         mlir = pipeline.sources_to_mlir([SOURCES / f"{name}.c"], root / f"{name}.mlir")
         plain = pipeline.mlir_to_binary(mlir, root / f"{name}.plain")
         # Function granularity records 16-bit events (every token of these
@@ -321,30 +321,15 @@ def test_path_granularity_counts_paths_exactly(builds, tmp_path, n):
     assert counts["traces"][0]["entry_counts"]["classify"] == 1
 
 
-def test_path_trace_chunks_round_trip_and_damage_is_reported(builds, tmp_path):
-    """At path granularity the writer predicts and compresses each chunk
-    (EVNP records, docs/TraceFormat.md): a long run must still give exact
-    path counts, and a cut or a flipped byte in an EVNP record must be
-    reported like any other damage."""
-    inst, plain = builds["branches-path"]
-    n = 3_000_000
-    trace = tmp_path / "long.wpp"
-    code, out, _ = pipeline.run_program(inst, [str(n)], trace=trace)
-    assert (code, out) == pipeline.run_program(plain, [str(n)])[:2]
-    data = trace.read_bytes()
-    chunks = event_records(data)
-    assert len(chunks) >= 10 and {tag for _, _, tag in chunks[:-1]} == {"EVNP"}
-    counts, warnings = entry_counts(trace, tmp_path)
-    assert warnings == ""
-    paths = sorted(counts["traces"][0]["path_counts"]["classify"].values())
-    then_iterations = len(range(0, n, 3))
-    assert paths == sorted([1, then_iterations - 1, n - then_iterations, 1])
-
-    middle, length, _ = chunks[len(chunks) // 2]
+def check_chunk_damage_is_reported(data, chunks, tag, tmp_path):
+    """A cut in the middle chunk is reported as a truncated `tag` record
+    with the prefix recovered, a flipped byte in it as a checksum mismatch."""
+    middle, length, found = chunks[len(chunks) // 2]
+    assert found == tag
     cut = tmp_path / "cut.wpp"
     cut.write_bytes(data[: middle + length // 2])
     counts, warnings = entry_counts(cut, tmp_path)
-    assert f"trace is incomplete: truncated EVNP record at byte {middle}" in warnings
+    assert f"trace is incomplete: truncated {tag} record at byte {middle}" in warnings
     assert re.search(rf"recovered \d+ events in {len(chunks) // 2} chunks from 1 "
                      r"thread\(s\)", warnings), warnings
 
@@ -353,7 +338,57 @@ def test_path_trace_chunks_round_trip_and_damage_is_reported(builds, tmp_path):
     (tmp_path / "corrupt.wpp").write_bytes(bytes(flipped))
     with pytest.raises(ToolError) as error:
         pipeline.import_trace(tmp_path / "corrupt.wpp", tmp_path / "corrupt.mlir")
-    assert f"corrupt EVNP record at byte {middle}: checksum mismatch" in str(error.value)
+    assert f"corrupt {tag} record at byte {middle}: checksum mismatch" in str(error.value)
+
+
+def test_path_trace_chunks_round_trip_and_damage_is_reported(builds, tmp_path):
+    """A path trace that zstd compresses well is written as zstd chunks
+    (EVNZ records, docs/TraceFormat.md): a long run must still give exact
+    path counts, and a cut or a flipped byte in a chunk must be reported
+    like any other damage."""
+    inst, plain = builds["branches-path"]
+    n = 3_000_000
+    trace = tmp_path / "long.wpp"
+    code, out, _ = pipeline.run_program(inst, [str(n)], trace=trace)
+    assert (code, out) == pipeline.run_program(plain, [str(n)])[:2]
+    data = trace.read_bytes()
+    chunks = event_records(data)
+    assert len(chunks) >= 10 and {tag for _, _, tag in chunks[:-1]} == {"EVNZ"}
+    counts, warnings = entry_counts(trace, tmp_path)
+    assert warnings == ""
+    paths = sorted(counts["traces"][0]["path_counts"]["classify"].values())
+    then_iterations = len(range(0, n, 3))
+    assert paths == sorted([1, then_iterations - 1, n - then_iterations, 1])
+    check_chunk_damage_is_reported(data, chunks, "EVNZ", tmp_path)
+
+
+def test_poorly_compressing_path_trace_is_predicted(builds, tmp_path):
+    """A path trace that zstd alone shrinks less than 8x (each iteration of
+    scatter.c takes one of 256 paths at random) is predicted before zstd
+    from its second chunk on (EVNP records): its path counts are still
+    exact, and damage to a predicted chunk is reported."""
+    inst, plain = builds["scatter-path"]
+    n = 1_500_000
+    trace = tmp_path / "scatter.wpp"
+    code, out, _ = pipeline.run_program(inst, [str(n)], trace=trace)
+    assert (code, out) == pipeline.run_program(plain, [str(n)])[:2]
+    data = trace.read_bytes()
+    chunks = event_records(data)
+    tags = [tag for _, _, tag in chunks[:-1]]
+    assert len(chunks) >= 10 and tags[0] == "EVNZ" and set(tags[1:]) == {"EVNP"}, tags
+    counts, warnings = entry_counts(trace, tmp_path)
+    assert warnings == ""
+    # Replay the generator: the first iteration's path starts at the entry,
+    # the others at the loop header; one more path leaves the loop. Runs of
+    # a path repeated are counted once per completion all the same.
+    x, later = 20261124, {}
+    for i in range(n):
+        x = (x * 1103515245 + 12345) % 2**32
+        if i > 0:
+            later[x >> 24] = later.get(x >> 24, 0) + 1
+    paths = sorted(counts["traces"][0]["path_counts"]["scatter"].values())
+    assert paths == sorted([1, 1, *later.values()])
+    check_chunk_damage_is_reported(data, chunks, "EVNP", tmp_path)
 
 
 def test_corpus_run_entry_refuses_what_is_not_one_run():
