@@ -127,6 +127,38 @@ TEST_F(ImportWppTest, OneWordPathRunsMeanLengthOne) {
   EXPECT_EQ(expandedTokens(*module), (std::vector<int32_t>{0, 2, 2, 2, 3}));
 }
 
+TEST_F(ImportWppTest, EntryPathWordsAreTheEntryThenAOneWordRun) {
+  // main calls f through call site 2 (f runs path 5), f is entered
+  // indirectly (its own token 1; path 7), then f's path 5 as a plain
+  // one-word run: the entry-path words read as their entry token followed
+  // by a run of length 1 of the function that token enters.
+  const char *vocabulary =
+      "0\tfunction\tmain\n1\tfunction\tf\n2\tcall_site\tmain\t0\tf\n";
+  TraceBuilder b = start(vocabulary);
+  b.events(0, 0, {0, PHAEDRUS_PATH_ENTRY | 2u << 16 | 5,
+                  PHAEDRUS_PATH_ENTRY | 1u << 16 | 7,
+                  PHAEDRUS_PATH_SHORT | 1u << 16 | 5});
+  b.end();
+  OwningOpRef<ModuleOp> module = import(b);
+  ASSERT_TRUE(module) << (messages.empty() ? "" : messages.front());
+  EXPECT_TRUE(messages.empty());
+  auto imported = *module->getOps<VocabularyOp>().begin();
+  EXPECT_EQ(pathEntries(imported),
+            (std::vector<std::pair<std::string, int64_t>>{{"f", 5}, {"f", 7}}));
+  EXPECT_EQ(expandedTokens(*module), (std::vector<int32_t>{0, 2, 3, 1, 4, 3}));
+  FailureOr<WppCounts> counts = count(b);
+  ASSERT_TRUE(succeeded(counts));
+  EXPECT_EQ(pathEntries(counts->vocabulary), pathEntries(imported));
+}
+
+TEST_F(ImportWppTest, EntryPathWordOfANonEntryIsCorrupt) {
+  TraceBuilder b = start(kVocabulary);
+  b.events(0, 0, {0, PHAEDRUS_PATH_ENTRY | 9u << 16 | 1});
+  b.end();
+  expectBothRefuse(b, "corrupt trace: an entry-path word names token 9, which "
+                      "is not a function or call site of the vocabulary");
+}
+
 TEST_F(ImportWppTest, OneWordPathRunOfANonFunctionIsCorrupt) {
   TraceBuilder b = start(kVocabulary);
   b.events(0, 0, {0, PHAEDRUS_PATH_SHORT | 9u << 16 | 1});

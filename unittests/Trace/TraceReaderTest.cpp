@@ -122,7 +122,7 @@ TEST(TraceReaderTest, WrongVersionIsRefused) {
     EXPECT_FALSE(r.status.headerValid);
     EXPECT_NE(r.status.problem.find("unsupported trace format version " +
                                     std::to_string(version) +
-                                    " (this reader reads versions 1 to 3)"),
+                                    " (this reader reads versions 1 to 4)"),
               std::string::npos)
         << r.status.problem;
   }

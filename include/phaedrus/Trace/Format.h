@@ -23,9 +23,10 @@
 #define PHAEDRUS_TRACE_MAGIC "PHDRWPP\n"
 #define PHAEDRUS_TRACE_MAGIC_SIZE 8
 /* Version 2 added EVNP records and one-word path runs, version 3 the
- * 16-bit event records EV2T and EV2Z; a reader reads every older version as
- * well (they have none of what came later). */
-#define PHAEDRUS_TRACE_VERSION 3u
+ * 16-bit event records EV2T and EV2Z, version 4 entry-path words
+ * (PHAEDRUS_PATH_ENTRY); a reader reads every older version as well (they
+ * have none of what came later). */
+#define PHAEDRUS_TRACE_VERSION 4u
 #define PHAEDRUS_TRACE_OLDEST_VERSION 1u
 
 #define PHAEDRUS_FOURCC(a, b, c, d)                                            \
@@ -76,6 +77,13 @@
  * PHAEDRUS_PATH_SHORT | token << 16 | path id. The three-word form keeps bit
  * 30 of its first word clear (function tokens are below 2^30). */
 #define PHAEDRUS_PATH_SHORT 0xC0000000u
+/* A function without loops or calls runs exactly one path per call, which
+ * it records at its return. When every token of the build is below 2^14
+ * and its path ids below 2^16, that word also carries the call's entry
+ * token (version 4): PHAEDRUS_PATH_ENTRY | token << 16 | path id, where
+ * token is the entry's call_site or function id, means that token followed
+ * by a one-word run of path id of the function the token enters. */
+#define PHAEDRUS_PATH_ENTRY 0x40000000u
 #define PHAEDRUS_PATH_KIND_MASK 0xC0000000u
 #define PHAEDRUS_PATH_SHORT_TOKENS (1u << 14)
 #define PHAEDRUS_PATH_SHORT_PATHS (1u << 16)

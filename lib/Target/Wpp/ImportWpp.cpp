@@ -62,7 +62,9 @@ decodeWpp(StringRef bytes, Location loc, const ImportWppOptions &options,
   trace::Ending ending;
   // Path runs are three words (PHAEDRUS_PATH_MARK | function, path id,
   // length) or one (PHAEDRUS_PATH_SHORT | function << 16 | path id, length
-  // 1); each distinct (function, path) becomes a vocabulary entry.
+  // 1); each distinct (function, path) becomes a vocabulary entry. An
+  // entry-path word (PHAEDRUS_PATH_ENTRY | token << 16 | path id) is the
+  // entry token, then a one-word run of the function it enters.
   struct PendingRun {
     unsigned words = 0; // of the current run read so far
     uint32_t function = 0, path = 0;
@@ -71,6 +73,34 @@ decodeWpp(StringRef bytes, Location loc, const ImportWppOptions &options,
   std::map<std::pair<uint32_t, uint32_t>, uint32_t> pathIds;
   std::vector<std::pair<uint32_t, uint32_t>> pathOrder;
   uint64_t danglingPathMarks = 0;
+  // The function each token enters (its own for a function, the callee's
+  // for a call site, kNone otherwise), from the vocabulary, which comes
+  // before any event: made at the first entry-path word.
+  constexpr uint32_t kNone = UINT32_MAX;
+  std::optional<std::vector<uint32_t>> enteredFunction;
+  std::optional<uint32_t> badEntryToken;
+  auto functionEnteredBy = [&](uint32_t token) -> uint32_t {
+    if (!enteredFunction) {
+      enteredFunction.emplace();
+      std::string error;
+      if (auto entries =
+              trace::parseVocabulary(decoded.header.vocabulary, error)) {
+        std::map<std::string, uint32_t> functionIds;
+        for (const trace::VocabularyEntry &entry : *entries)
+          if (entry.kind == "function")
+            functionIds.emplace(entry.symbol, entry.id);
+        for (const trace::VocabularyEntry &entry : *entries) {
+          uint32_t entered = kNone;
+          if (entry.kind == "function")
+            entered = entry.id;
+          else if (entry.kind == "call_site" && functionIds.count(entry.callee))
+            entered = functionIds.at(entry.callee);
+          enteredFunction->push_back(entered);
+        }
+      }
+    }
+    return token < enteredFunction->size() ? (*enteredFunction)[token] : kNone;
+  };
   trace::ReadStatus status = trace::readTrace(
       bytes.data(), bytes.size(), decoded.header, ending,
       [&](uint32_t thread, const uint32_t *tokens, size_t count) {
@@ -92,6 +122,16 @@ decodeWpp(StringRef bytes, Location loc, const ImportWppOptions &options,
             pending.words = 0;
           } else if ((word & PHAEDRUS_PATH_KIND_MASK) == PHAEDRUS_PATH_SHORT) {
             pushPath((word & ~PHAEDRUS_PATH_KIND_MASK) >> 16, word & 0xffffu, 1);
+          } else if ((word & PHAEDRUS_PATH_KIND_MASK) == PHAEDRUS_PATH_ENTRY) {
+            uint32_t token = (word & ~PHAEDRUS_PATH_KIND_MASK) >> 16;
+            uint32_t function = functionEnteredBy(token);
+            if (function == kNone) {
+              if (!badEntryToken)
+                badEntryToken = token;
+              continue;
+            }
+            onEvent(thread, token, 1);
+            pushPath(function, word & 0xffffu, 1);
           } else if (word & PHAEDRUS_PATH_MARK) {
             pending.function = word & ~PHAEDRUS_PATH_MARK;
             pending.words = 1;
@@ -138,6 +178,12 @@ decodeWpp(StringRef bytes, Location loc, const ImportWppOptions &options,
   }
   if (entries->empty()) {
     emitError(loc) << "cannot import trace: it has no vocabulary";
+    return std::nullopt;
+  }
+  if (badEntryToken) {
+    emitError(loc) << "corrupt trace: an entry-path word names token "
+                   << *badEntryToken
+                   << ", which is not a function or call site of the vocabulary";
     return std::nullopt;
   }
   if (danglingPathMarks)

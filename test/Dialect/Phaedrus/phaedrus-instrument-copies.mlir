@@ -48,15 +48,37 @@
 // CHECK-NEXT: llvm.store %[[C5H]], %{{.*}} {alignment = 2 : i64} : i16, !llvm.ptr
 // CHECK: llvm.call @__phaedrus_direct.leaf(
 
-// At path granularity a copy records its original's paths, under the
-// original's token (@leaf: 0, so a one-word run is 0xC0000000 | path id;
-// @leaf has no loop, so each call completes one path and records it as a
-// single word).
-// PATH-LABEL: llvm.func internal @__phaedrus_direct.leaf(
-// PATH: %[[BASE:.*]] = llvm.mlir.constant(-1073741824 : i32) : i32
+// At path granularity @leaf (no loop, no call, two paths) records its
+// entry with its path, in one word at each return: 0x40000000 | entry
+// token << 16 | path id (docs/TraceFormat.md), and nothing at entry. The
+// original's entry token is its own (0); its copy takes the call-site token
+// as an extra last argument, which its direct callers pass instead of
+// recording it (@main[1]: 4, @mid[0]: 5). @mid makes a call, so it records
+// its entry as before.
+// PATH-LABEL: llvm.func @leaf(%arg0: i32) -> i32 {
+// PATH-NOT: llvm.call
+// PATH: %[[SHIFTED:.*]] = llvm.shl %[[OWN:.*]], %{{.*}} : i32
+// PATH-NEXT: %[[ENTRY:.*]] = llvm.mlir.constant(1073741824 : i32) : i32
+// PATH-NEXT: %[[BASE:.*]] = llvm.or %[[SHIFTED]], %[[ENTRY]] : i32
 // PATH-NEXT: %[[WORD:.*]] = llvm.or %{{.*}}, %[[BASE]] : i32
 // PATH-NOT: llvm.call
-// PATH: llvm.call preserve_mostcc @__phaedrus_record_slow(%[[WORD]])
+// PATH: llvm.call preserve_mostcc @__phaedrus_record_slow(%[[WORD]]) : (i32) -> ()
+// PATH-NOT: __phaedrus_record_path_slow
+// PATH-LABEL: llvm.func internal @__phaedrus_direct.leaf(%arg0: i32, %arg1: i32) -> i32 {
+// PATH-NOT: llvm.call
+// PATH: %[[CSHIFTED:.*]] = llvm.shl %arg1, %{{.*}} : i32
+// PATH-NEXT: %[[CENTRY:.*]] = llvm.mlir.constant(1073741824 : i32) : i32
+// PATH-NEXT: %[[CBASE:.*]] = llvm.or %[[CSHIFTED]], %[[CENTRY]] : i32
+// PATH-NEXT: %[[CWORD:.*]] = llvm.or %{{.*}}, %[[CBASE]] : i32
+// PATH-NOT: llvm.call
+// PATH: llvm.call preserve_mostcc @__phaedrus_record_slow(%[[CWORD]]) : (i32) -> ()
+// PATH-LABEL: llvm.func @main(
+// PATH: %[[T4:.*]] = llvm.mlir.constant(4 : i32) : i32
+// PATH-NEXT: %{{.*}} = llvm.call @__phaedrus_direct.leaf(%{{.*}}, %[[T4]]) : (i32, i32) -> i32
+// PATH-LABEL: llvm.func @mid(
+// PATH: llvm.mlir.constant(2 : i32) : i32
+// PATH: %[[T5:.*]] = llvm.mlir.constant(5 : i32) : i32
+// PATH-NEXT: %{{.*}} = llvm.call @__phaedrus_direct.leaf(%arg0, %[[T5]]) : (i32, i32) -> i32
 
 // LLVM: define internal i32 @__phaedrus_direct.leaf(
 // LLVM: call i32 @__phaedrus_direct.leaf(

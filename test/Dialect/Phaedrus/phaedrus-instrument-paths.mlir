@@ -251,8 +251,9 @@ llvm.func @few_paths(%c: i1, %n: i32) {
 // path register's initial stores: LLVM promotes only entry-block allocas,
 // and one left behind the entry event's split would keep its variable in
 // memory as a dynamic stack allocation. (@locals has no loop, so it keeps
-// no run: its one alloca of its own is the path register. No call site
-// hands it a token: its entry records its own, 1.)
+// no run: its one alloca of its own is the path register. It makes a call,
+// so it records its entry at the entry, and no call site hands it a token:
+// it records its own, 1.)
 // CHECK-LABEL: llvm.func @locals(
 // CHECK: llvm.alloca
 // CHECK-NEXT: %[[ONE:.*]] = llvm.mlir.constant(1 : i32) : i32
@@ -264,6 +265,7 @@ llvm.func @few_paths(%c: i1, %n: i32) {
 // CHECK: ^bb
 // CHECK-NOT: llvm.alloca
 // CHECK: llvm.return
+llvm.func @sink(i32)
 llvm.func @locals(%c: i1, %v: i32) -> i32 {
   %one = llvm.mlir.constant(1 : i32) : i32
   %x = llvm.alloca %one x i32 : (i32) -> !llvm.ptr
@@ -271,6 +273,7 @@ llvm.func @locals(%c: i1, %v: i32) -> i32 {
   llvm.store %v, %x : i32, !llvm.ptr
   llvm.cond_br %c, ^a, ^b
 ^a:
+  llvm.call @sink(%v) : (i32) -> ()
   llvm.br ^b
 ^b:
   %r = llvm.load %x : !llvm.ptr -> i32
@@ -396,4 +399,21 @@ llvm.func @seventeen_diamonds(%c: i1) {
   llvm.br ^d17
 ^d17:
   llvm.return
+}
+
+// A function without loops or calls records its entry with its path, in one
+// word at its return (phaedrus-instrument-copies.mlir), but not if a path
+// can end in `unreachable`: that path records nothing, and the entry would
+// be lost with it. This one records its entry at the entry instead.
+// CHECK-LABEL: llvm.func @unreachable_leaf(
+// CHECK: llvm.mlir.constant(4 : i32) : i32
+// CHECK-NEXT: llvm.mlir.addressof @__phaedrus_cursor
+// CHECK-NOT: 1073741824
+// CHECK: llvm.unreachable
+llvm.func @unreachable_leaf(%c: i1) {
+  llvm.cond_br %c, ^a, ^b
+^a:
+  llvm.return
+^b:
+  llvm.unreachable
 }

@@ -195,13 +195,20 @@ mlir::phaedrus::numberPaths(LLVM::LLVMFuncOp function) {
   return numbering;
 }
 
+bool mlir::phaedrus::recordsEntryWithPath(const PathNumbering &numbering) {
+  return numbering.breakEdges.empty() && numbering.total > 1 &&
+         numbering.total <= PHAEDRUS_PATH_SHORT_PATHS;
+}
+
 std::optional<uint64_t>
 mlir::phaedrus::instrumentPaths(LLVM::LLVMFuncOp function,
                                 uint32_t functionToken,
-                                Recorder &recorder) {
+                                Recorder &recorder, Value entryToken) {
   std::optional<PathNumbering> numbering = numberPaths(function);
   if (!numbering)
     return std::nullopt;
+  assert((!entryToken || recordsEntryWithPath(*numbering)) &&
+         "only a function without loops records its entry with its path");
   Region &body = function.getBody();
   Block *entry = numbering->entry;
   const auto &indirectTargets = numbering->indirectTargets;
@@ -282,8 +289,16 @@ mlir::phaedrus::instrumentPaths(LLVM::LLVMFuncOp function,
   bool shortForm = functionToken < PHAEDRUS_PATH_SHORT_TOKENS;
   bool pathsFitShort = total <= PHAEDRUS_PATH_SHORT_PATHS;
   // Records a run of `length` completions of `path` (without runs, one
-  // completion: then a single word when every path id fits it).
+  // completion: then a single word when every path id fits it; with the
+  // entry token, the entry-path word).
   auto emitRun = [&](Value path, Value length) {
+    if (entryToken) {
+      Value shifted = LLVM::ShlOp::create(builder, loc, entryToken, constant(16));
+      Value base = LLVM::OrOp::create(builder, loc, shifted,
+                                      constant(PHAEDRUS_PATH_ENTRY));
+      recorder.emit(builder, loc, {LLVM::OrOp::create(builder, loc, path, base)});
+      return;
+    }
     if (!shortForm) {
       recorder.emit(builder, loc, {markValue, path, length});
       return;

@@ -60,9 +60,22 @@ bool decodePath(const PathNumbering &numbering, uint64_t pathId,
 /// entry event already says which path ran), or std::nullopt (leaving the function unchanged) when
 /// the function has more than 2^32 - 1 paths or a terminator the numbering
 /// does not handle.
+///
+/// With `entryToken` (an i32 available in the entry block: the entry's
+/// call_site or function token), which needs recordsEntryWithPath, the
+/// function records nothing at entry and its one path at each return as
+/// PHAEDRUS_PATH_ENTRY | entryToken << 16 | path id.
 std::optional<uint64_t> instrumentPaths(LLVM::LLVMFuncOp function,
                                         uint32_t functionToken,
-                                        Recorder &recorder);
+                                        Recorder &recorder,
+                                        Value entryToken = {});
+
+/// Whether a function numbered so can record its entry token with its path
+/// (PHAEDRUS_PATH_ENTRY): it has no loop or computed goto (one path per
+/// call, completed at a return), more than one path, and path ids below
+/// 2^16. The caller checks the rest: no calls (nothing is recorded between
+/// entry and return), every token below 2^14.
+bool recordsEntryWithPath(const PathNumbering &numbering);
 
 } // namespace mlir::phaedrus
 

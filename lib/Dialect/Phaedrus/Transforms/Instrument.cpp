@@ -116,6 +116,23 @@ struct PhaedrusInstrumentPass
     // thread-local hand-over of the pending site.
     const llvm::StringSet<> &callerRecorded = shape.enteredOnlyByRecordedCalls;
 
+    // Path granularity: a function without loops or calls runs one path
+    // per call, recorded at its return; when every token fits, that word
+    // also carries the entry token (PHAEDRUS_PATH_ENTRY), so the function
+    // records nothing at entry and its direct callers pass the call-site
+    // token as an argument instead of recording it: one record per call
+    // instead of two. Not with `unreachable` (a path ending there records
+    // nothing, and the entry would be lost with it) or varargs.
+    llvm::StringSet<> entryWithPath;
+    if (granularity == Granularity::Path &&
+        entries.size() <= PHAEDRUS_PATH_SHORT_TOKENS)
+      for (auto &[name, function] : functions)
+        if (!function.isVarArg() && onlyReturns(function)) {
+          std::optional<PathNumbering> numbering = numberPaths(function);
+          if (numbering && recordsEntryWithPath(*numbering))
+            entryWithPath.insert(name);
+        }
+
     // Every direct call, with its call-site token (the copies' calls below
     // share their original's tokens).
     SmallVector<std::pair<LLVM::CallOp, uint32_t>> siteCalls;
@@ -173,6 +190,24 @@ struct PhaedrusInstrumentPass
       }
     }
 
+    // The direct-entry version of each function that records its entry with
+    // its path (its copy, or itself when only recorded direct calls enter
+    // it) takes the call-site token as a last argument.
+    llvm::StringSet<> takesSiteToken;
+    for (auto &[name, function] : functions) {
+      if (!entryWithPath.contains(name))
+        continue;
+      auto copy = copies.find(name);
+      LLVM::LLVMFuncOp direct = copy != copies.end() ? copy->second
+                                : callerRecorded.contains(name)
+                                    ? function
+                                    : LLVM::LLVMFuncOp();
+      if (!direct)
+        continue;
+      addTrailingArgument(direct, i32);
+      takesSiteToken.insert(direct.getName());
+    }
+
     // Calls into functions entered only by recorded calls, and into copies,
     // record their token before the call; the others store the pending
     // token right before the call.
@@ -203,13 +238,34 @@ struct PhaedrusInstrumentPass
     // Paths first: their code goes on edges, the entry hook then goes
     // before everything at the top of the entry block.
     // A copy records the paths of its original, under its original's token.
+    // A function that records its entry with its path gets its entry token
+    // computed first (the hook without its record, or the call-site token
+    // argument) and records it at its returns.
+    llvm::StringSet<> entryRecorded;
     if (granularity == Granularity::Path) {
       for (auto &[name, function] : functions) {
-        if (instrumentPaths(function, functionToken[name], recorder)) {
+        Value entryToken;
+        if (entryWithPath.contains(name)) {
+          entryToken = takesSiteToken.contains(function.getName())
+                           ? function.getArguments().back()
+                           : takeEntryToken(function, functionToken[name],
+                                            handedOver.contains(name), recorder);
+          entryRecorded.insert(name);
+        }
+        if (instrumentPaths(function, functionToken[name], recorder, entryToken)) {
           ++numPathFunctions;
           auto copy = copies.find(name);
           if (copy != copies.end())
-            (void)instrumentPaths(copy->second, functionToken[name], recorder);
+            (void)instrumentPaths(copy->second, functionToken[name], recorder,
+                                  entryToken ? copy->second.getArguments().back()
+                                             : Value());
+        } else if (entryToken) {
+          // Cannot happen (the numbering succeeded when the function was
+          // chosen), but its entries would go unrecorded.
+          function.emitError() << "phaedrus-instrument: cannot number the "
+                                  "paths of @"
+                               << name << " a second time";
+          return signalPassFailure();
         } else {
           function.emitRemark()
               << "phaedrus-instrument: recording only the entries of @" << name
@@ -226,32 +282,13 @@ struct PhaedrusInstrumentPass
     for (auto &[name, function] : functions) {
       if (callerRecorded.contains(name))
         continue;
-      Block &entry = function.getBody().front();
-      builder.setInsertionPoint(&entry, afterEntryAllocas(entry));
-      Location entryLoc = function.getLoc();
-      auto own = [&] {
-        return LLVM::ConstantOp::create(
-            builder, entryLoc, i32, builder.getI32IntegerAttr(functionToken[name]));
-      };
       ++numFunctions;
-      if (!handedOver.contains(name)) {
-        recorder.emit(builder, entryLoc, {own()});
+      if (entryRecorded.contains(name))
         continue;
-      }
-      Value siteAddress = LLVM::AddressOfOp::create(builder, entryLoc, siteGlobal);
-      auto site = LLVM::LoadOp::create(builder, entryLoc, i32, siteAddress, 4);
-      recorder.tag(site, Recorder::Memory::Site);
-      Value zero = LLVM::ConstantOp::create(builder, entryLoc, i32,
-                                            builder.getI32IntegerAttr(0));
-      recorder.tag(LLVM::StoreOp::create(builder, entryLoc, zero, siteAddress, 4),
-                   Recorder::Memory::Site);
-      Value one = LLVM::ConstantOp::create(builder, entryLoc, i32,
-                                           builder.getI32IntegerAttr(1));
-      Value fromSite = LLVM::SubOp::create(builder, entryLoc, site, one);
-      Value hasSite = LLVM::ICmpOp::create(builder, entryLoc,
-                                           LLVM::ICmpPredicate::ne, site, zero);
-      Value token = LLVM::SelectOp::create(builder, entryLoc, hasSite, fromSite, own());
-      recorder.emit(builder, entryLoc, {token});
+      Value token = takeEntryToken(function, functionToken[name],
+                                   handedOver.contains(name), recorder);
+      builder.setInsertionPointAfterValue(token);
+      recorder.emit(builder, function.getLoc(), {token});
     }
     // Call-site tokens recorded by the caller, right before the call (after
     // the path instrumentation, which numbers the unchanged CFG and records
@@ -260,6 +297,17 @@ struct PhaedrusInstrumentPass
       builder.setInsertionPoint(call);
       Value value = LLVM::ConstantOp::create(builder, call.getLoc(), i32,
                                              builder.getI32IntegerAttr(token));
+      if (takesSiteToken.contains(*call.getCallee())) {
+        call.getCalleeOperandsMutable().append(value);
+        if (ArrayAttr argAttrs = call.getArgAttrsAttr()) {
+          SmallVector<Attribute> extended(argAttrs.begin(), argAttrs.end());
+          extended.push_back(builder.getDictionaryAttr({}));
+          call.setArgAttrsAttr(builder.getArrayAttr(extended));
+        }
+        ++numCallSites;
+        ++numEntriesWithPath;
+        continue;
+      }
       recorder.emit(builder, call.getLoc(), {value});
       ++numCallSites;
       ++numCallerRecorded;
@@ -320,6 +368,71 @@ struct PhaedrusInstrumentPass
           isGroup ? builder.getDenseI64ArrayAttr(entry.members)
                   : DenseI64ArrayAttr());
     }
+  }
+
+  /// The token an entry into `function` records, computed at the top of its
+  /// entry block (after its leading constants and allocas, so that the
+  /// allocas stay in the entry block, where LLVM promotes them): its own
+  /// token, or, when some call site hands it one (`handedOver`), the pending
+  /// call-site token if there is one (clearing it) and else its own.
+  Value takeEntryToken(LLVM::LLVMFuncOp function, uint32_t ownToken,
+                       bool handedOver, Recorder &recorder) {
+    Block &entry = function.getBody().front();
+    OpBuilder builder(function.getContext());
+    builder.setInsertionPoint(&entry, afterEntryAllocas(entry));
+    Location loc = function.getLoc();
+    Type i32 = builder.getI32Type();
+    auto own = [&] {
+      return LLVM::ConstantOp::create(builder, loc, i32,
+                                      builder.getI32IntegerAttr(ownToken));
+    };
+    if (!handedOver)
+      return own();
+    Value siteAddress =
+        LLVM::AddressOfOp::create(builder, loc, recorder.getSiteGlobal());
+    auto site = LLVM::LoadOp::create(builder, loc, i32, siteAddress, 4);
+    recorder.tag(site, Recorder::Memory::Site);
+    Value zero =
+        LLVM::ConstantOp::create(builder, loc, i32, builder.getI32IntegerAttr(0));
+    recorder.tag(LLVM::StoreOp::create(builder, loc, zero, siteAddress, 4),
+                 Recorder::Memory::Site);
+    Value one =
+        LLVM::ConstantOp::create(builder, loc, i32, builder.getI32IntegerAttr(1));
+    Value fromSite = LLVM::SubOp::create(builder, loc, site, one);
+    Value hasSite =
+        LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::ne, site, zero);
+    return LLVM::SelectOp::create(builder, loc, hasSite, fromSite, own());
+  }
+
+  /// Appends an argument of type `type` to `function` (its type, its entry
+  /// block, its argument attributes). FunctionOpInterface's insertArgument
+  /// cannot: it gives an LLVM function without results no type.
+  static void addTrailingArgument(LLVM::LLVMFuncOp function, Type type) {
+    LLVM::LLVMFunctionType old = function.getFunctionType();
+    SmallVector<Type> params(old.getParams());
+    params.push_back(type);
+    function.setFunctionType(
+        LLVM::LLVMFunctionType::get(old.getReturnType(), params, old.isVarArg()));
+    function.getBody().front().addArgument(type, function.getLoc());
+    if (ArrayAttr argAttrs = function.getArgAttrsAttr()) {
+      SmallVector<Attribute> extended(argAttrs.begin(), argAttrs.end());
+      extended.push_back(DictionaryAttr::get(function.getContext()));
+      function.setArgAttrsAttr(ArrayAttr::get(function.getContext(), extended));
+    }
+  }
+
+  /// Whether `function` leaves only by returning, with nothing recorded in
+  /// between: no call of any kind (a callee or a callback could record
+  /// events), no inline assembly, no `unreachable`.
+  static bool onlyReturns(LLVM::LLVMFuncOp function) {
+    return !function
+                .walk([](Operation *op) {
+                  return isa<LLVM::CallOp, LLVM::InvokeOp, LLVM::InlineAsmOp,
+                             LLVM::UnreachableOp>(op)
+                             ? WalkResult::interrupt()
+                             : WalkResult::advance();
+                })
+                .wasInterrupted();
   }
 
   /// Whether `function` can have a direct-entry copy: not if it takes the

@@ -32,7 +32,16 @@ def PhaedrusInstrumentPass : Pass<"phaedrus-instrument", "::mlir::ModuleOp"> {
     stay in order and tight loops cost a compare and an add per iteration.
     A function with computed gotos (an interpreter's dispatch) records each
     path as it ends instead, without runs: its path changes at nearly every
-    jump. Branch frequencies and
+    jump. So does a function without loops, which completes one path per
+    call, at its return; when all its path ids fit the one-word form, that
+    is a single store. When such a function also makes no call (and has
+    no inline assembly and no `unreachable`) and every token of the
+    vocabulary is below 2^14, that one word carries its entry too
+    (`0x40000000 | entry token << 16 | path id`): it records nothing at
+    entry, and its direct callers pass their call-site token to it as an
+    extra last argument (of its direct-entry copy, or of itself when only
+    recorded direct calls enter it) instead of recording it, one record
+    per call instead of two. Branch frequencies and
     per-call-site path spectra follow exactly from the recorded paths.
     Functions with a single path (no branches) record no path events: their
     entry event already determines the path. A
@@ -63,7 +72,10 @@ def PhaedrusInstrumentPass : Pass<"phaedrus-instrument", "::mlir::ModuleOp"> {
       entered only by recorded direct calls) takes the pending call-site
       token (clearing it) or else its own `function` token (indirect calls,
       calls from uninstrumented code such as `qsort` callbacks, the program
-      entry) and records it inline: a store at the thread's buffer cursor
+      entry) and records it inline; a function to which no call site hands
+      a token (with direct-entry copies, every function that can be copied)
+      records its own token without reading `__phaedrus_site`: a store at
+      the thread's buffer cursor
       while it is below its limit, else a call into the runtime, which
       writes the full buffer. One event is one 32-bit word, or one 16-bit
       word when every token of the vocabulary is below 2^16 (below);
@@ -114,19 +126,21 @@ def PhaedrusInstrumentPass : Pass<"phaedrus-instrument", "::mlir::ModuleOp"> {
     After (abridged):
 
     ```mlir
-    llvm.func @f() {
-      %site = llvm.load %site_address : !llvm.ptr -> i32   // then cleared
-      %token = llvm.select %has_site, %site_minus_one, %own_token : i1, i32
+    llvm.func @f() {            // entered other than by main's direct call
+      %own = llvm.mlir.constant(0 : i32) : i32             // token of @f
       %room = llvm.icmp "ult" %cursor, %limit : !llvm.ptr
       llvm.cond_br %room weights([65535, 1]), ^store, ^call_runtime
-      ...
+      ...                                     // store %own, advance
+      llvm.return
+    }
+    llvm.func internal @__phaedrus_direct.f() {   // for direct calls
       llvm.return
     }
     llvm.func @main() -> i32 {
       ...
-      %s = llvm.mlir.constant(1 : i32) : i32   // token 0 (main[0] -> f) + 1
-      llvm.store %s, %site : i32, !llvm.ptr
-      llvm.call @f() : () -> ()
+      %s = llvm.mlir.constant(2 : i32) : i32   // call site main[0] -> f
+      ...                                      // record %s inline
+      llvm.call @__phaedrus_direct.f() : () -> ()
     }
     ```
   }];
@@ -157,6 +171,9 @@ def PhaedrusInstrumentPass : Pass<"phaedrus-instrument", "::mlir::ModuleOp"> {
               "only ever called directly, or is a direct-entry copy)">,
     Statistic<"numDirectCopies", "direct-copies",
               "Functions given a direct-entry copy">,
+    Statistic<"numEntriesWithPath", "entries-with-path",
+              "Call sites that pass their token to a callee that records it "
+              "with its path (path granularity)">,
     Statistic<"numGroupEntries", "group-entries",
               "Vocabulary entries of call groups (function granularity)">
   ];
