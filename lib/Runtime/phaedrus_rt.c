@@ -359,11 +359,13 @@ static void compressor_free(struct compressor *c) {
  * zstd alone is both faster and smaller (gc.lua 0.58 ns, 0.94 MB, against
  * 1.44 ns and 1.37 MB predicted; sparse.lua 1.94 against 2.51 ns; life.lua
  * 0.99 against 1.98 ns), but bzip2's, of which zstd alone makes only 6.5x,
- * are written faster predicted (6.9 against 7.8 ns: 47% of the words miss
- * the predictor, and zstd gets half the bytes). So the writer predicts the
- * next chunk when zstd alone shrank the last one less than 8x, and stops
- * when a predicted chunk's misses fall below a quarter. Function traces
- * (16-bit words, at most a few thousand distinct) always compress well. */
+ * are written faster predicted (compressing, 6.9 against 7.8 ns: 47% of
+ * the words miss the predictor, and zstd gets half the bytes;
+ * decompressing, 4.3 against 5.7 ns, zstd alone 9.1x). Lua's shrink 33x
+ * (sparse.lua) to 370x (gc.lua) with zstd alone, bzip2's 6.5-9x. So the
+ * writer predicts the next chunk when the last one shrank less than 16x
+ * (zstd alone) or 24x (predicted). Function traces (16-bit words, at most
+ * a few thousand distinct) always compress well. */
 static void write_buffer(struct buffer *b, struct compressor *c) {
   int error;
   if (c) {
@@ -378,15 +380,18 @@ static void write_buffer(struct buffer *b, struct compressor *c) {
                                               c->dense);
       /* Break-even of the two loops: about one miss in 16 tokens. */
       c->dense = missed * 16 > b->count;
-      c->predict = missed * 4 > b->count;
       tag = PHAEDRUS_TAG_EVNP;
       words = c->residue;
       bytes = sizeof(uint32_t) * (flag_words + missed);
     }
     size_t n = ZSTD_compressCCtx(c->cctx, c->out, c->out_size, words, bytes,
                                  ZSTD_LEVEL);
-    if (!predicted && !ZSTD_isError(n))
-      c->predict = rt.granularity == PHAEDRUS_GRANULARITY_PATH && n * 8 > bytes;
+    /* Predict the next chunk while this one shrank less than 16x (zstd
+     * alone) or 24x (predicted; prediction makes a chunk a little smaller,
+     * and the gap keeps the choice from flapping). */
+    if (!ZSTD_isError(n))
+      c->predict = rt.granularity == PHAEDRUS_GRANULARITY_PATH &&
+                   n * (predicted ? 24 : 16) > b->count * event_bytes();
     if (!ZSTD_isError(n)) {
       uint32_t head[2] = {b->sequence, b->count};
       error = write_record(tag, b->owner->index, head, sizeof head, c->out, n);
