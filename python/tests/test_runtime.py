@@ -341,21 +341,28 @@ def check_chunk_damage_is_reported(data, chunks, tag, tmp_path):
     assert f"corrupt {tag} record at byte {middle}: checksum mismatch" in str(error.value)
 
 
+def long_path_run(build, n, tmp_path):
+    """Runs a path-instrumented test program with argument n (its output
+    must be the plain build's) and returns its trace's bytes, its event
+    records and its counts, which must import without a warning."""
+    inst, plain = build
+    trace = tmp_path / "long.wpp"
+    code, out, _ = pipeline.run_program(inst, [str(n)], trace=trace)
+    assert (code, out) == pipeline.run_program(plain, [str(n)])[:2]
+    data = trace.read_bytes()
+    counts, warnings = entry_counts(trace, tmp_path)
+    assert warnings == ""
+    return data, event_records(data), counts
+
+
 def test_path_trace_chunks_round_trip_and_damage_is_reported(builds, tmp_path):
     """A path trace that zstd compresses well is written as zstd chunks
     (EVNZ records, docs/TraceFormat.md): a long run must still give exact
     path counts, and a cut or a flipped byte in a chunk must be reported
     like any other damage."""
-    inst, plain = builds["branches-path"]
     n = 3_000_000
-    trace = tmp_path / "long.wpp"
-    code, out, _ = pipeline.run_program(inst, [str(n)], trace=trace)
-    assert (code, out) == pipeline.run_program(plain, [str(n)])[:2]
-    data = trace.read_bytes()
-    chunks = event_records(data)
+    data, chunks, counts = long_path_run(builds["branches-path"], n, tmp_path)
     assert len(chunks) >= 10 and {tag for _, _, tag in chunks[:-1]} == {"EVNZ"}
-    counts, warnings = entry_counts(trace, tmp_path)
-    assert warnings == ""
     paths = sorted(counts["traces"][0]["path_counts"]["classify"].values())
     then_iterations = len(range(0, n, 3))
     assert paths == sorted([1, then_iterations - 1, n - then_iterations, 1])
@@ -363,21 +370,14 @@ def test_path_trace_chunks_round_trip_and_damage_is_reported(builds, tmp_path):
 
 
 def test_poorly_compressing_path_trace_is_predicted(builds, tmp_path):
-    """A path trace that zstd alone shrinks less than 8x (each iteration of
+    """A path trace that zstd alone shrinks less than 16x (each iteration of
     scatter.c takes one of 256 paths at random) is predicted before zstd
     from its second chunk on (EVNP records): its path counts are still
     exact, and damage to a predicted chunk is reported."""
-    inst, plain = builds["scatter-path"]
     n = 1_500_000
-    trace = tmp_path / "scatter.wpp"
-    code, out, _ = pipeline.run_program(inst, [str(n)], trace=trace)
-    assert (code, out) == pipeline.run_program(plain, [str(n)])[:2]
-    data = trace.read_bytes()
-    chunks = event_records(data)
+    data, chunks, counts = long_path_run(builds["scatter-path"], n, tmp_path)
     tags = [tag for _, _, tag in chunks[:-1]]
     assert len(chunks) >= 10 and tags[0] == "EVNZ" and set(tags[1:]) == {"EVNP"}, tags
-    counts, warnings = entry_counts(trace, tmp_path)
-    assert warnings == ""
     # Replay the generator: the first iteration's path starts at the entry,
     # the others at the loop header; one more path leaves the loop. Runs of
     # a path repeated are counted once per completion all the same.
