@@ -386,13 +386,12 @@ static void write_buffer(struct buffer *b, struct compressor *c) {
     }
     size_t n = ZSTD_compressCCtx(c->cctx, c->out, c->out_size, words, bytes,
                                  ZSTD_LEVEL);
-    /* Predict the next chunk while this one shrank less than 16x (zstd
-     * alone) or 24x (predicted; prediction makes a chunk a little smaller,
-     * and the gap keeps the choice from flapping). */
-    if (!ZSTD_isError(n))
+    if (!ZSTD_isError(n)) {
+      /* Predict the next chunk while this one shrank less than 16x (zstd
+       * alone) or 24x (predicted; prediction makes a chunk a little
+       * smaller, and the gap keeps the choice from flapping). */
       c->predict = rt.granularity == PHAEDRUS_GRANULARITY_PATH &&
                    n * (predicted ? 24 : 16) > b->count * event_bytes();
-    if (!ZSTD_isError(n)) {
       uint32_t head[2] = {b->sequence, b->count};
       error = write_record(tag, b->owner->index, head, sizeof head, c->out, n);
       goto done;

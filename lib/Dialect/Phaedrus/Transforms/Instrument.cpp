@@ -241,7 +241,6 @@ struct PhaedrusInstrumentPass
     // A function that records its entry with its path gets its entry token
     // computed first (the hook without its record, or the call-site token
     // argument) and records it at its returns.
-    llvm::StringSet<> entryRecorded;
     if (granularity == Granularity::Path) {
       for (auto &[name, function] : functions) {
         Value entryToken;
@@ -250,7 +249,6 @@ struct PhaedrusInstrumentPass
                            ? function.getArguments().back()
                            : takeEntryToken(function, functionToken[name],
                                             handedOver.contains(name), recorder);
-          entryRecorded.insert(name);
         }
         if (instrumentPaths(function, functionToken[name], recorder, entryToken)) {
           ++numPathFunctions;
@@ -283,7 +281,7 @@ struct PhaedrusInstrumentPass
       if (callerRecorded.contains(name))
         continue;
       ++numFunctions;
-      if (entryRecorded.contains(name))
+      if (entryWithPath.contains(name))
         continue;
       Value token = takeEntryToken(function, functionToken[name],
                                    handedOver.contains(name), recorder);
@@ -299,11 +297,8 @@ struct PhaedrusInstrumentPass
                                              builder.getI32IntegerAttr(token));
       if (takesSiteToken.contains(*call.getCallee())) {
         call.getCalleeOperandsMutable().append(value);
-        if (ArrayAttr argAttrs = call.getArgAttrsAttr()) {
-          SmallVector<Attribute> extended(argAttrs.begin(), argAttrs.end());
-          extended.push_back(builder.getDictionaryAttr({}));
-          call.setArgAttrsAttr(builder.getArrayAttr(extended));
-        }
+        if (ArrayAttr argAttrs = call.getArgAttrsAttr())
+          call.setArgAttrsAttr(withEmptyEntry(argAttrs));
         ++numCallSites;
         ++numEntriesWithPath;
         continue;
@@ -414,11 +409,16 @@ struct PhaedrusInstrumentPass
     function.setFunctionType(
         LLVM::LLVMFunctionType::get(old.getReturnType(), params, old.isVarArg()));
     function.getBody().front().addArgument(type, function.getLoc());
-    if (ArrayAttr argAttrs = function.getArgAttrsAttr()) {
-      SmallVector<Attribute> extended(argAttrs.begin(), argAttrs.end());
-      extended.push_back(DictionaryAttr::get(function.getContext()));
-      function.setArgAttrsAttr(ArrayAttr::get(function.getContext(), extended));
-    }
+    if (ArrayAttr argAttrs = function.getArgAttrsAttr())
+      function.setArgAttrsAttr(withEmptyEntry(argAttrs));
+  }
+
+  /// Per-argument attributes with an empty dictionary appended, for an
+  /// argument added last (to a function or to a call).
+  static ArrayAttr withEmptyEntry(ArrayAttr argAttrs) {
+    SmallVector<Attribute> extended(argAttrs.begin(), argAttrs.end());
+    extended.push_back(DictionaryAttr::get(argAttrs.getContext()));
+    return ArrayAttr::get(argAttrs.getContext(), extended);
   }
 
   /// Whether `function` leaves only by returning, with nothing recorded in
