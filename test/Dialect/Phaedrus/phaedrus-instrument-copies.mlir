@@ -1,5 +1,5 @@
-// RUN: phaedrus-opt %s --split-input-file --phaedrus-instrument --verify-diagnostics | FileCheck %s
-// RUN: phaedrus-opt %s --split-input-file --phaedrus-instrument=granularity=path --verify-diagnostics | FileCheck %s --check-prefix=PATH
+// RUN: phaedrus-opt %s --split-input-file --phaedrus-instrument=thread-cursor=false --verify-diagnostics | FileCheck %s
+// RUN: phaedrus-opt %s --split-input-file --phaedrus-instrument="granularity=path thread-cursor=false" --verify-diagnostics | FileCheck %s --check-prefix=PATH
 // The copies translate to valid LLVM IR.
 // RUN: phaedrus-opt %s --split-input-file --phaedrus-instrument --phaedrus-strip --verify-diagnostics \
 // RUN:   | mlir-translate --split-input-file --mlir-to-llvmir | FileCheck %s --check-prefix=LLVM
@@ -80,8 +80,11 @@
 // PATH: %[[T5:.*]] = llvm.mlir.constant(5 : i32) : i32
 // PATH-NEXT: %{{.*}} = llvm.call @__phaedrus_direct.leaf(%arg0, %[[T5]]) : (i32, i32) -> i32
 
-// LLVM: define internal i32 @__phaedrus_direct.leaf(
-// LLVM: call i32 @__phaedrus_direct.leaf(
+// With the cursor in registers (the default, thread-cursor), the copies,
+// entered only by direct calls, take the cursor as a last argument and
+// return it with their result.
+// LLVM: define internal { i32, ptr } @__phaedrus_direct.leaf(i32 %{{.*}}, ptr %{{.*}})
+// LLVM: call { i32, ptr } @__phaedrus_direct.leaf(
 llvm.func @leaf(%x: i32) -> i32 {
   %z = llvm.mlir.constant(0 : i32) : i32
   %c = llvm.icmp "slt" %x, %z : i32

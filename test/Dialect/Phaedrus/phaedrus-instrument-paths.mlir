@@ -1,4 +1,4 @@
-// RUN: phaedrus-opt %s --phaedrus-instrument=granularity=path --verify-diagnostics | FileCheck %s
+// RUN: phaedrus-opt %s --phaedrus-instrument="granularity=path thread-cursor=false" --verify-diagnostics | FileCheck %s
 
 // 33 diamonds in a row: 2^33 acyclic paths, more than 32-bit path ids hold.
 // The function records only its entries (no path register, no runs).

@@ -1,10 +1,10 @@
 // The thread-local hand-over of call-site tokens, without direct-entry
 // copies (phaedrus-instrument-copies.mlir has those, the default).
-// RUN: phaedrus-opt %s --split-input-file --phaedrus-instrument=direct-copies=false --verify-diagnostics | FileCheck %s
+// RUN: phaedrus-opt %s --split-input-file --phaedrus-instrument="direct-copies=false thread-cursor=false" --verify-diagnostics | FileCheck %s
 // The instrumented module, stripped, is valid LLVM IR.
 // 32-bit events when asked (16-bit ones by default: every token fits).
-// RUN: phaedrus-opt %s --split-input-file --phaedrus-instrument="direct-copies=false narrow-events=false" --verify-diagnostics | FileCheck %s --check-prefix=WIDE
-// RUN: phaedrus-opt %s --split-input-file --phaedrus-instrument=direct-copies=false --phaedrus-strip --verify-diagnostics \
+// RUN: phaedrus-opt %s --split-input-file --phaedrus-instrument="direct-copies=false narrow-events=false thread-cursor=false" --verify-diagnostics | FileCheck %s --check-prefix=WIDE
+// RUN: phaedrus-opt %s --split-input-file --phaedrus-instrument="direct-copies=false thread-cursor=false" --phaedrus-strip --verify-diagnostics \
 // RUN:   | mlir-translate --split-input-file --mlir-to-llvmir | FileCheck %s --check-prefix=LLVM
 
 // Ids: instrumented functions by name, then direct call sites between them

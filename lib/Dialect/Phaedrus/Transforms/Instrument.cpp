@@ -308,6 +308,17 @@ struct PhaedrusInstrumentPass
       ++numCallerRecorded;
     }
 
+    // The cursor in registers along direct calls (ThreadCursor.cpp): the
+    // functions only direct calls enter carry it as an argument and result.
+    if (threadCursor) {
+      llvm::StringSet<> direct;
+      for (const auto &name : callerRecorded)
+        direct.insert(name.getKey());
+      for (auto &[name, copy] : copies)
+        direct.insert(copy.getName());
+      numCursorCarriers += recorder.threadCursor(module, direct);
+    }
+
     // Registration: the vocabulary text and a priority-0 constructor.
     std::string text;
     for (const trace::VocabularyEntry &entry : entries)

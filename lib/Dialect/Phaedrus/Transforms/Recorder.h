@@ -11,6 +11,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <array>
 
@@ -46,6 +47,16 @@ public:
             Value advance = {});
 
   LLVM::GlobalOp getSiteGlobal() { return site; }
+
+  /// Keeps each function's cursor in a local instead of the thread-local
+  /// (ThreadCursor.cpp), once every record is emitted. Functions in `direct`
+  /// (entered only by direct calls from the module) take it as an extra
+  /// last argument and return it with their result, so that the cursor
+  /// passes from record to record in registers; the others load it from the
+  /// thread-local at entry and store it back at their returns. Around every
+  /// other call the local is stored to the thread-local and reloaded after
+  /// it. Returns the number of functions that carry the cursor.
+  unsigned threadCursor(ModuleOp module, const llvm::StringSet<> &direct);
 
   /// Marks a load or store of the instrumentation's own memory (`what`: the
   /// pending call site, the cursor and limit, or the event buffers) with a
