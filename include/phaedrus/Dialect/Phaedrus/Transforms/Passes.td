@@ -116,8 +116,8 @@ def PhaedrusInstrumentPass : Pass<"phaedrus-instrument", "::mlir::ModuleOp"> {
       user code. Functions with an `llvm.invoke` keep recording through the
       thread-local. Side by side with `thread-cursor=false` (Lua at scale
       8, medians of 7 interleaved rounds against the uninstrumented
-      program): tables.lua 1.52x -> 1.20x, strings.lua 1.51x -> 1.18x,
-      objects.lua 1.36x -> 1.26x. Two consequences: the thread-local lags
+      program): tables.lua 1.50x -> 1.19x, strings.lua 1.35x -> 1.18x,
+      objects.lua 1.43x -> 1.33x. Two consequences: the thread-local lags
       behind between calls out of the module, so a fatal signal's handler
       writes a crashing thread's events only up to its last such call; and
       a signal handler that runs instrumented code asynchronously records
