@@ -44,23 +44,28 @@
  * token plus one. The callee's entry code consumes it. */
 __thread uint32_t __phaedrus_site;
 
-/* The hot path is inlined into instrumented code: while the cursor is below
- * the limit, store the token(s) there and advance the cursor; otherwise call
- * __phaedrus_record_slow. The limit stays two slots short of the buffer's end
- * so that a three-word path run fits whenever the test passes. Both start
- * NULL, so a thread's first event takes the slow path. */
-__thread void *__phaedrus_cursor;
-__thread void *__phaedrus_limit;
+/* Where events go while tracing is off: overwritten, never written out;
+ * shared by all threads. Aligned like a buffer (Format.h). */
+static uint32_t scratch[PHAEDRUS_CHUNK_TOKENS]
+    __attribute__((aligned(PHAEDRUS_BUFFER_BYTES)));
+
+/* The hot path is inlined into instrumented code: while the cursor's offset
+ * in its buffer is below the limit offset (Format.h,
+ * PHAEDRUS_BUFFER_BYTES), store the token(s) there and advance the cursor;
+ * otherwise call __phaedrus_record_slow. A thread's cursor starts at the
+ * scratch area's last word, past either limit, so that its first event
+ * takes the slow path. */
+__thread void *__phaedrus_cursor = (char *)scratch + PHAEDRUS_BUFFER_BYTES - 4;
 
 /* A full (or final) chunk of one thread's events, queued for the writer.
  * Events are 32-bit words, or 16-bit ones in a narrow build (rt.narrow),
  * which then use the first half of `tokens`. */
 struct buffer {
+  uint32_t tokens[PHAEDRUS_CHUNK_TOKENS]; /* first: aligned like the buffer */
   struct buffer *next;         /* in the queue or in a free list */
   struct thread_state *owner;
   uint32_t count;
   uint32_t sequence;
-  uint32_t tokens[PHAEDRUS_CHUNK_TOKENS];
 };
 
 /* Per recording thread. Lives until the process ends (the writer may still
@@ -78,9 +83,6 @@ struct thread_state {
 
 static __thread struct thread_state *thread_state;
 
-/* Where events go while tracing is off: overwritten, never written out. */
-#define SCRATCH_TOKENS 1024u
-static __thread uint32_t scratch[SCRATCH_TOKENS];
 
 /* At most this many buffers per thread: the program waits for the writer
  * (bounded memory) rather than letting a fast producer outrun the disk. */
@@ -310,11 +312,22 @@ static size_t event_bytes(void) {
   return rt.narrow ? sizeof(uint16_t) : sizeof(uint32_t);
 }
 
+/* Events in the thread's active buffer, up to its cursor. A cursor outside
+ * that buffer is stale: code that keeps the cursor in registers
+ * (--phaedrus-instrument's thread-cursor) was interrupted by a signal
+ * handler whose records made this thread change buffers; the events it
+ * wrote since its last call out are lost, which the trace reports as
+ * dropped events. */
 static uint32_t active_count(const struct thread_state *t) {
   if (!t->cursor || !t->active)
     return 0;
-  size_t bytes = (size_t)((const char *)*t->cursor - (const char *)t->active->tokens);
-  return (uint32_t)(bytes / event_bytes());
+  const char *start = (const char *)t->active->tokens;
+  const char *cursor = (const char *)*t->cursor;
+  if (cursor < start || cursor > start + PHAEDRUS_CHUNK_TOKENS * event_bytes()) {
+    rt.dropped = 1;
+    return 0;
+  }
+  return (uint32_t)((size_t)(cursor - start) / event_bytes());
 }
 
 /* The writer's compressor: a zstd context and room for a chunk's
@@ -512,7 +525,9 @@ static struct buffer *take_buffer_locked(struct thread_state *t) {
       return b;
     }
     if (t->buffers < MAX_BUFFERS_PER_THREAD) {
-      struct buffer *b = malloc(sizeof *b);
+      void *memory = NULL;
+      struct buffer *b =
+          posix_memalign(&memory, PHAEDRUS_BUFFER_BYTES, sizeof *b) == 0 ? memory : NULL;
       if (b) {
         b->owner = t;
         ++t->buffers;
@@ -530,21 +545,11 @@ static struct buffer *take_buffer_locked(struct thread_state *t) {
 }
 
 /* Points the thread's cursor at the scratch area (tracing is off). */
-static void use_scratch(void) {
-  __phaedrus_cursor = scratch;
-  /* Room for a path run; more than enough for a 16-bit word. */
-  __phaedrus_limit = scratch + SCRATCH_TOKENS - (PHAEDRUS_PATH_RUN_WORDS - 1);
-}
+static void use_scratch(void) { __phaedrus_cursor = scratch; }
 
-/* A narrow build's records are one 16-bit word: its limit is the end of
- * PHAEDRUS_CHUNK_TOKENS of them. */
-static void point_cursor(struct buffer *b) {
-  __phaedrus_cursor = b->tokens;
-  __phaedrus_limit =
-      rt.narrow ? (void *)((uint16_t *)b->tokens + PHAEDRUS_CHUNK_TOKENS)
-                : (void *)(b->tokens + PHAEDRUS_CHUNK_TOKENS -
-                           (PHAEDRUS_PATH_RUN_WORDS - 1));
-}
+/* The thread's records go to `b` from its start (a narrow build's use its
+ * first half: inline records stop at PHAEDRUS_NARROW_LIMIT_BYTES). */
+static void point_cursor(struct buffer *b) { __phaedrus_cursor = b->tokens; }
 
 /* First event of a thread: give it a state and a buffer. */
 static void attach_thread(void) {
@@ -574,7 +579,7 @@ static void attach_thread(void) {
   point_cursor(b);
 }
 
-/* The cursor reached the limit: attach the thread, or hand the full buffer
+/* The cursor reached its buffer's limit: attach the thread, or hand the full buffer
  * to the writer and continue in another, or (tracing off) recycle the
  * scratch area. */
 static void make_room(void) {
@@ -583,9 +588,12 @@ static void make_room(void) {
     return attach_thread();
   if (atomic_load(&rt.state) != TRACING || !t->cursor || !t->active)
     return use_scratch();
+  uint32_t count = active_count(t);
+  if (count == 0) /* a stale cursor (active_count): start the buffer again */
+    return point_cursor(t->active);
   pthread_mutex_lock(&rt.queue_lock);
   start_writer_locked();
-  enqueue_locked(t, t->active, active_count(t));
+  enqueue_locked(t, t->active, count);
   t->active = take_buffer_locked(t);
   pthread_mutex_unlock(&rt.queue_lock);
   if (!t->active) {
@@ -595,8 +603,28 @@ static void make_room(void) {
   point_cursor(t->active);
 }
 
+/* Set while the thread runs a slow path. A signal handler that interrupts
+ * it and records until its own slow path must not take the runtime's locks
+ * (the interrupted code may hold them: it would wait forever): its events
+ * go to the scratch area instead, and the trace says events were dropped. */
+static __thread int in_slow_path;
+
+/* Makes room for the slow path's record; returns what to restore
+ * in_slow_path to when it is written. */
+static int enter_slow_path(void) {
+  int nested = in_slow_path;
+  in_slow_path = 1;
+  if (nested) {
+    rt.dropped = 1;
+    use_scratch();
+  } else {
+    make_room();
+  }
+  return nested;
+}
+
 __attribute__((preserve_most)) void __phaedrus_record_slow(uint32_t token) {
-  make_room();
+  int nested = enter_slow_path();
   if (rt.narrow) {
     uint16_t *cursor = __phaedrus_cursor;
     *cursor = (uint16_t)token;
@@ -606,11 +634,12 @@ __attribute__((preserve_most)) void __phaedrus_record_slow(uint32_t token) {
     *cursor = token;
     __phaedrus_cursor = cursor + 1;
   }
+  in_slow_path = nested;
 }
 
 __attribute__((preserve_most)) void
 __phaedrus_record_path_slow(uint32_t first, uint32_t second, uint32_t third) {
-  make_room();
+  int nested = enter_slow_path();
   uint32_t *cursor = __phaedrus_cursor;
   cursor[0] = first;
   cursor[1] = second;
@@ -619,6 +648,7 @@ __phaedrus_record_path_slow(uint32_t first, uint32_t second, uint32_t third) {
       cursor + ((first & PHAEDRUS_PATH_KIND_MASK) == PHAEDRUS_PATH_SHORT
                     ? 1
                     : PHAEDRUS_PATH_RUN_WORDS);
+  in_slow_path = nested;
 }
 
 static void write_end(uint32_t exit_kind, uint32_t signal_number) {

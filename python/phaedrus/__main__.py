@@ -40,8 +40,7 @@ def cmd_ir(args):
 def cmd_instrument(args):
     output = Path(args.output)
     inst_mlir = output.with_name(output.name + ".mlir")
-    pipeline.instrument_mlir(args.program, inst_mlir, granularity=args.granularity,
-                             thread_cursor=not args.cursor_in_memory)
+    pipeline.instrument_mlir(args.program, inst_mlir, granularity=args.granularity)
     pipeline.mlir_to_binary(inst_mlir, output, shlex.split(args.ldflags),
                             link_runtime=True)
     log(f"wrote {output} (instrumented) and {inst_mlir} (its IR and vocabulary, "
@@ -218,13 +217,6 @@ def main(argv=None):
     p.add_argument("--granularity", choices=pipeline.GRANULARITIES, default="function",
                    help="record function entries (with call sites), or also "
                         "Ball-Larus acyclic paths")
-    p.add_argument("--cursor-in-memory", action="store_true",
-                   help="keep the event cursor in its thread-local at every "
-                        "record instead of passing it in registers (slower; "
-                        "for programs whose signal handlers run instrumented "
-                        "code, which would otherwise record over the "
-                        "interrupted code's latest events; docs/Passes.md, "
-                        "thread-cursor)")
     p.set_defaults(func=cmd_instrument)
 
     p = sub.add_parser("compile", help="build the plain (uninstrumented) binary")

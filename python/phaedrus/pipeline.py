@@ -54,8 +54,8 @@ def instrument_mlir(program: Path, output: Path, granularity="function",
     keeps the phaedrus.vocabulary of its tokens. `narrow_events=False` keeps
     function events 32-bit even when every token fits in 16 bits (the pass's
     narrow-events option); `thread_cursor=False` keeps the event cursor in
-    its thread-local at every record instead of in registers (thread-cursor:
-    for programs whose signal handlers run instrumented code)."""
+    its thread-local at every record instead of in registers (the pass's
+    thread-cursor option)."""
     if granularity not in GRANULARITIES:
         raise ToolError(f"unknown granularity '{granularity}': use one of "
                         f"{', '.join(GRANULARITIES)}")

@@ -1,7 +1,6 @@
 """The phaedrus driver's command line: the main steps and its errors."""
 
 import json
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -43,32 +42,6 @@ def test_ir_instrument_run(tmp_path):
     assert (tmp_path / "r2.mlirbc").read_bytes()[:4] == b"ML\xefR"
     as_text = run_tool([phaedrus_tool("phaedrus-opt"), tmp_path / "r2.mlirbc"]).stdout
     assert b"phaedrus.trace @run" in as_text
-
-
-def test_cursor_in_memory_records_the_same_run(tmp_path):
-    """By default the static functions of wordfreq.c, entered only by direct
-    calls, pass the event cursor along as an argument and result;
-    --cursor-in-memory keeps their signatures. Both builds record the same
-    events."""
-    assert phaedrus("ir", WORDFREQ, "-o", tmp_path / "w.mlir").returncode == 0
-    counts = {}
-    for name, flags in [("registers", []), ("memory", ["--cursor-in-memory"])]:
-        binary = tmp_path / f"{name}.inst"
-        result = phaedrus("instrument", tmp_path / "w.mlir", "-o", binary,
-                          "--granularity", "path", *flags)
-        assert result.returncode == 0, result.stderr
-        ir = Path(f"{binary}.mlir").read_text()
-        carries = re.search(r"llvm.func internal @hash\(.*!llvm.ptr\) -> "
-                            r"!llvm.struct<\(i64, ptr\)>", ir)
-        assert bool(carries) == (name == "registers")
-        result = phaedrus("run", binary, "-o", tmp_path / f"{name}.wpp",
-                          "--import", tmp_path / f"{name}.trace.mlir", "--", WORDFREQ)
-        assert result.returncode == 0, result.stderr
-        from phaedrus import pipeline
-        trace = pipeline.trace_counts(tmp_path / f"{name}.trace.mlir")["traces"][0]
-        counts[name] = (trace["events"], trace["entry_counts"])
-    assert counts["registers"] == counts["memory"]
-    assert counts["registers"][1]["hash"] > 100
 
 
 def test_errors_are_clear(tmp_path):

@@ -22,7 +22,8 @@ SOURCES = REPO_ROOT / "test" / "e2e" / "runtime"
 def builds(tmp_path_factory):
     root = tmp_path_factory.mktemp("runtime")
     out = {}
-    for name in ["threads", "forever", "forks", "crashes", "branches", "scatter"]:
+    for name in ["threads", "forever", "forks", "crashes", "branches", "scatter",
+                 "signals"]:
         mlir = pipeline.sources_to_mlir([SOURCES / f"{name}.c"], root / f"{name}.mlir")
         plain = pipeline.mlir_to_binary(mlir, root / f"{name}.plain")
         # Function granularity records 16-bit events (every token of these
@@ -162,6 +163,27 @@ def test_crash_still_ends_the_trace(builds, tmp_path, how, sig):
     counts, warnings = entry_counts(trace, tmp_path)
     assert warnings == ""
     assert counts["traces"][0]["entry_counts"]["tick"] == 1000
+
+
+@pytest.mark.parametrize("build", ["signals", "signals-path"])
+def test_recording_signal_handlers_change_nothing(builds, tmp_path, build):
+    """A SIGALRM handler that runs instrumented code every 200 us while the
+    program records: the program neither hangs (a handler interrupting the
+    runtime's slow path, which holds its lock, drops its events instead of
+    waiting for it) nor writes anywhere but where it would (inline records
+    stay inside their buffer, whatever buffer a stale cursor points into);
+    the trace imports, or says that events were dropped. Such handlers'
+    events are not reliable (docs/TraceFormat.md, Signal handlers)."""
+    inst, plain = builds[build]
+    trace = tmp_path / "signals.wpp"
+    code, out, err = pipeline.run_program(inst, ["20000000"], trace=trace, timeout=60)
+    assert code == 0, err
+    assert out == pipeline.run_program(plain, ["20000000"])[1]
+    try:
+        counts, _ = entry_counts(trace, tmp_path)
+        assert counts["traces"][0]["entry_counts"]["main"] == 1
+    except ToolError as error:
+        assert "the runtime reported dropped events" in str(error)
 
 
 def test_unwritable_trace_path_changes_nothing(builds, tmp_path):

@@ -25,18 +25,22 @@ void __phaedrus_register(const char *vocabulary, uint64_t vocabulary_size,
                          uint64_t fingerprint, uint32_t granularity);
 
 /* The thread's event buffer. Instrumented code records an event inline:
- *   if (__phaedrus_cursor < __phaedrus_limit) { store the word(s) at the
- *   cursor; advance it } else __phaedrus_record_slow / _record_path_slow(...)
+ *   if (((uintptr_t)cursor & (PHAEDRUS_BUFFER_BYTES - 1)) < limit) { store
+ *   the word(s) at the cursor; advance it }
+ *   else __phaedrus_record_slow / _record_path_slow(...)
+ * with the limit offset PHAEDRUS_NARROW_LIMIT_BYTES or
+ * PHAEDRUS_WIDE_LIMIT_BYTES (Format.h: buffers are aligned to their size).
  * Words are 32-bit, or 16-bit in a narrow module (PHAEDRUS_NARROW_EVENTS),
- * whose only record is one word. Below the limit three 32-bit words always
- * fit. Function entry: the word is the pending call-site token minus one if
- * the caller set __phaedrus_site (which the entry clears), else the
- * function's token. A run of completed Ball-Larus paths (path granularity) is three
- * words: PHAEDRUS_PATH_MARK | function token, the path id, the run length;
+ * whose only record is one word. Below the limit three 32-bit words and the
+ * advanced cursor always fit. The cursor is __phaedrus_cursor, which
+ * instrumented code may keep in registers between calls out of the module,
+ * storing it there before them (the slow paths included). Function entry:
+ * the word is the pending call-site token minus one if the caller set
+ * __phaedrus_site (which the entry clears), else the function's token. A
+ * run of completed Ball-Larus paths (path granularity) is three words: PHAEDRUS_PATH_MARK | function token, the path id, the run length;
  * or one (Format.h, PHAEDRUS_PATH_SHORT), for which code stores the same
  * three slots (the third and second ignored) and advances the cursor by one. */
 extern __thread void *__phaedrus_cursor;
-extern __thread void *__phaedrus_limit;
 
 /* Out-of-line path: attaches the thread, writes a full buffer, or discards
  * events while tracing is off; then records the word(s). */

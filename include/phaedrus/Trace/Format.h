@@ -90,6 +90,17 @@
 
 /* Tokens per EVNT record: what a run killed with SIGKILL can lose per thread. */
 #define PHAEDRUS_CHUNK_TOKENS 65536u
+/* A thread's event buffer: PHAEDRUS_CHUNK_TOKENS 32-bit words, aligned to its
+ * size, so that instrumented code checks for room from its cursor alone:
+ * a record is stored inline while the cursor's offset in its buffer
+ * (cursor & (PHAEDRUS_BUFFER_BYTES - 1)) is below the limit offset, which
+ * leaves room for what a record stores and for the advanced cursor inside
+ * the same buffer (a 16-bit word, in a narrow build, which uses the
+ * buffer's first half; or a path run's three 32-bit words). Whatever buffer
+ * a cursor points into, inline records never write outside it. */
+#define PHAEDRUS_BUFFER_BYTES (PHAEDRUS_CHUNK_TOKENS * 4u)
+#define PHAEDRUS_NARROW_LIMIT_BYTES (PHAEDRUS_CHUNK_TOKENS * 2u)
+#define PHAEDRUS_WIDE_LIMIT_BYTES (PHAEDRUS_BUFFER_BYTES - 12u)
 /* Upper bound on any payload; a larger length marks a corrupt record. */
 #define PHAEDRUS_MAX_PAYLOAD (64u << 20)
 /* Input files are digested over at most this many leading bytes. */

@@ -47,23 +47,19 @@
 // CHECK-NEXT: llvm.load
 
 // OPT-LABEL: define internal ptr @tick(i32 %0, ptr %1)
-// OPT-NEXT: load ptr, ptr @__phaedrus_limit
-// OPT-NEXT: icmp ult ptr %1,
+// OPT-NEXT: ptrtoint ptr %1 to i64
 // OPT: store i16 9, ptr %1, align 2
 // OPT: phi ptr
 // OPT-NEXT: call { i32, ptr } @inc(i32 %0, ptr
 // OPT-NEXT: extractvalue { i32, ptr } %{{.*}}, 0
 // OPT-NEXT: %[[C2:.*]] = extractvalue { i32, ptr } %{{.*}}, 1
-// OPT-NEXT: load ptr, ptr @__phaedrus_limit
-// OPT-NEXT: icmp ult ptr %[[C2]],
+// OPT-NEXT: ptrtoint ptr %[[C2]] to i64
 // OPT: store i16 10, ptr %[[C2]], align 2
 // OPT-LABEL: define i32 @main(
 // OPT-NEXT: %[[E:.*]] = load ptr, ptr @__phaedrus_cursor
-// OPT-NEXT: load ptr, ptr @__phaedrus_limit
-// OPT-NEXT: icmp ult ptr %[[E]],
+// OPT-NEXT: ptrtoint ptr %[[E]] to i64
 // OPT: %[[T:.*]] = call ptr @tick(i32 3, ptr
-// OPT-NEXT: load ptr, ptr @__phaedrus_limit
-// OPT-NEXT: icmp ult ptr %[[T]],
+// OPT-NEXT: ptrtoint ptr %[[T]] to i64
 // OPT: phi ptr
 // OPT: store ptr %{{.*}}, ptr @__phaedrus_cursor
 // OPT-NEXT: call { i64, i64, i64 } @pair(i32 3)

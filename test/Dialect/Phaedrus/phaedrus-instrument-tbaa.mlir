@@ -19,7 +19,6 @@
 // CHECK: llvm.load {{.*}} {alignment = 4 : i64, tbaa = [#[[SITE_TAG]]]} : !llvm.ptr -> i32
 // CHECK: llvm.store {{.*}} {alignment = 4 : i64, tbaa = [#[[SITE_TAG]]]} : i32, !llvm.ptr
 // CHECK: llvm.load {{.*}} {alignment = 8 : i64, tbaa = [#[[CURSOR_TAG]]]} : !llvm.ptr -> !llvm.ptr
-// CHECK: llvm.load {{.*}} {alignment = 8 : i64, tbaa = [#[[CURSOR_TAG]]]} : !llvm.ptr -> !llvm.ptr
 // CHECK: llvm.store {{.*}} {alignment = 2 : i64, tbaa = [#[[EVENT_TAG]]]} : i16, !llvm.ptr
 // CHECK: llvm.store {{.*}} {alignment = 8 : i64, tbaa = [#[[CURSOR_TAG]]]} : !llvm.ptr, !llvm.ptr
 // CHECK-LABEL: llvm.func @main(

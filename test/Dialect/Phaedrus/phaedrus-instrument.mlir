@@ -23,9 +23,10 @@
 // CHECK-NEXT: }
 
 // At entry: take the pending call-site token (and clear it) or else the
-// function's own token, and record it inline: store at the cursor if it is
-// below the limit (a 16-bit word: every token of this module is below 2^16),
-// else call the runtime.
+// function's own token, and record it inline: store at the cursor if its
+// offset in its buffer (aligned to its 256 KiB) is below the limit offset,
+// 128 KiB for 16-bit words (every token of this module is below 2^16), else
+// call the runtime.
 // CHECK-LABEL: llvm.func @leaf(
 // CHECK-NEXT: %[[SITEP:.*]] = llvm.mlir.addressof @__phaedrus_site
 // CHECK-NEXT: %[[SITE:.*]] = llvm.load %[[SITEP]]
@@ -36,8 +37,11 @@
 // CHECK-NEXT: %[[OWN:.*]] = llvm.mlir.constant(0 : i32)
 // CHECK-NEXT: %[[TOK:.*]] = llvm.select %[[HAS]], %[[FROMSITE]], %[[OWN]]
 // CHECK: %[[CUR:.*]] = llvm.load %{{.*}} : !llvm.ptr -> !llvm.ptr
-// CHECK-NEXT: %[[LIM:.*]] = llvm.load %{{.*}} : !llvm.ptr -> !llvm.ptr
-// CHECK-NEXT: %[[ROOM:.*]] = llvm.icmp "ult" %[[CUR]], %[[LIM]]
+// CHECK-NEXT: %[[ADDR:.*]] = llvm.ptrtoint %[[CUR]] : !llvm.ptr to i64
+// CHECK-NEXT: %[[MASK:.*]] = llvm.mlir.constant(262143 : i64) : i64
+// CHECK-NEXT: %[[OFF:.*]] = llvm.and %[[ADDR]], %[[MASK]] : i64
+// CHECK-NEXT: %[[LIM:.*]] = llvm.mlir.constant(131072 : i64) : i64
+// CHECK-NEXT: %[[ROOM:.*]] = llvm.icmp "ult" %[[OFF]], %[[LIM]] : i64
 // CHECK-NEXT: llvm.cond_br %[[ROOM]] weights([65535, 1]), ^[[FAST:.*]], ^[[SLOW:.*]]
 // CHECK: ^[[FAST]]:
 // CHECK-NEXT: %[[HALF:.*]] = llvm.trunc %[[TOK]] : i32 to i16
@@ -50,6 +54,8 @@
 // WIDE-LABEL: llvm.func @leaf(
 // WIDE: %[[TOK:.*]] = llvm.select
 // WIDE: %[[CUR:.*]] = llvm.load %{{.*}} : !llvm.ptr -> !llvm.ptr
+// 32-bit words: room for a path run's three and the advanced cursor.
+// WIDE: llvm.mlir.constant(262132 : i64) : i64
 // WIDE-NOT: llvm.trunc
 // WIDE: llvm.store %[[TOK]], %[[CUR]] {alignment = 4 : i64} : i32, !llvm.ptr
 // WIDE-NEXT: llvm.getelementptr %[[CUR]][1] : (!llvm.ptr) -> !llvm.ptr, i32
@@ -88,7 +94,7 @@ llvm.func @main(%f: !llvm.ptr) -> i32 {
 }
 // CHECK: llvm.mlir.global external thread_local @__phaedrus_site() {{.*}} : i32
 // CHECK: llvm.mlir.global external thread_local @__phaedrus_cursor() {{.*}} : !llvm.ptr
-// CHECK: llvm.mlir.global external thread_local @__phaedrus_limit() {{.*}} : !llvm.ptr
+// CHECK-NOT: __phaedrus_limit
 // The slow paths tell LLVM's inliner that a record costs nothing, so that
 // recording does not change which functions are inlined.
 // CHECK: llvm.func preserve_mostcc @__phaedrus_record_slow(i32) attributes {passthrough = {{\[}}["call-inline-cost", "0"], ["call-threshold-bonus", "40"]]}

@@ -1,6 +1,7 @@
 //===- Recorder.cpp - Inline event recording ------------------------------===//
 
 #include "Recorder.h"
+#include "phaedrus/Trace/Format.h"
 
 using namespace mlir;
 using namespace mlir::phaedrus;
@@ -58,7 +59,6 @@ Recorder::Recorder(ModuleOp module, bool narrow) : narrow(narrow) {
   };
   site = threadLocal(kSiteName, i32, 4);
   cursor = threadLocal("__phaedrus_cursor", ptr, 8);
-  limit = threadLocal("__phaedrus_limit", ptr, 8);
   slow1 = LLVM::LLVMFuncOp::create(builder, loc, "__phaedrus_record_slow",
                                    LLVM::LLVMFunctionType::get(voidType, {i32}));
   slow3 = LLVM::LLVMFuncOp::create(
@@ -114,13 +114,22 @@ void Recorder::emit(OpBuilder &builder, Location loc, ArrayRef<Value> words,
 
   builder.setInsertionPointToEnd(before);
   Value cursorAddress = LLVM::AddressOfOp::create(builder, loc, cursor);
-  Value limitAddress = LLVM::AddressOfOp::create(builder, loc, limit);
   auto current = LLVM::LoadOp::create(builder, loc, ptr, cursorAddress, 8);
-  auto end = LLVM::LoadOp::create(builder, loc, ptr, limitAddress, 8);
   tag(current, Memory::Cursor);
-  tag(end, Memory::Cursor);
+  // Room is the cursor's offset in its buffer below the limit offset
+  // (Format.h): no second load, and whatever buffer the cursor points into,
+  // the stores stay inside it.
+  Type i64 = builder.getI64Type();
+  Value address = LLVM::PtrToIntOp::create(builder, loc, i64, current);
+  Value mask = LLVM::ConstantOp::create(
+      builder, loc, i64, builder.getI64IntegerAttr(PHAEDRUS_BUFFER_BYTES - 1));
+  Value offset = LLVM::AndOp::create(builder, loc, address, mask);
+  Value limit = LLVM::ConstantOp::create(
+      builder, loc, i64,
+      builder.getI64IntegerAttr(narrow ? PHAEDRUS_NARROW_LIMIT_BYTES
+                                       : PHAEDRUS_WIDE_LIMIT_BYTES));
   Value room = LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::ult,
-                                    current, end);
+                                    offset, limit);
   // The slow path runs once per 64K events: tell block placement so.
   LLVM::CondBrOp::create(builder, loc, room, fast, ValueRange{}, slow,
                          ValueRange{}, std::make_pair(uint32_t(65535), uint32_t(1)));

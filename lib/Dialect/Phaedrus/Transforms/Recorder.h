@@ -2,7 +2,7 @@
 //
 // Emits the inline fast path of event recording that libphaedrus_rt expects
 // (see include/phaedrus/Runtime/Runtime.h): compare the thread's cursor with
-// its limit, store the words and advance the cursor, or call the runtime's
+// its buffer's limit, store the words and advance the cursor, or call the runtime's
 // out-of-line path. Private to the instrument pass.
 //
 //===----------------------------------------------------------------------===//
@@ -59,7 +59,7 @@ public:
   unsigned threadCursor(ModuleOp module, const llvm::StringSet<> &direct);
 
   /// Marks a load or store of the instrumentation's own memory (`what`: the
-  /// pending call site, the cursor and limit, or the event buffers) with a
+  /// pending call site, the cursor, or the event buffers) with a
   /// TBAA type of its own under the module's C/C++ root, when the module
   /// has TBAA. LLVM then knows the program's typed loads and stores never
   /// touch that memory, and keeps the program's values in registers across
@@ -70,7 +70,7 @@ public:
 private:
   /// By Memory; null without TBAA.
   std::array<LLVM::TBAATagAttr, NumMemories> tags;
-  LLVM::GlobalOp site, cursor, limit;
+  LLVM::GlobalOp site, cursor;
   LLVM::LLVMFuncOp slow1, slow3;
   bool narrow;
 };

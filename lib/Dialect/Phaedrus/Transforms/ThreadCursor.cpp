@@ -54,6 +54,16 @@ static bool isMustTail(LLVM::CallOp call) {
   return call.getTailCallKind() == LLVM::tailcallkind::TailCallKind::MustTail;
 }
 
+/// Whether `function` is `naked` (its body is assembly that cannot take or
+/// return the cursor, and LLVM forbids uses of its arguments).
+static bool isNaked(LLVM::LLVMFuncOp function) {
+  ArrayAttr passthrough = function.getPassthroughAttr();
+  return passthrough && llvm::any_of(passthrough, [](Attribute attr) {
+           auto name = dyn_cast<StringAttr>(attr);
+           return name && name.getValue() == "naked";
+         });
+}
+
 /// Whether a call cannot record events or read the cursor, so that the
 /// thread-local need not be current around it: the callee is declared (not
 /// in the module) and either writes no memory the module can reach (its
@@ -86,9 +96,9 @@ unsigned Recorder::threadCursor(ModuleOp module, const llvm::StringSet<> &direct
   SymbolTableCollection symbols;
 
   // Functions that carry the cursor: entered only by direct calls, with a
-  // result that fits beside it. Not with exceptions (an unwind edge would
-  // need the cursor too), not through `musttail` (caller and callee must
-  // match), and not with any use other than such a call.
+  // result that fits beside it, not naked. Not with exceptions (an unwind
+  // edge would need the cursor too), not through `musttail` (caller and
+  // callee must match), and not with any use other than such a call.
   llvm::StringSet<> carrying, untouched;
   for (auto function : module.getOps<LLVM::LLVMFuncOp>()) {
     if (function.isExternal())
@@ -103,6 +113,7 @@ unsigned Recorder::threadCursor(ModuleOp module, const llvm::StringSet<> &direct
     if (unwinds)
       untouched.insert(function.getName());
     else if (direct.contains(function.getName()) && !function.isVarArg() &&
+             !isNaked(function) &&
              carriesWithCursor(function.getFunctionType().getReturnType()))
       carrying.insert(function.getName());
   }
@@ -213,7 +224,9 @@ unsigned Recorder::threadCursor(ModuleOp module, const llvm::StringSet<> &direct
       builder.setInsertionPoint(call);
       std::optional<StringRef> callee = call.getCallee();
       if (!callee || !carrying.contains(*callee)) {
-        if (cannotRecord(call, symbols))
+        // Before a `musttail` call the thread-local must be current even
+        // so: nothing after the call stores it (below).
+        if (cannotRecord(call, symbols) && !isMustTail(call))
           continue;
         // The callee may record through the thread-local. After a
         // `musttail` call only the return follows: the callee's returns

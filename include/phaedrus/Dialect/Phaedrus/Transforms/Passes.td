@@ -117,13 +117,14 @@ def PhaedrusInstrumentPass : Pass<"phaedrus-instrument", "::mlir::ModuleOp"> {
       thread-local. Side by side with `thread-cursor=false` (Lua at scale
       8, medians of 7 interleaved rounds against the uninstrumented
       program): tables.lua 1.50x -> 1.19x, strings.lua 1.35x -> 1.18x,
-      objects.lua 1.43x -> 1.33x. Two consequences: the thread-local lags
-      behind between calls out of the module, so a fatal signal's handler
-      writes a crashing thread's events only up to its last such call; and
-      a signal handler that runs instrumented code asynchronously records
-      at the lagging thread-local, over the interrupted code's most recent
-      events. Build programs whose signal handlers run instrumented code
-      during the run with `thread-cursor=false`.
+      objects.lua 1.43x -> 1.33x. The thread-local lags behind between
+      calls out of the module, so a fatal signal's handler writes a
+      crashing thread's events only up to its last such call, and a signal
+      handler that runs instrumented code starts from the lagging position
+      (docs/TraceFormat.md, Signal handlers: such handlers' events are not
+      reliable in either mode; the runtime stays safe, and inline records
+      test the cursor's offset in its own buffer, so they never write
+      outside it).
     * A module constructor (priority 0) registers the vocabulary text and the
       module fingerprint with the runtime, which opens the trace file.
 
