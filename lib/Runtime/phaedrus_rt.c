@@ -83,7 +83,6 @@ struct thread_state {
 
 static __thread struct thread_state *thread_state;
 
-
 /* At most this many buffers per thread: the program waits for the writer
  * (bounded memory) rather than letting a fast producer outrun the disk. */
 #define MAX_BUFFERS_PER_THREAD 8u
@@ -579,9 +578,9 @@ static void attach_thread(void) {
   point_cursor(b);
 }
 
-/* The cursor reached its buffer's limit: attach the thread, or hand the full buffer
- * to the writer and continue in another, or (tracing off) recycle the
- * scratch area. */
+/* The cursor reached its buffer's limit: attach the thread, or hand the
+ * full buffer to the writer and continue in another, or (tracing off)
+ * recycle the scratch area. */
 static void make_room(void) {
   struct thread_state *t = thread_state;
   if (!t)
