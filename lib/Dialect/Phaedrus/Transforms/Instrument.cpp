@@ -308,6 +308,21 @@ struct PhaedrusInstrumentPass
       ++numCallerRecorded;
     }
 
+    // Recording writes memory: a function that records, or calls one that
+    // does, may not keep a `memory_effects` that says otherwise (clang's
+    // for `__attribute__((pure))` or `const`), nor may calls of it or
+    // indirect calls, or LLVM could merge or drop calls and their events.
+    for (auto &[name, function] : functions)
+      function.setMemoryEffectsAttr({});
+    for (auto &[name, copy] : copies)
+      copy.setMemoryEffectsAttr({});
+    module.walk([&](LLVM::CallOp call) {
+      std::optional<StringRef> callee = call.getCallee();
+      if (!callee || functions.count(callee->str()) ||
+          callee->starts_with(kDirectCopyPrefix))
+        call.setMemoryEffectsAttr({});
+    });
+
     // The cursor in registers along direct calls (ThreadCursor.cpp): the
     // functions only direct calls enter carry it as an argument and result.
     if (threadCursor) {

@@ -125,6 +125,10 @@ def PhaedrusInstrumentPass : Pass<"phaedrus-instrument", "::mlir::ModuleOp"> {
       reliable in either mode; the runtime stays safe, and inline records
       test the cursor's offset in its own buffer, so they never write
       outside it).
+    * Recording writes memory: instrumented functions, and calls of them
+      and indirect calls, lose a `memory_effects` that says they write none
+      (clang's for `__attribute__((const))` and `pure`), which would let
+      LLVM merge or drop calls and their events.
     * A module constructor (priority 0) registers the vocabulary text and the
       module fingerprint with the runtime, which opens the trace file.
 
