@@ -275,7 +275,9 @@ ReadStatus mlir::phaedrus::trace::readTrace(const char *data, size_t size,
     return fail(true, "corrupt trace: " + std::to_string(size - offset) +
                           " bytes follow the end record");
   if (ending.dropped)
-    return fail(true, "the runtime reported dropped events (a write failed, or a signal handler recorded while the runtime could not take its events)");
+    return fail(true, "the runtime reported dropped events (a write failed, "
+                      "or a signal handler recorded while the runtime could "
+                      "not take its events)");
   if (ending.events != status.events)
     return fail(true, "the end record counts " + std::to_string(ending.events) +
                           " events but the file holds " +

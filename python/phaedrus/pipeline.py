@@ -49,21 +49,17 @@ GRANULARITIES = ("function", "path")
 
 
 def instrument_mlir(program: Path, output: Path, granularity="function",
-                    narrow_events=True, thread_cursor=True) -> Path:
+                    narrow_events=True) -> Path:
     """Adds WPP recording at `granularity` ("function" or "path"); the result
     keeps the phaedrus.vocabulary of its tokens. `narrow_events=False` keeps
     function events 32-bit even when every token fits in 16 bits (the pass's
-    narrow-events option); `thread_cursor=False` keeps the event cursor in
-    its thread-local at every record instead of in registers (the pass's
-    thread-cursor option)."""
+    narrow-events option)."""
     if granularity not in GRANULARITIES:
         raise ToolError(f"unknown granularity '{granularity}': use one of "
                         f"{', '.join(GRANULARITIES)}")
     options = f"granularity={granularity}"
     if not narrow_events:
         options += " narrow-events=false"
-    if not thread_cursor:
-        options += " thread-cursor=false"
     run([phaedrus_tool("phaedrus-opt"), program,
          f"--phaedrus-instrument={options}", "-o", output],
         what="phaedrus-opt --phaedrus-instrument")

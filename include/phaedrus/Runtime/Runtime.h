@@ -37,7 +37,8 @@ void __phaedrus_register(const char *vocabulary, uint64_t vocabulary_size,
  * storing it there before them (the slow paths included). Function entry:
  * the word is the pending call-site token minus one if the caller set
  * __phaedrus_site (which the entry clears), else the function's token. A
- * run of completed Ball-Larus paths (path granularity) is three words: PHAEDRUS_PATH_MARK | function token, the path id, the run length;
+ * run of completed Ball-Larus paths (path granularity) is three words:
+ * PHAEDRUS_PATH_MARK | function token, the path id, the run length;
  * or one (Format.h, PHAEDRUS_PATH_SHORT), for which code stores the same
  * three slots (the third and second ignored) and advances the cursor by one. */
 extern __thread void *__phaedrus_cursor;

@@ -451,27 +451,15 @@ struct PhaedrusInstrumentPass
   /// between: no call of any kind (a callee or a callback could record
   /// events), no inline assembly, no `unreachable`.
   static bool onlyReturns(LLVM::LLVMFuncOp function) {
-    return !function
-                .walk([](Operation *op) {
-                  return isa<LLVM::CallOp, LLVM::InvokeOp, LLVM::InlineAsmOp,
-                             LLVM::UnreachableOp>(op)
-                             ? WalkResult::interrupt()
-                             : WalkResult::advance();
-                })
-                .wasInterrupted();
+    return !containsAny<LLVM::CallOp, LLVM::InvokeOp, LLVM::InlineAsmOp,
+                        LLVM::UnreachableOp>(function);
   }
 
   /// Whether `function` can have a direct-entry copy: not if it takes the
   /// address of its own blocks (a copy's `llvm.blockaddress` would still name
   /// the original's).
   static bool canCopy(LLVM::LLVMFuncOp function) {
-    return !function
-                .walk([](Operation *op) {
-                  return isa<LLVM::BlockAddressOp, LLVM::BlockTagOp>(op)
-                             ? WalkResult::interrupt()
-                             : WalkResult::advance();
-                })
-                .wasInterrupted();
+    return !containsAny<LLVM::BlockAddressOp, LLVM::BlockTagOp>(function);
   }
 
   /// Adds `init` to the module's constructors with priority 0, extending an

@@ -2,8 +2,8 @@
 //
 // Emits the inline fast path of event recording that libphaedrus_rt expects
 // (see include/phaedrus/Runtime/Runtime.h): compare the thread's cursor with
-// its buffer's limit, store the words and advance the cursor, or call the runtime's
-// out-of-line path. Private to the instrument pass.
+// its buffer's limit, store the words and advance the cursor, or call the
+// runtime's out-of-line path. Private to the instrument pass.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PHAEDRUS_LIB_TRANSFORMS_RECORDER_H
@@ -23,6 +23,15 @@ namespace mlir::phaedrus {
 /// LLVM's SROA and mem2reg promote them from (an alloca left behind a split
 /// would keep its variable in memory and become a dynamic stack allocation).
 Block::iterator afterEntryAllocas(Block &entry);
+
+/// Whether `function` contains an operation of one of the kinds `Ops`.
+template <typename... Ops> bool containsAny(LLVM::LLVMFuncOp function) {
+  return function
+      .walk([](Operation *op) {
+        return isa<Ops...>(op) ? WalkResult::interrupt() : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
 
 class Recorder {
 public:

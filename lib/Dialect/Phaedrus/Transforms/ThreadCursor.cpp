@@ -103,14 +103,7 @@ unsigned Recorder::threadCursor(ModuleOp module, const llvm::StringSet<> &direct
   for (auto function : module.getOps<LLVM::LLVMFuncOp>()) {
     if (function.isExternal())
       continue;
-    bool unwinds = function
-                       .walk([](Operation *op) {
-                         return isa<LLVM::InvokeOp, LLVM::LandingpadOp>(op)
-                                    ? WalkResult::interrupt()
-                                    : WalkResult::advance();
-                       })
-                       .wasInterrupted();
-    if (unwinds)
+    if (containsAny<LLVM::InvokeOp, LLVM::LandingpadOp>(function))
       untouched.insert(function.getName());
     else if (direct.contains(function.getName()) && !function.isVarArg() &&
              !isNaked(function) &&
@@ -148,7 +141,6 @@ unsigned Recorder::threadCursor(ModuleOp module, const llvm::StringSet<> &direct
 
   // Their signatures: the cursor as the last argument, and a result of
   // {result, cursor}, or the cursor alone.
-  llvm::StringMap<Type> carriedResult;
   for (auto function : module.getOps<LLVM::LLVMFuncOp>()) {
     if (!carrying.contains(function.getName()))
       continue;
@@ -164,7 +156,6 @@ unsigned Recorder::threadCursor(ModuleOp module, const llvm::StringSet<> &direct
     if (ArrayAttr argAttrs = function.getArgAttrsAttr())
       function.setArgAttrsAttr(withoutReturned(argAttrs, /*append=*/true));
     function.setResAttrsAttr({});
-    carriedResult[function.getName()] = carried;
   }
 
   for (auto function : module.getOps<LLVM::LLVMFuncOp>()) {
@@ -207,13 +198,20 @@ unsigned Recorder::threadCursor(ModuleOp module, const llvm::StringSet<> &direct
     auto storeLocal = [&](Location at, Value value) {
       LLVM::StoreOp::create(builder, at, value, local, 8);
     };
-    if (carries) {
-      storeLocal(loc, entry.getArguments().back());
-    } else {
-      auto value = LLVM::LoadOp::create(builder, loc, ptr, threadLocal(loc), 8);
+    // The thread-local made current from the local, and the local from it.
+    auto publish = [&](Location at) {
+      tag(LLVM::StoreOp::create(builder, at, loadLocal(at), threadLocal(at), 8),
+          Memory::Cursor);
+    };
+    auto reload = [&](Location at) {
+      auto value = LLVM::LoadOp::create(builder, at, ptr, threadLocal(at), 8);
       tag(value, Memory::Cursor);
-      storeLocal(loc, value);
-    }
+      storeLocal(at, value);
+    };
+    if (carries)
+      storeLocal(loc, entry.getArguments().back());
+    else
+      reload(loc);
     for (LLVM::AddressOfOp address : cursorAddresses) {
       address.getResult().replaceAllUsesWith(local);
       address.erase();
@@ -224,27 +222,28 @@ unsigned Recorder::threadCursor(ModuleOp module, const llvm::StringSet<> &direct
       builder.setInsertionPoint(call);
       std::optional<StringRef> callee = call.getCallee();
       if (!callee || !carrying.contains(*callee)) {
-        // Before a `musttail` call the thread-local must be current even
-        // so: nothing after the call stores it (below).
-        if (cannotRecord(call, symbols) && !isMustTail(call))
-          continue;
         // The callee may record through the thread-local. After a
         // `musttail` call only the return follows: the callee's returns
-        // leave the thread-local current.
-        tag(LLVM::StoreOp::create(builder, at, loadLocal(at), threadLocal(at), 8),
-            Memory::Cursor);
-        if (isMustTail(call))
+        // leave the thread-local current; before it the thread-local must
+        // be current even if the callee cannot record, since nothing after
+        // the call stores it (below).
+        bool mustTail = isMustTail(call);
+        if (!mustTail && cannotRecord(call, symbols))
+          continue;
+        publish(at);
+        if (mustTail)
           continue;
         builder.setInsertionPointAfter(call);
-        auto value = LLVM::LoadOp::create(builder, at, ptr, threadLocal(at), 8);
-        tag(value, Memory::Cursor);
-        storeLocal(at, value);
+        reload(at);
         continue;
       }
       Value current = loadLocal(at);
       OperationState state(at, call->getName());
       state.addOperands(call->getOperands());
-      state.addTypes(carriedResult.lookup(*callee));
+      state.addTypes(symbols.lookupNearestSymbolFrom<LLVM::LLVMFuncOp>(
+                                call, call.getCalleeAttr())
+                         .getFunctionType()
+                         .getReturnType());
       state.addAttributes(llvm::to_vector(call->getDiscardableAttrs()));
       LLVM::CallOp::Properties properties = call.getProperties();
       state.useProperties(properties);
@@ -269,10 +268,8 @@ unsigned Recorder::threadCursor(ModuleOp module, const llvm::StringSet<> &direct
       builder.setInsertionPoint(ret);
       if (!carries) {
         auto tail = dyn_cast_or_null<LLVM::CallOp>(ret->getPrevNode());
-        if (tail && isMustTail(tail))
-          continue;
-        tag(LLVM::StoreOp::create(builder, at, loadLocal(at), threadLocal(at), 8),
-            Memory::Cursor);
+        if (!tail || !isMustTail(tail))
+          publish(at);
         continue;
       }
       Value value = loadLocal(at);
