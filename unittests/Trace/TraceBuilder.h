@@ -104,8 +104,8 @@ public:
     predictedRecord(thread, sequence, static_cast<uint32_t>(t.size()), residue(t));
     total += t.size();
   }
-  void end() {
-    phaedrus_end e{total, PHAEDRUS_EXIT_NORMAL, 0, 1, 0};
+  void end(uint32_t dropped = 0) {
+    phaedrus_end e{total, PHAEDRUS_EXIT_NORMAL, 0, 1, dropped};
     record(PHAEDRUS_TAG_ENDT, 0, raw(e));
   }
 

@@ -113,6 +113,22 @@ TEST(TraceReaderTest, MissingChunkIsReported) {
   EXPECT_EQ(r.status.events, 1u);
 }
 
+// The runtime sets ENDT's `dropped` when it lost events (a failed write, or
+// a signal handler that recorded while the runtime could not take its
+// events): the trace is corrupt, and its events are the intact prefix.
+TEST(TraceReaderTest, DroppedEventsAreReported) {
+  TraceBuilder b;
+  b.head(1);
+  b.events(0, 0, {1, 2});
+  b.end(/*dropped=*/1);
+  Result r = read(b.bytes);
+  EXPECT_TRUE(r.status.corrupt);
+  EXPECT_EQ(r.status.problem,
+            "the runtime reported dropped events (a write failed, or a signal "
+            "handler recorded while the runtime could not take its events)");
+  EXPECT_EQ(r.events[0], (std::vector<uint32_t>{1, 2}));
+}
+
 TEST(TraceReaderTest, WrongVersionIsRefused) {
   TraceBuilder b;
   for (uint32_t version : {0u, PHAEDRUS_TRACE_VERSION + 1}) {
