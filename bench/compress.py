@@ -99,10 +99,13 @@ METHOD = (
     "xz_bytes / compressed_bytes (vs_xz_trace_only: xz_bytes / trace_bytes), "
     "where xz_bytes = size of xz -9 -T1 -c "
     "raw.bin and zstd_bytes = size of zstd -19 -T1 -c raw.bin (the same raw "
-    "stream). events_per_s = raw_events / wall time of the two compress "
-    "commands (one process and thread each, reading the imported IR "
-    "included, import excluded); import_events_per_s = raw_events / wall time "
-    "of the import. Times are time.perf_counter around subprocess.run, one "
+    "stream). events_per_s = raw_events / wall time of phaedrus-translate "
+    "--pack-wpp on the trace file (one process and thread: reading the file, "
+    "call groups, folding and coding, without IR; pack_wpp_same_file: its "
+    "output is byte for byte the packed file of the IR route); "
+    "ir_route_events_per_s = raw_events / wall time of the IR route's two "
+    "compress commands (reading the imported IR included, import excluded); "
+    "import_events_per_s = raw_events / wall time of the import. Times are time.perf_counter around subprocess.run, one "
     "run each, run one after another. lossless: phaedrus-translate "
     "--import-packed of the packed file, then --export-tokens, is byte for "
     "byte equal to raw.bin. Summary: geometric means of ratio and vs_xz over "
@@ -199,6 +202,7 @@ def measure_trace(program, run, b, granularity, binary, instrumented_mlir,
     raw = d / "raw.bin"
     folded = d / "folded.mlirbc"
     packed = d / "packed.phpk"
+    streamed = d / "streamed.phpk"
     unpacked = d / "unpacked.mlir"
     expanded = d / "expanded.bin"
     label = f"{program.name} {run.name} {granularity}"
@@ -221,6 +225,10 @@ def measure_trace(program, run, b, granularity, binary, instrumented_mlir,
         fingerprint = pipeline.fingerprint_of(instrumented_mlir)
         cmd += ["--wpp-fingerprint", str(fingerprint)]
         import_s, _ = timed(cmd, "phaedrus-translate --import-wpp")
+        step(f"{label}: packing the trace file (--pack-wpp)")
+        pack_wpp_s, pack_wpp_cpu_s = timed(
+            [translate, "--pack-wpp", trace, "--wpp-fingerprint", str(fingerprint),
+             "-o", streamed], "phaedrus-translate --pack-wpp")
         trace.unlink()
         imported_bytes = imported.stat().st_size
 
@@ -274,6 +282,8 @@ def measure_trace(program, run, b, granularity, binary, instrumented_mlir,
         timed([translate, "--export-tokens", unpacked, "-o", expanded],
               "phaedrus-translate --export-tokens (unpacked)")
         lossless = same_bytes(raw, expanded)
+        pack_wpp_same = same_bytes(packed, streamed)
+        streamed.unlink()
         expanded.unlink()
         unpacked.unlink()
         packed.unlink()
@@ -308,14 +318,18 @@ def measure_trace(program, run, b, granularity, binary, instrumented_mlir,
         "vs_xz_trace_only": xz_bytes / trace_bytes,
         "vs_zstd": zstd_bytes / compressed_bytes,
         "import_s": import_s,
-        "compress_s": compress_s,
+        "compress_s": pack_wpp_s,
+        "ir_route_s": compress_s,
+        "pack_wpp_same_file": pack_wpp_same,
         "fold_s": fold_s,
         "pack_s": pack_s,
-        "compress_cpu_s": fold_cpu_s + pack_cpu_s,
+        "compress_cpu_s": pack_wpp_cpu_s,
+        "ir_route_cpu_s": fold_cpu_s + pack_cpu_s,
         "unpack_s": unpack_s,
         "xz_s": xz_s,
         "zstd_s": zstd_s,
-        "events_per_s": raw_events / compress_s,
+        "events_per_s": raw_events / pack_wpp_s,
+        "ir_route_events_per_s": raw_events / compress_s,
         "import_events_per_s": raw_events / import_s,
         "long_run": raw_events >= LONG_RUN_EVENTS,
         "lossless": lossless,
@@ -377,6 +391,10 @@ def aggregate(rows):
         "import_events_per_s_median": median(r["import_events_per_s"]
                                              for r in rows),
         "lossless_all": all(r["lossless"] for r in rows) if rows else None,
+        "ir_route_events_per_s_median": median(r["ir_route_events_per_s"]
+                                               for r in rows),
+        "pack_wpp_same_file_all": all(r["pack_wpp_same_file"] for r in rows)
+        if rows else None,
     }
 
 
@@ -435,6 +453,10 @@ def print_summary(summary):
     print("  compress events/s, median    : "
           + ("n/a" if eps is None else f"{eps / 1e6:.2f}M")
           + f"   goal >= 50M: {ok(met['50M_events_per_s'])}")
+    rieps = summary["ir_route_events_per_s_median"]
+    print("  (the IR route: fold + pack)  : "
+          + ("n/a" if rieps is None else f"{rieps / 1e6:.2f}M")
+          + f"; --pack-wpp writes the same files: {summary['pack_wpp_same_file_all']}")
     print("  import events/s, median      : "
           + ("n/a" if ieps is None else f"{ieps / 1e6:.2f}M"))
     print(f"  lossless, all traces          : {summary['lossless_all']}")

@@ -88,6 +88,25 @@ void RepeatFolder::pushRun(uint32_t token, uint64_t count) {
   }
 }
 
+uint64_t RepeatFolder::length(const Item &item) const {
+  if (item.isToken())
+    return 1;
+  if (bodyLengths.size() <= item.body)
+    bodyLengths.resize(bodies.size(), 0);
+  uint64_t &body = bodyLengths[item.body];
+  if (!body) {
+    uint64_t total = 0;
+    for (const Item &inner : bodies[item.body])
+      if (__builtin_add_overflow(total, length(inner), &total))
+        total = UINT64_MAX;
+    body = total; // a body holds at least one token, so never 0
+  }
+  uint64_t result;
+  if (__builtin_mul_overflow(item.count, body, &result))
+    return UINT64_MAX;
+  return result;
+}
+
 void RepeatFolder::expand(const std::vector<Item> &items,
                           std::vector<uint32_t> &out) const {
   for (const Item &item : items) {

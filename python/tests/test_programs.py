@@ -193,6 +193,25 @@ def test_folding_is_lossless_on_real_traces(program_name, granularity, tmp_path)
         # interpreter loop calls under conditions that differ per opcode).
         held = sum(n for _, n in grouped_counts["tokens"])
         assert held < 0.99 * counts["events"], (held, counts["events"])
+    # --pack-wpp packs the trace file without IR: the file the IR route
+    # (import, call groups for a function trace, --export-packed) writes,
+    # byte for byte, and it unpacks to the recorded tokens.
+    streamed = tmp_path / "streamed.phpk"
+    run_tool([translate, "--pack-wpp", trace, "-o", streamed])
+    route = tmp_path / "route.mlir"
+    run_tool([translate, "--import-wpp", trace, "-o", route])
+    if granularity == "function":
+        grouped_route = tmp_path / "route.grouped.mlir"
+        run_tool([opt, route, "--phaedrus-call-groups", "-o", grouped_route])
+        route = grouped_route
+    route_packed = tmp_path / "route.phpk"
+    run_tool([translate, "--export-packed", route, "-o", route_packed])
+    assert streamed.read_bytes() == route_packed.read_bytes()
+    unpacked = tmp_path / "streamed.mlir"
+    again = tmp_path / "streamed.bin"
+    run_tool([translate, "--import-packed", streamed, "-o", unpacked])
+    run_tool([translate, "--export-tokens", unpacked, "-o", again])
+    assert again.read_bytes() == raw.read_bytes()
     # The packed trace (without the vocabulary, which the raw stream does not
     # carry: 11 kB for Lua) is smaller than xz -9 of the raw stream.
     xz = subprocess.run(["xz", "-9", "-T1", "-c", raw], stdout=subprocess.PIPE,

@@ -315,15 +315,32 @@ static llvm::cl::opt<bool> packedSizes(
                    "vocabularies, grammars and traces take"),
     llvm::cl::init(false));
 
-static LogicalResult exportPackedTranslation(Operation *op, raw_ostream &os) {
-  PackedSizes sizes;
-  if (failed(exportPacked(op, os, &sizes)))
-    return failure();
+static void printPackedSizes(const PackedSizes &sizes) {
   if (packedSizes)
     llvm::errs() << "packed-sizes: total=" << sizes.total
                  << " vocabularies=" << sizes.vocabularies
                  << " grammars=" << sizes.grammars
                  << " traces=" << sizes.traces << "\n";
+}
+
+static LogicalResult exportPackedTranslation(Operation *op, raw_ostream &os) {
+  PackedSizes sizes;
+  if (failed(exportPacked(op, os, &sizes)))
+    return failure();
+  printPackedSizes(sizes);
+  return success();
+}
+
+/// --pack-wpp: a trace file straight to a packed trace file, without the
+/// trace as IR.
+static LogicalResult
+packWppTranslation(const std::shared_ptr<llvm::SourceMgr> &sourceMgr,
+                   raw_ostream &os, MLIRContext *context) {
+  auto [bytes, loc] = mainInput(*sourceMgr, context);
+  PackedSizes sizes;
+  if (failed(packWpp(bytes, context, loc, importWppOptions(), os, &sizes)))
+    return failure();
+  printPackedSizes(sizes);
   return success();
 }
 
@@ -374,6 +391,13 @@ int main(int argc, char **argv) {
       "Write the vocabularies, grammars and traces of a module as a packed "
       "trace file (compressed structure, entropy coded; docs/PackedTrace.md)",
       exportPackedTranslation, registerProgramDialects);
+  TranslateRegistration packWppRegistration(
+      "pack-wpp",
+      "Pack a trace file written by libphaedrus_rt without importing it as "
+      "IR: the packed trace file that --import-wpp, --phaedrus-call-groups "
+      "(function granularity) and --export-packed make, several times faster "
+      "(the --import-wpp options apply)",
+      packWppTranslation);
   TranslateFromMLIRRegistration exportTokensRegistration(
       "export-tokens",
       "Write every trace's expanded tokens as little-endian 32-bit words",

@@ -64,6 +64,9 @@ public:
   /// Tokens pushed so far.
   uint64_t size() const { return pushed; }
 
+  /// The number of tokens `item` expands to (at most 2^64 - 1: saturating).
+  uint64_t length(const Item &item) const;
+
   /// Appends the expansion of `items` to `out` (for tests and checks).
   void expand(const std::vector<Item> &items, std::vector<uint32_t> &out) const;
 
@@ -76,6 +79,8 @@ private:
   std::vector<Item> output;
   std::vector<std::vector<Item>> bodies;
   std::map<std::vector<Item>, uint32_t> bodyIds;
+  /// Expanded length of each body, computed when first asked (0: not yet).
+  mutable std::vector<uint64_t> bodyLengths;
 };
 
 } // namespace mlir::phaedrus::trace

@@ -57,8 +57,10 @@ struct DecodedWpp {
 /// nullopt on an error.
 static std::optional<DecodedWpp>
 decodeWpp(StringRef bytes, Location loc, const ImportWppOptions &options,
-          llvm::function_ref<void(uint32_t, uint32_t, uint64_t)> onEvent) {
+          WppEventCallback onEvent,
+          llvm::function_ref<void(const trace::Header &)> onHeader = nullptr) {
   DecodedWpp decoded;
+  bool headerSeen = false;
   trace::Ending ending;
   // Path runs are three words (PHAEDRUS_PATH_MARK | function, path id,
   // length) or one (PHAEDRUS_PATH_SHORT | function << 16 | path id, length
@@ -104,6 +106,11 @@ decodeWpp(StringRef bytes, Location loc, const ImportWppOptions &options,
   trace::ReadStatus status = trace::readTrace(
       bytes.data(), bytes.size(), decoded.header, ending,
       [&](uint32_t thread, const uint32_t *tokens, size_t count) {
+        if (!headerSeen) {
+          headerSeen = true;
+          if (onHeader)
+            onHeader(decoded.header);
+        }
         PendingRun &pending = pendingPath[thread];
         auto pushPath = [&](uint32_t function, uint32_t path, uint32_t length) {
           auto key = std::make_pair(function, path);
@@ -150,6 +157,8 @@ decodeWpp(StringRef bytes, Location loc, const ImportWppOptions &options,
                    << "; nothing was recovered";
     return std::nullopt;
   }
+  if (!headerSeen && onHeader)
+    onHeader(decoded.header);
   if (options.expectedFingerprint &&
       *options.expectedFingerprint != decoded.header.fingerprint) {
     emitError(loc) << "trace fingerprint " << decoded.header.fingerprint
@@ -242,35 +251,40 @@ static VocabularyOp buildVocabulary(OpBuilder &builder, Location loc,
   return vocabulary;
 }
 
+void mlir::phaedrus::foldEvent(trace::RepeatFolder &folder, uint32_t token,
+                               uint64_t length) {
+  if (length == 1 && !(token & PHAEDRUS_PATH_MARK))
+    folder.push(token);
+  else
+    folder.pushRun(token, length);
+}
+
 /// A decoded event token as a vocabulary id.
-static uint32_t entryId(const DecodedWpp &decoded, uint32_t token) {
+static uint32_t entryIdOf(size_t staticEntries, uint32_t token) {
   return token & PHAEDRUS_PATH_MARK
-             ? static_cast<uint32_t>(decoded.staticEntries) +
-                   (token & ~PHAEDRUS_PATH_MARK)
+             ? static_cast<uint32_t>(staticEntries) + (token & ~PHAEDRUS_PATH_MARK)
              : token;
 }
 
-OwningOpRef<ModuleOp> mlir::phaedrus::importWpp(StringRef bytes,
-                                                MLIRContext *context,
-                                                Location loc,
-                                                const ImportWppOptions &options) {
-  context->loadDialect<PhaedrusDialect>();
-  std::map<uint32_t, trace::RepeatFolder> folders;
-  std::optional<DecodedWpp> decoded = decodeWpp(
-      bytes, loc, options, [&](uint32_t thread, uint32_t token, uint64_t length) {
-        trace::RepeatFolder &folder =
-            folders.try_emplace(thread, options.maxPeriod).first->second;
-        if (length == 1 && !(token & PHAEDRUS_PATH_MARK))
-          folder.push(token);
-        else
-          folder.pushRun(token, length);
-      });
-  if (!decoded)
-    return {};
+uint32_t WppShell::entryId(uint32_t token) const {
+  return entryIdOf(staticEntries, token);
+}
 
-  OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
-  OpBuilder builder = OpBuilder::atBlockEnd(module->getBody());
-  VocabularyOp vocabulary = buildVocabulary(builder, loc, *decoded);
+FailureOr<WppShell> mlir::phaedrus::readWpp(
+    StringRef bytes, MLIRContext *context, Location loc,
+    const ImportWppOptions &options, WppEventCallback onEvent,
+    llvm::function_ref<void(const trace::Header &)> onHeader) {
+  context->loadDialect<PhaedrusDialect>();
+  std::optional<DecodedWpp> decoded =
+      decodeWpp(bytes, loc, options, onEvent, onHeader);
+  if (!decoded)
+    return failure();
+
+  WppShell shell;
+  shell.staticEntries = decoded->staticEntries;
+  shell.module = ModuleOp::create(loc);
+  OpBuilder builder = OpBuilder::atBlockEnd(shell.module->getBody());
+  shell.vocabulary = buildVocabulary(builder, loc, *decoded);
 
   SmallVector<Attribute> argv, files;
   for (const std::string &arg : decoded->header.argv)
@@ -282,24 +296,51 @@ OwningOpRef<ModuleOp> mlir::phaedrus::importWpp(StringRef bytes,
       files.empty() ? ArrayAttr() : builder.getArrayAttr(files), StringAttr());
 
   for (uint32_t thread : decoded->threads) {
+    std::string name = threadTraceName(options, thread);
+    auto traceOp = TraceOp::create(builder, loc, builder.getStringAttr(name),
+                                   FlatSymbolRefAttr::get(shell.vocabulary),
+                                   shell.vocabulary.getFingerprintAttr(), input,
+                                   FlatSymbolRefAttr());
+    traceOp.getBody().emplaceBlock();
+    shell.traces.push_back({thread, traceOp});
+  }
+  return shell;
+}
+
+void mlir::phaedrus::rereadWpp(StringRef bytes, Location loc,
+                               const ImportWppOptions &options,
+                               WppEventCallback onEvent) {
+  // The file read without error before; its diagnostics were given then.
+  ScopedDiagnosticHandler quiet(loc->getContext(),
+                                [](Diagnostic &) { return success(); });
+  (void)decodeWpp(bytes, loc, options, onEvent);
+}
+
+OwningOpRef<ModuleOp> mlir::phaedrus::importWpp(StringRef bytes,
+                                                MLIRContext *context,
+                                                Location loc,
+                                                const ImportWppOptions &options) {
+  std::map<uint32_t, trace::RepeatFolder> folders;
+  FailureOr<WppShell> shell = readWpp(
+      bytes, context, loc, options,
+      [&](uint32_t thread, uint32_t token, uint64_t length) {
+        foldEvent(folders.try_emplace(thread, options.maxPeriod).first->second,
+                  token, length);
+      });
+  if (failed(shell))
+    return {};
+  for (auto [thread, traceOp] : shell->traces) {
     trace::RepeatFolder &folder =
         folders.try_emplace(thread, options.maxPeriod).first->second;
     folder.finish();
-    std::string name = threadTraceName(options, thread);
-    auto traceOp = TraceOp::create(builder, loc, builder.getStringAttr(name),
-                                   FlatSymbolRefAttr::get(vocabulary),
-                                   vocabulary.getFingerprintAttr(), input,
-                                   FlatSymbolRefAttr());
-    OpBuilder body = OpBuilder::atBlockEnd(&traceOp.getBody().emplaceBlock());
-    emitFoldedItems(body, loc, folder, name, options.inlineLimit,
-                    [&](uint32_t token) {
-                      return entryId(*decoded, token);
-                    },
+    OpBuilder body = OpBuilder::atBlockEnd(&traceOp.getBody().front());
+    emitFoldedItems(body, loc, folder, traceOp.getSymName(), options.inlineLimit,
+                    [&](uint32_t token) { return shell->entryId(token); },
                     options.minRepeatTokens);
   }
-  if (failed(verify(*module)))
+  if (failed(verify(*shell->module)))
     return {};
-  return module;
+  return std::move(shell->module);
 }
 
 FailureOr<WppCounts> mlir::phaedrus::countWpp(StringRef bytes,
@@ -380,7 +421,7 @@ FailureOr<WppCounts> mlir::phaedrus::countWpp(StringRef bytes,
         counts.tokenCounts[staticEntries + k] = tally.paths[k];
     for (uint32_t token : tally.order)
       counts.firstOccurrence.push_back(
-          static_cast<int32_t>(entryId(*decoded, token)));
+          static_cast<int32_t>(entryIdOf(staticEntries, token)));
     result.threads.push_back(std::move(counts));
   }
   return result;

@@ -15,8 +15,12 @@
 
 #include "phaedrus/Dialect/Phaedrus/IR/PhaedrusOps.h"
 #include "phaedrus/Dialect/Phaedrus/IR/TraceBuild.h"
+#include "phaedrus/Dialect/Phaedrus/IR/TraceWalk.h"
+#include "phaedrus/Target/Wpp/ImportWpp.h"
+#include "phaedrus/Trace/CallGroups.h"
 #include "phaedrus/Trace/ContextCoder.h"
 #include "phaedrus/Trace/Format.h"
+#include "phaedrus/Trace/RepeatFolder.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/Builders.h"
@@ -270,20 +274,38 @@ unsigned tableBitsFor(uint64_t symbols) {
 // Packing
 //===----------------------------------------------------------------------===//
 
+/// A trace body given as a folder's items instead of ops (packWpp): coded
+/// as packBody codes the ops emitFoldedItems makes of them.
+struct FoldedBody {
+  const trace::RepeatFolder *folder;
+  /// The vocabulary id of each token the folder holds.
+  function_ref<uint32_t(uint32_t)> renumber;
+};
+
 class Packer {
 public:
   explicit Packer(std::vector<uint8_t> &payload)
       : codec(BitCoder::encoder(payload)), payload(payload) {}
 
   PackedSizes sizes;
+  /// Traces whose bodies are these items (their body blocks are empty).
+  llvm::DenseMap<Operation *, FoldedBody> foldedBodies;
 
   LogicalResult pack(Operation *module);
 
 private:
+  using Items = std::vector<trace::RepeatFolder::Item>;
   LogicalResult checkAttributes(Operation *op);
   LogicalResult countBody(Region &body, uint64_t &symbols);
   LogicalResult packBody(BodyCoder &coder, Region &body, uint32_t &hash,
                          uint32_t terminator);
+  void countItems(const FoldedBody &folded, const Items &items,
+                  uint64_t &symbols);
+  LogicalResult packItems(BodyCoder &coder, TraceOp trace,
+                          const FoldedBody &folded, const Items &items,
+                          uint32_t &hash, uint32_t terminator);
+  LogicalResult countTrace(TraceOp trace, uint64_t &symbols);
+  LogicalResult packTrace(BodyCoder &coder, TraceOp trace);
 
   PackCodec codec;
   std::vector<uint8_t> &payload;
@@ -377,6 +399,69 @@ LogicalResult Packer::packBody(BodyCoder &coder, Region &body, uint32_t &hash,
   }
   coder.symbol(terminator);
   return success();
+}
+
+void Packer::countItems(const FoldedBody &folded, const Items &items,
+                        uint64_t &symbols) {
+  for (const trace::RepeatFolder::Item &item : items) {
+    uint64_t length = folded.folder->length(item);
+    if (item.isToken() || length <= kInlineRepeat) {
+      symbols += length;
+      continue;
+    }
+    ++symbols; // OPEN; the body counts its CLOSE
+    countItems(folded, folded.folder->body(item.body), symbols);
+  }
+  ++symbols; // END or CLOSE
+}
+
+LogicalResult Packer::packItems(BodyCoder &coder, TraceOp trace,
+                                const FoldedBody &folded, const Items &items,
+                                uint32_t &hash, uint32_t terminator) {
+  std::vector<uint32_t> tokens;
+  for (const trace::RepeatFolder::Item &item : items) {
+    if (item.isToken() || folded.folder->length(item) <= kInlineRepeat) {
+      tokens.clear();
+      folded.folder->expand({item}, tokens);
+      for (uint32_t token : tokens) {
+        uint32_t id = folded.renumber(token);
+        if (id >= coder.alphabet.numTokens)
+          return trace.emitError()
+                 << "corrupt trace: it records token " << id
+                 << ", outside its vocabulary of " << coder.alphabet.numTokens
+                 << " entries";
+        coder.symbol(id);
+        hash = hashCombine(hash, id);
+      }
+      continue;
+    }
+    coder.symbol(coder.alphabet.open());
+    uint32_t inner = 0x5eed;
+    if (failed(packItems(coder, trace, folded, folded.folder->body(item.body),
+                         inner, coder.alphabet.close())))
+      return failure();
+    coder.count(item.count, inner);
+    hash = hashCombine(hashCombine(hash, inner), static_cast<uint32_t>(item.count));
+  }
+  coder.symbol(terminator);
+  return success();
+}
+
+LogicalResult Packer::countTrace(TraceOp trace, uint64_t &symbols) {
+  auto it = foldedBodies.find(trace);
+  if (it == foldedBodies.end())
+    return countBody(trace.getBody(), symbols);
+  countItems(it->second, it->second.folder->items(), symbols);
+  return success();
+}
+
+LogicalResult Packer::packTrace(BodyCoder &coder, TraceOp trace) {
+  uint32_t hash = 0;
+  auto it = foldedBodies.find(trace);
+  if (it == foldedBodies.end())
+    return packBody(coder, trace.getBody(), hash, coder.alphabet.end());
+  return packItems(coder, trace, it->second, it->second.folder->items(), hash,
+                   coder.alphabet.end());
 }
 
 LogicalResult Packer::pack(Operation *module) {
@@ -505,7 +590,7 @@ LogicalResult Packer::pack(Operation *module) {
         return failure();
     SmallVector<TraceOp> &ownTraces = traces[vocabularyName];
     for (TraceOp trace : ownTraces)
-      if (failed(countBody(trace.getBody(), symbols)))
+      if (failed(countTrace(trace, symbols)))
         return failure();
     unsigned tableBits = tableBitsFor(symbols);
     codec.number(tableBits, kTableBits);
@@ -541,8 +626,7 @@ LogicalResult Packer::pack(Operation *module) {
       llvm::raw_string_ostream os(input);
       Attribute(trace.getInput()).print(os);
       codec.string(input);
-      uint32_t hash = 0;
-      if (failed(packBody(bodies, trace.getBody(), hash, alphabet.end())))
+      if (failed(packTrace(bodies, trace)))
         return failure();
     }
     sizes.traces += payload.size() - start;
@@ -803,10 +887,10 @@ OwningOpRef<ModuleOp> Unpacker::unpack() {
 
 } // namespace
 
-LogicalResult mlir::phaedrus::exportPacked(Operation *module, raw_ostream &os,
-                                          PackedSizes *sizes) {
-  std::vector<uint8_t> payload;
-  Packer packer(payload);
+/// Packs `module` (with the bodies `packer` was given) and writes the file.
+static LogicalResult writePacked(Packer &packer, std::vector<uint8_t> &payload,
+                                 Operation *module, raw_ostream &os,
+                                 PackedSizes *sizes) {
   if (failed(packer.pack(module)))
     return failure();
   if (sizes) {
@@ -823,6 +907,140 @@ LogicalResult mlir::phaedrus::exportPacked(Operation *module, raw_ostream &os,
   os.write(header, kHeaderSize);
   os.write(reinterpret_cast<const char *>(payload.data()), payload.size());
   return success();
+}
+
+LogicalResult mlir::phaedrus::exportPacked(Operation *module, raw_ostream &os,
+                                          PackedSizes *sizes) {
+  std::vector<uint8_t> payload;
+  Packer packer(payload);
+  return writePacked(packer, payload, module, os, sizes);
+}
+
+/// Call sites and no paths (as --phaedrus-call-groups decides which
+/// vocabularies to fold), with group entries to fold with.
+static bool hasCallGroups(VocabularyOp vocabulary) {
+  bool calls = false, groups = false;
+  for (EntryOp entry : vocabulary.getBody().getOps<EntryOp>()) {
+    if (entry.getKind() == EntryKind::Path)
+      return false;
+    calls |= entry.getKind() == EntryKind::CallSite;
+    groups |= entry.getKind() == EntryKind::Group;
+  }
+  return calls && groups;
+}
+
+LogicalResult mlir::phaedrus::packWpp(StringRef bytes, MLIRContext *context,
+                                      Location loc,
+                                      const ImportWppOptions &options,
+                                      raw_ostream &os, PackedSizes *sizes) {
+  // Pass 1 folds as importWpp does, except in a function-granularity file,
+  // which call groups fold in passes of their own; it notes the tokens seen
+  // (a trace that holds group tokens is not folded again, as
+  // --phaedrus-call-groups leaves it).
+  std::map<uint32_t, trace::RepeatFolder> folders;
+  std::vector<bool> seen;
+  bool functionGranularity = false;
+  auto folderOf = [&](uint32_t thread) -> trace::RepeatFolder & {
+    return folders.try_emplace(thread, options.maxPeriod).first->second;
+  };
+  FailureOr<WppShell> shell = readWpp(
+      bytes, context, loc, options,
+      [&](uint32_t thread, uint32_t token, uint64_t length) {
+        if (!functionGranularity)
+          return foldEvent(folderOf(thread), token, length);
+        if (token >= seen.size())
+          seen.resize(std::max<size_t>(token + 1, 2 * seen.size()), false);
+        seen[token] = true;
+      },
+      [&](const trace::Header &header) {
+        functionGranularity = (header.granularity & ~PHAEDRUS_NARROW_EVENTS) ==
+                              PHAEDRUS_GRANULARITY_FUNCTION;
+      });
+  if (failed(shell))
+    return failure();
+  VocabularyOp vocabulary = shell->vocabulary;
+  bool fold = hasCallGroups(vocabulary);
+  for (EntryOp entry : vocabulary.getBody().getOps<EntryOp>())
+    if (entry.getKind() == EntryKind::Group && entry.getId() < seen.size() &&
+        seen[entry.getId()])
+      fold = false; // folded before
+  auto foldAsImported = [&] {
+    folders.clear();
+    rereadWpp(bytes, loc, options,
+              [&](uint32_t thread, uint32_t token, uint64_t length) {
+                foldEvent(folderOf(thread), token, length);
+              });
+  };
+  if (functionGranularity && !fold)
+    foldAsImported();
+  if (functionGranularity && fold) {
+    // --phaedrus-call-groups: analyze, then rewrite and fold repeats, and
+    // check that the rewrite expands back to the recorded events.
+    FailureOr<trace::CallGroupTable> table = buildCallGroupTable(vocabulary);
+    if (failed(table))
+      return failure();
+    struct ThreadFolding {
+      explicit ThreadFolding(const trace::CallGroupTable &table)
+          : groups(table), expander(table) {}
+      trace::CallGroupFolder groups;
+      trace::CallGroupExpander expander;
+      trace::StreamDigest digest;
+    };
+    std::map<uint32_t, ThreadFolding> threads;
+    // Events come in chunks of one thread: look the thread up once a chunk.
+    uint32_t lastThread = UINT32_MAX;
+    ThreadFolding *last = nullptr;
+    trace::RepeatFolder *lastRepeats = nullptr;
+    auto threadOf = [&](uint32_t thread) -> ThreadFolding & {
+      if (thread != lastThread) {
+        last = &threads.try_emplace(thread, *table).first->second;
+        lastRepeats = &folderOf(thread);
+        lastThread = thread;
+      }
+      return *last;
+    };
+    rereadWpp(bytes, loc, options,
+              [&](uint32_t thread, uint32_t token, uint64_t) {
+                threadOf(thread).groups.analyze(&token, 1);
+              });
+    for (auto &[thread, folding] : threads)
+      folding.groups.finishAnalysis();
+    std::vector<uint32_t> folded, expanded;
+    auto digest = [&](ThreadFolding &folding) {
+      for (uint32_t token : expanded)
+        folding.digest.add(token);
+      expanded.clear();
+    };
+    rereadWpp(bytes, loc, options,
+              [&](uint32_t thread, uint32_t token, uint64_t) {
+                ThreadFolding &folding = threadOf(thread);
+                folded.clear();
+                folding.groups.rewrite(&token, 1, folded);
+                for (uint32_t t : folded)
+                  lastRepeats->push(t);
+                folding.expander.push(folded.data(), folded.size(), expanded);
+                digest(folding);
+              });
+    bool exact = true;
+    for (auto &[thread, folding] : threads) {
+      folding.expander.finish(expanded);
+      digest(folding);
+      exact &= folding.digest == folding.groups.sourceDigest();
+    }
+    if (!exact) {
+      emitWarning(loc) << "call-group folding would not expand back to the "
+                          "recorded trace (an internal error); the trace is "
+                          "packed with its repeats folded only";
+      foldAsImported();
+    }
+  }
+
+  std::vector<uint8_t> payload;
+  Packer packer(payload);
+  auto renumber = [&](uint32_t token) { return shell->entryId(token); };
+  for (auto [thread, traceOp] : shell->traces)
+    packer.foldedBodies[traceOp] = {&folderOf(thread), renumber};
+  return writePacked(packer, payload, *shell->module, os, sizes);
 }
 
 OwningOpRef<ModuleOp> mlir::phaedrus::importPacked(StringRef bytes,

@@ -3,6 +3,8 @@
 #define PHAEDRUS_TARGET_WPP_IMPORTWPP_H
 
 #include "phaedrus/Dialect/Phaedrus/IR/PhaedrusOps.h"
+#include "phaedrus/Trace/RepeatFolder.h"
+#include "phaedrus/Trace/TraceReader.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -28,6 +30,46 @@ struct ImportWppOptions {
   /// Longest token run written inline; longer runs become dense_resource.
   uint64_t inlineLimit = 1024;
 };
+
+/// Receives a thread's events in order: `token` repeated `length` times,
+/// where `token` is a vocabulary id, or PHAEDRUS_PATH_MARK | k for the k-th
+/// distinct (function, Ball-Larus path) of the file (its id is then
+/// WppShell::entryId(token)).
+using WppEventCallback =
+    llvm::function_ref<void(uint32_t thread, uint32_t token, uint64_t length)>;
+
+/// What importWpp builds around the trace bodies: the module with the
+/// vocabulary (path entries included) and a trace op per recording thread
+/// whose body is an empty block.
+struct WppShell {
+  OwningOpRef<ModuleOp> module;
+  VocabularyOp vocabulary;
+  /// (thread index, its trace), in increasing thread order.
+  std::vector<std::pair<uint32_t, TraceOp>> traces;
+  /// Entries of the file's own vocabulary; the path entries follow.
+  size_t staticEntries = 0;
+
+  /// The vocabulary id of an event token.
+  uint32_t entryId(uint32_t token) const;
+};
+
+/// Reads a trace file, handing its events to `onEvent` as they are read and
+/// the header to `onHeader` before the first event (or at the end, if there
+/// is none). Diagnostics as importWpp.
+FailureOr<WppShell>
+readWpp(StringRef bytes, MLIRContext *context, Location loc,
+        const ImportWppOptions &options, WppEventCallback onEvent,
+        llvm::function_ref<void(const trace::Header &)> onHeader = nullptr);
+
+/// Hands the events of a file that readWpp read without error to `onEvent`
+/// again, in the same order and numbering, without diagnostics (a second
+/// pass over the file).
+void rereadWpp(StringRef bytes, Location loc, const ImportWppOptions &options,
+               WppEventCallback onEvent);
+
+/// Adds an event to a thread's folder as importWpp does (a run of a path at
+/// once, in time independent of its length).
+void foldEvent(trace::RepeatFolder &folder, uint32_t token, uint64_t length);
 
 /// Turns the bytes of a trace file into a module with a phaedrus.vocabulary
 /// and one phaedrus.trace per recording thread, folding immediate repeats.

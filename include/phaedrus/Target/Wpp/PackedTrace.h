@@ -12,6 +12,8 @@
 #ifndef PHAEDRUS_TARGET_WPP_PACKEDTRACE_H
 #define PHAEDRUS_TARGET_WPP_PACKEDTRACE_H
 
+#include "phaedrus/Target/Wpp/ImportWpp.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/Support/raw_ostream.h"
@@ -38,6 +40,18 @@ LogicalResult exportPacked(Operation *module, raw_ostream &os,
 /// Reads a packed trace file; emits a diagnostic at `loc` and returns null
 /// on a file that is not one, is of another version, truncated or corrupt.
 /// Token runs longer than `inlineLimit` become dense_resource blobs.
+/// Packs a trace file written by libphaedrus_rt (docs/TraceFormat.md)
+/// without building its events as IR: the file that --import-wpp (with
+/// `options`), then --phaedrus-call-groups for a function-granularity trace
+/// whose vocabulary has call groups, then --export-packed would write, byte
+/// for byte (with any min-repeat-tokens up to 33: the packed file codes
+/// repeats of at most 32 tokens as tokens). Memory is the folded trace and
+/// the coder's tables; a function-granularity file is read three times.
+/// Diagnostics as importWpp's.
+LogicalResult packWpp(StringRef bytes, MLIRContext *context, Location loc,
+                      const ImportWppOptions &options, raw_ostream &os,
+                      PackedSizes *sizes = nullptr);
+
 OwningOpRef<ModuleOp> importPacked(StringRef bytes, MLIRContext *context,
                                    Location loc, uint64_t inlineLimit = 1024);
 

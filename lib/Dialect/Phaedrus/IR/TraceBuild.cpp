@@ -4,7 +4,6 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
-#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::phaedrus;
@@ -43,22 +42,6 @@ struct ItemEmitter {
   Location loc;
   uint64_t minRepeatTokens;
   unsigned blobs = 0;
-  /// Expanded length of each repeat body (0: not computed yet).
-  std::vector<uint64_t> bodyLengths = {};
-
-  uint64_t length(const trace::RepeatFolder::Item &item) {
-    if (item.isToken())
-      return 1;
-    if (bodyLengths.size() <= item.body)
-      bodyLengths.resize(item.body + 1, 0);
-    if (!bodyLengths[item.body]) {
-      uint64_t total = 0;
-      for (const trace::RepeatFolder::Item &inner : folder.body(item.body))
-        total = llvm::SaturatingAdd(total, length(inner));
-      bodyLengths[item.body] = total;
-    }
-    return llvm::SaturatingMultiply(item.count, bodyLengths[item.body]);
-  }
 
   /// Appends the tokens `item` stands for to `run`, renumbered.
   void expandInto(const trace::RepeatFolder::Item &item,
@@ -77,7 +60,7 @@ struct ItemEmitter {
       flushTokenRun(builder, loc, run, blobPrefix, blobs, inlineLimit);
     };
     for (const trace::RepeatFolder::Item &item : items) {
-      if (item.isToken() || length(item) < minRepeatTokens) {
+      if (item.isToken() || folder.length(item) < minRepeatTokens) {
         expandInto(item, run);
         continue;
       }
