@@ -956,7 +956,9 @@ LogicalResult mlir::phaedrus::packWpp(StringRef bytes, MLIRContext *context,
         functionGranularity = (header.granularity & ~PHAEDRUS_NARROW_EVENTS) ==
                               PHAEDRUS_GRANULARITY_FUNCTION;
       });
-  if (failed(shell))
+  // The checks importWpp's verification makes of the vocabulary (dense
+  // ids, the fields each kind needs): packing reads those fields.
+  if (failed(shell) || failed(verify(shell->vocabulary)))
     return failure();
   VocabularyOp vocabulary = shell->vocabulary;
   bool fold = hasCallGroups(vocabulary);
