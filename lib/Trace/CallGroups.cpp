@@ -263,3 +263,32 @@ void CallGroupExpander::push(const uint32_t *tokens, size_t count,
 void CallGroupExpander::finish(std::vector<uint32_t> &out) {
   attach(CallGroupTable::kNone, out);
 }
+
+void CallGroupRepeatFolder::check() {
+  for (uint32_t token : expanded)
+    digest.add(token);
+  expanded.clear();
+}
+
+void CallGroupRepeatFolder::rewrite(const uint32_t *tokens, size_t count) {
+  if (!analyzed) {
+    groups.finishAnalysis();
+    analyzed = true;
+  }
+  rewritten.clear();
+  groups.rewrite(tokens, count, rewritten);
+  repeats.push(rewritten.data(), rewritten.size());
+  expander.push(rewritten.data(), rewritten.size(), expanded);
+  check();
+}
+
+bool CallGroupRepeatFolder::finish() {
+  if (!analyzed) { // an empty trace
+    groups.finishAnalysis();
+    analyzed = true;
+  }
+  expander.finish(expanded);
+  check();
+  repeats.finish();
+  return digest == groups.sourceDigest();
+}

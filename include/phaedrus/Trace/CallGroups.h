@@ -34,6 +34,7 @@
 #define PHAEDRUS_TRACE_CALLGROUPS_H
 
 #include "phaedrus/Trace/Format.h"
+#include "phaedrus/Trace/RepeatFolder.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -180,6 +181,39 @@ private:
 
   const CallGroupTable &table;
   std::vector<Frame> stack;
+};
+
+/// Call groups, then repeats, of one trace, checked: what
+/// --phaedrus-call-groups makes of a trace and --pack-wpp of a thread's
+/// events. Feed the trace to analyze() and then again to rewrite(); the
+/// rewritten stream folds into `folded()`, and finish() says whether it
+/// expands back to the analyzed one (it should; when it does not, the
+/// folding must not be used).
+class CallGroupRepeatFolder {
+public:
+  CallGroupRepeatFolder(const CallGroupTable &table, unsigned maxPeriod)
+      : groups(table), expander(table), repeats(maxPeriod) {}
+
+  void analyze(const uint32_t *tokens, size_t count) {
+    groups.analyze(tokens, count);
+  }
+  void rewrite(const uint32_t *tokens, size_t count);
+  /// Ends the rewrite; true if the folded trace expands to the analyzed one.
+  bool finish();
+
+  const RepeatFolder &folded() const { return repeats; }
+  /// Tokens the call groups leave out.
+  uint64_t numDropped() const { return groups.numDropped(); }
+
+private:
+  void check();
+
+  CallGroupFolder groups;
+  CallGroupExpander expander;
+  RepeatFolder repeats;
+  StreamDigest digest;
+  bool analyzed = false;
+  std::vector<uint32_t> rewritten, expanded;
 };
 
 } // namespace mlir::phaedrus::trace

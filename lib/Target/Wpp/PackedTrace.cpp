@@ -975,64 +975,44 @@ LogicalResult mlir::phaedrus::packWpp(StringRef bytes, MLIRContext *context,
   };
   if (functionGranularity && !fold)
     foldAsImported();
+  // --phaedrus-call-groups: analyze, then rewrite and fold repeats, and
+  // check that the rewrite expands back to the recorded events.
+  std::optional<trace::CallGroupTable> table;
+  std::map<uint32_t, trace::CallGroupRepeatFolder> grouped;
+  auto groupedOf = [&](uint32_t thread) -> trace::CallGroupRepeatFolder & {
+    return grouped.try_emplace(thread, *table, options.maxPeriod).first->second;
+  };
   if (functionGranularity && fold) {
-    // --phaedrus-call-groups: analyze, then rewrite and fold repeats, and
-    // check that the rewrite expands back to the recorded events.
-    FailureOr<trace::CallGroupTable> table = buildCallGroupTable(vocabulary);
-    if (failed(table))
+    FailureOr<trace::CallGroupTable> built = buildCallGroupTable(vocabulary);
+    if (failed(built))
       return failure();
-    struct ThreadFolding {
-      explicit ThreadFolding(const trace::CallGroupTable &table)
-          : groups(table), expander(table) {}
-      trace::CallGroupFolder groups;
-      trace::CallGroupExpander expander;
-      trace::StreamDigest digest;
-    };
-    std::map<uint32_t, ThreadFolding> threads;
+    table = std::move(*built);
     // Events come in chunks of one thread: look the thread up once a chunk.
     uint32_t lastThread = UINT32_MAX;
-    ThreadFolding *last = nullptr;
-    trace::RepeatFolder *lastRepeats = nullptr;
-    auto threadOf = [&](uint32_t thread) -> ThreadFolding & {
+    trace::CallGroupRepeatFolder *last = nullptr;
+    auto threadOf = [&](uint32_t thread) -> trace::CallGroupRepeatFolder & {
       if (thread != lastThread) {
-        last = &threads.try_emplace(thread, *table).first->second;
-        lastRepeats = &folderOf(thread);
+        last = &groupedOf(thread);
         lastThread = thread;
       }
       return *last;
     };
     rereadWpp(bytes, loc, options,
               [&](uint32_t thread, uint32_t token, uint64_t) {
-                threadOf(thread).groups.analyze(&token, 1);
+                threadOf(thread).analyze(&token, 1);
               });
-    for (auto &[thread, folding] : threads)
-      folding.groups.finishAnalysis();
-    std::vector<uint32_t> folded, expanded;
-    auto digest = [&](ThreadFolding &folding) {
-      for (uint32_t token : expanded)
-        folding.digest.add(token);
-      expanded.clear();
-    };
     rereadWpp(bytes, loc, options,
               [&](uint32_t thread, uint32_t token, uint64_t) {
-                ThreadFolding &folding = threadOf(thread);
-                folded.clear();
-                folding.groups.rewrite(&token, 1, folded);
-                for (uint32_t t : folded)
-                  lastRepeats->push(t);
-                folding.expander.push(folded.data(), folded.size(), expanded);
-                digest(folding);
+                threadOf(thread).rewrite(&token, 1);
               });
     bool exact = true;
-    for (auto &[thread, folding] : threads) {
-      folding.expander.finish(expanded);
-      digest(folding);
-      exact &= folding.digest == folding.groups.sourceDigest();
-    }
+    for (auto [thread, traceOp] : shell->traces)
+      exact &= groupedOf(thread).finish();
     if (!exact) {
       emitWarning(loc) << "call-group folding would not expand back to the "
                           "recorded trace (an internal error); the trace is "
                           "packed with its repeats folded only";
+      grouped.clear();
       foldAsImported();
     }
   }
@@ -1041,7 +1021,9 @@ LogicalResult mlir::phaedrus::packWpp(StringRef bytes, MLIRContext *context,
   Packer packer(payload);
   auto renumber = [&](uint32_t token) { return shell->entryId(token); };
   for (auto [thread, traceOp] : shell->traces)
-    packer.foldedBodies[traceOp] = {&folderOf(thread), renumber};
+    packer.foldedBodies[traceOp] = {
+        grouped.empty() ? &folderOf(thread) : &groupedOf(thread).folded(),
+        renumber};
   return writePacked(packer, payload, *shell->module, os, sizes);
 }
 

@@ -410,35 +410,15 @@ struct PhaedrusCallGroupsPass
     auto asTokens = [](ArrayRef<int32_t> piece) {
       return reinterpret_cast<const uint32_t *>(piece.data());
     };
-    trace::CallGroupFolder folder(table);
+    trace::CallGroupRepeatFolder folder(table, maxPeriod);
     if (failed(walker.expand(trace, [&](ArrayRef<int32_t> piece) {
           folder.analyze(asTokens(piece), piece.size());
+        })) ||
+        failed(walker.expand(trace, [&](ArrayRef<int32_t> piece) {
+          folder.rewrite(asTokens(piece), piece.size());
         })))
       return failure();
-    folder.finishAnalysis();
-
-    // Rewrite, fold repeats, and expand again to check.
-    trace::RepeatFolder repeats(maxPeriod);
-    trace::CallGroupExpander expander(table);
-    trace::StreamDigest check;
-    std::vector<uint32_t> folded, expanded;
-    auto digest = [&] {
-      for (uint32_t token : expanded)
-        check.add(token);
-      expanded.clear();
-    };
-    if (failed(walker.expand(trace, [&](ArrayRef<int32_t> piece) {
-          folded.clear();
-          folder.rewrite(asTokens(piece), piece.size(), folded);
-          repeats.push(folded.data(), folded.size());
-          expander.push(folded.data(), folded.size(), expanded);
-          digest();
-        })))
-      return failure();
-    expander.finish(expanded);
-    digest();
-    repeats.finish();
-    if (!(check == folder.sourceDigest())) {
+    if (!folder.finish()) {
       trace.emitWarning()
           << "phaedrus-call-groups: folding would not expand back to the "
              "recorded trace (an internal error); the trace is left as it is";
@@ -449,8 +429,9 @@ struct PhaedrusCallGroupsPass
     body.clear();
     trace.removeGrammarAttr();
     OpBuilder builder = OpBuilder::atBlockEnd(&body);
-    emitFoldedItems(builder, trace.getLoc(), repeats, trace.getSymName(),
-                    inlineLimit, /*renumber=*/{}, minRepeatTokens);
+    emitFoldedItems(builder, trace.getLoc(), folder.folded(),
+                    trace.getSymName(), inlineLimit, /*renumber=*/{},
+                    minRepeatTokens);
     ++numTracesFolded;
     numTokensFolded += folder.numDropped();
     return success();
