@@ -107,14 +107,17 @@ uint64_t RepeatFolder::length(const Item &item) const {
   return result;
 }
 
+void RepeatFolder::expand(const Item &item, std::vector<uint32_t> &out) const {
+  if (item.isToken()) {
+    out.push_back(item.token);
+    return;
+  }
+  for (uint64_t i = 0; i < item.count; ++i)
+    expand(bodies[item.body], out);
+}
+
 void RepeatFolder::expand(const std::vector<Item> &items,
                           std::vector<uint32_t> &out) const {
-  for (const Item &item : items) {
-    if (item.isToken()) {
-      out.push_back(item.token);
-      continue;
-    }
-    for (uint64_t i = 0; i < item.count; ++i)
-      expand(bodies[item.body], out);
-  }
+  for (const Item &item : items)
+    expand(item, out);
 }

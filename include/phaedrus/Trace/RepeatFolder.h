@@ -69,6 +69,8 @@ public:
 
   /// Appends the expansion of `items` to `out` (for tests and checks).
   void expand(const std::vector<Item> &items, std::vector<uint32_t> &out) const;
+  /// Appends the expansion of `item` to `out`.
+  void expand(const Item &item, std::vector<uint32_t> &out) const;
 
 private:
   bool fold();

@@ -422,7 +422,7 @@ LogicalResult Packer::packItems(BodyCoder &coder, TraceOp trace,
   for (const trace::RepeatFolder::Item &item : items) {
     if (item.isToken() || folded.folder->length(item) <= kInlineRepeat) {
       tokens.clear();
-      folded.folder->expand({item}, tokens);
+      folded.folder->expand(item, tokens);
       for (uint32_t token : tokens) {
         uint32_t id = folded.renumber(token);
         if (id >= coder.alphabet.numTokens)
@@ -987,24 +987,28 @@ LogicalResult mlir::phaedrus::packWpp(StringRef bytes, MLIRContext *context,
     if (failed(built))
       return failure();
     table = std::move(*built);
-    // Events come in chunks of one thread: look the thread up once a chunk.
-    uint32_t lastThread = UINT32_MAX;
-    trace::CallGroupRepeatFolder *last = nullptr;
-    auto threadOf = [&](uint32_t thread) -> trace::CallGroupRepeatFolder & {
-      if (thread != lastThread) {
-        last = &groupedOf(thread);
-        lastThread = thread;
-      }
-      return *last;
+    // Events come in chunks of one thread: hand them on in batches.
+    std::vector<uint32_t> batch;
+    uint32_t batchThread = 0;
+    auto inBatches = [&](auto &&sink) {
+      auto flush = [&] {
+        if (!batch.empty())
+          sink(groupedOf(batchThread), batch.data(), batch.size());
+        batch.clear();
+      };
+      rereadWpp(bytes, loc, options,
+                [&](uint32_t thread, uint32_t token, uint64_t) {
+                  if (thread != batchThread || batch.size() == 4096)
+                    flush();
+                  batchThread = thread;
+                  batch.push_back(token);
+                });
+      flush();
     };
-    rereadWpp(bytes, loc, options,
-              [&](uint32_t thread, uint32_t token, uint64_t) {
-                threadOf(thread).analyze(&token, 1);
-              });
-    rereadWpp(bytes, loc, options,
-              [&](uint32_t thread, uint32_t token, uint64_t) {
-                threadOf(thread).rewrite(&token, 1);
-              });
+    inBatches([](trace::CallGroupRepeatFolder &folder, const uint32_t *tokens,
+                 size_t count) { folder.analyze(tokens, count); });
+    inBatches([](trace::CallGroupRepeatFolder &folder, const uint32_t *tokens,
+                 size_t count) { folder.rewrite(tokens, count); });
     bool exact = true;
     for (auto [thread, traceOp] : shell->traces)
       exact &= groupedOf(thread).finish();

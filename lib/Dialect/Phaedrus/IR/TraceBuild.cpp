@@ -47,7 +47,7 @@ struct ItemEmitter {
   void expandInto(const trace::RepeatFolder::Item &item,
                   std::vector<uint32_t> &run) {
     size_t begin = run.size();
-    folder.expand({item}, run);
+    folder.expand(item, run);
     if (renumber)
       for (size_t i = begin; i < run.size(); ++i)
         run[i] = renumber(run[i]);
