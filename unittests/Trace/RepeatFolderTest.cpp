@@ -153,3 +153,38 @@ TEST(RepeatFolderTest, PushRunEqualsRepeatedPush) {
   EXPECT_EQ(folder.items()[0].count, 1000000003u);
 }
 } // namespace
+
+namespace {
+// length() is the size of an item's expansion (what packing and IR emission
+// decide by), expand() of one item appends exactly that, and a length past
+// 2^64 - 1 saturates instead of wrapping.
+TEST(RepeatFolderTest, LengthIsTheExpansionSize) {
+  std::mt19937_64 rng(11);
+  std::vector<uint32_t> tokens;
+  for (int i = 0; i < 2000; ++i)
+    tokens.push_back(rng() % 4 == 0 ? rng() % 5 : 1 + i % 3);
+  RepeatFolder folder = fold(tokens);
+  std::vector<uint32_t> out;
+  uint64_t total = 0;
+  for (const RepeatFolder::Item &item : folder.items()) {
+    size_t before = out.size();
+    folder.expand(item, out);
+    EXPECT_EQ(folder.length(item), out.size() - before);
+    total += folder.length(item);
+  }
+  EXPECT_EQ(total, tokens.size());
+  EXPECT_EQ(out, tokens);
+
+  RepeatFolder huge;
+  huge.pushRun(1, uint64_t(1) << 62);
+  huge.pushRun(2, uint64_t(1) << 62);
+  huge.pushRun(1, uint64_t(1) << 62);
+  huge.pushRun(2, uint64_t(1) << 62);
+  huge.pushRun(1, uint64_t(1) << 62);
+  huge.pushRun(2, uint64_t(1) << 62);
+  uint64_t saturated = 0;
+  for (const RepeatFolder::Item &item : huge.items())
+    saturated = std::max(saturated, huge.length(item));
+  EXPECT_EQ(saturated, UINT64_MAX);
+}
+} // namespace
