@@ -17,11 +17,14 @@ program's name, address-space randomisation off). Then:
   compress  phaedrus-opt imported.mlirbc --phaedrus-call-groups (function
             granularity: call groups, Lemma 1, with the groups the
             instrumented build put in the trace's vocabulary, then repeats
-            folded as --phaedrus-fold-repeats folds them) or
-            --phaedrus-fold-repeats (path granularity), both with
-            min-repeat-tokens=33, --emit-bytecode -o folded.mlirbc, then
-            phaedrus-translate --export-packed folded.mlirbc -o packed.phpk
-            (the folded structure entropy coded, docs/PackedTrace.md)
+            folded as --phaedrus-fold-repeats folds them), with
+            min-repeat-tokens=33, --emit-bytecode -o folded.mlirbc (path
+            granularity: the imported IR as it is, its repeats folded by
+            the import), then phaedrus-translate --export-packed
+            folded.mlirbc -o packed.phpk (the folded structure entropy
+            coded, docs/PackedTrace.md)
+  pack-wpp  phaedrus-translate --pack-wpp T.wpp -o streamed.phpk: the same
+            file without IR (checked), timed for events_per_s
   lossless  phaedrus-translate --import-packed packed.phpk, then
             --export-tokens of that: byte for byte equal to raw.bin
   xz, zstd  xz -9 -T1 and zstd -19 -T1 of raw.bin
@@ -30,8 +33,9 @@ Sizes: raw_bytes = size of raw.bin (raw_events = raw_bytes / 4),
 compressed_bytes = size of the packed file (vocabulary included),
 ir_bytecode_bytes = the folded IR as MLIR bytecode, ratio = raw / compressed,
 vs_xz = xz bytes / compressed bytes. events_per_s = raw_events / wall time of
-the two compress commands (one process and thread each; it includes reading
-the imported IR, not the import).
+--pack-wpp (one process and thread, from the trace file);
+ir_route_events_per_s = raw_events / wall time of the IR route's compress
+commands (reading the imported IR included, the import not).
 
 The grammar pass (--phaedrus-grammar) is not in this pipeline: its rules cut
 the contexts the packed coder predicts from (bzip2 text-9, function
@@ -62,8 +66,8 @@ from common import (BenchError, add_programs_argument, listed, machine_info,
 
 GRANULARITIES = ("function", "path")
 DEFAULT_OUTPUT = REPO_ROOT / "bench" / "results" / "compress.json"
-STAGES = ["import fold", "call groups (Lemma 1, function granularity)",
-          "fold-repeats", "packed (context-mixing coder)"]
+STAGES = ["import fold (repeats)", "call groups (Lemma 1, function granularity, "
+          "then repeats)", "packed (context-mixing coder)"]
 # Stages of the pipeline that the measured one leaves out.
 MISSING_STAGES = []
 # A run is long when its raw trace has at least this many events; the ratio
@@ -86,8 +90,9 @@ METHOD = (
     "which the next commands read several times faster than text). raw: phaedrus-translate --export-tokens of the "
     "imported IR, every token expanded as a little-endian u32 word (path "
     "granularity: one token per Ball-Larus path); raw_events = raw_bytes / 4. "
-    "compress: phaedrus-opt --phaedrus-fold-repeats (path) or "
-    "--phaedrus-call-groups (function), with min-repeat-tokens=33 (repeats "
+    "compress: phaedrus-opt --phaedrus-call-groups (function; path traces "
+    "as imported, their repeats folded by the import), with "
+    "min-repeat-tokens=33 (repeats "
     "of at most 32 tokens written as tokens, as the packed file codes them), "
     "--emit-bytecode on the "
     "imported IR, then phaedrus-translate --export-packed (docs/PackedTrace.md: "
@@ -243,8 +248,12 @@ def measure_trace(program, run, b, granularity, binary, instrumented_mlir,
         step(f"{label}: compressing ({raw_events / 1e6:.1f}M events)")
         # Call groups fold function-granularity traces only (a path trace
         # records a path token before every call); the pass folds repeats
-        # as --phaedrus-fold-repeats does, so that pass would find nothing
-        # more (the packed files are the same, byte for byte).
+        # as --phaedrus-fold-repeats does. A path trace is packed as
+        # imported: the import folded its repeats with the same folder, and
+        # with path runs pushed whole, which folds them better than
+        # --phaedrus-fold-repeats refolding the expanded tokens (bzip2
+        # text-9 path: 984,284 against 988,334 bytes packed) and is what
+        # --pack-wpp does.
         min_tokens = pipeline.PACKED_MIN_REPEAT_TOKENS
         # min-repeat-tokens=33: repeats of at most 32 tokens are written as
         # tokens, which is how --export-packed codes them anyway (the packed
@@ -252,14 +261,16 @@ def measure_trace(program, run, b, granularity, binary, instrumented_mlir,
         # pack, without and with it, in one session (2026-11-24): bzip2
         # text-9 function 5.37 and 1.13, Lua life path 20.06 and 6.51
         # (bench/README.md has the table).
-        fold = ([f"--phaedrus-call-groups=min-repeat-tokens={min_tokens}"]
-                if granularity == "function"
-                else [f"--phaedrus-fold-repeats=min-repeat-tokens={min_tokens}"])
-        fold_s, fold_cpu_s = timed(
-            [opt, imported, *fold,
-             "--mlir-disable-threading", "--emit-bytecode", "-o", folded],
-            f"phaedrus-opt {fold[0]}")
-        imported.unlink()
+        if granularity == "function":
+            fold = f"--phaedrus-call-groups=min-repeat-tokens={min_tokens}"
+            fold_s, fold_cpu_s = timed(
+                [opt, imported, fold,
+                 "--mlir-disable-threading", "--emit-bytecode", "-o", folded],
+                f"phaedrus-opt {fold}")
+            imported.unlink()
+        else:
+            imported.rename(folded)
+            fold_s = fold_cpu_s = 0.0
         ir_bytecode_bytes = folded.stat().st_size
         pack_err = []
         pack_s, pack_cpu_s = timed(
