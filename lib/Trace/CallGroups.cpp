@@ -270,11 +270,14 @@ void CallGroupRepeatFolder::check() {
   expanded.clear();
 }
 
-void CallGroupRepeatFolder::rewrite(const uint32_t *tokens, size_t count) {
-  if (!analyzed) {
+void CallGroupRepeatFolder::endAnalysis() {
+  if (!analyzed)
     groups.finishAnalysis();
-    analyzed = true;
-  }
+  analyzed = true;
+}
+
+void CallGroupRepeatFolder::rewrite(const uint32_t *tokens, size_t count) {
+  endAnalysis();
   rewritten.clear();
   groups.rewrite(tokens, count, rewritten);
   repeats.push(rewritten.data(), rewritten.size());
@@ -283,10 +286,7 @@ void CallGroupRepeatFolder::rewrite(const uint32_t *tokens, size_t count) {
 }
 
 bool CallGroupRepeatFolder::finish() {
-  if (!analyzed) { // an empty trace
-    groups.finishAnalysis();
-    analyzed = true;
-  }
+  endAnalysis(); // (an empty trace has no rewrite)
   expander.finish(expanded);
   check();
   repeats.finish();

@@ -206,6 +206,8 @@ public:
   uint64_t numDropped() const { return groups.numDropped(); }
 
 private:
+  /// Ends the analysis once, before the first rewrite.
+  void endAnalysis();
   void check();
 
   CallGroupFolder groups;

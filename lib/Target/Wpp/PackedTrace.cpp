@@ -404,8 +404,8 @@ LogicalResult Packer::packBody(BodyCoder &coder, Region &body, uint32_t &hash,
 void Packer::countItems(const FoldedBody &folded, const Items &items,
                         uint64_t &symbols) {
   for (const trace::RepeatFolder::Item &item : items) {
-    uint64_t length = folded.folder->length(item);
-    if (item.isToken() || length <= kInlineRepeat) {
+    uint64_t length = folded.folder->length(item); // a token's is 1
+    if (length <= kInlineRepeat) {
       symbols += length;
       continue;
     }
@@ -420,7 +420,7 @@ LogicalResult Packer::packItems(BodyCoder &coder, TraceOp trace,
                                 uint32_t &hash, uint32_t terminator) {
   std::vector<uint32_t> tokens;
   for (const trace::RepeatFolder::Item &item : items) {
-    if (item.isToken() || folded.folder->length(item) <= kInlineRepeat) {
+    if (folded.folder->length(item) <= kInlineRepeat) { // tokens included
       tokens.clear();
       folded.folder->expand(item, tokens);
       for (uint32_t token : tokens) {
@@ -916,19 +916,6 @@ LogicalResult mlir::phaedrus::exportPacked(Operation *module, raw_ostream &os,
   return writePacked(packer, payload, module, os, sizes);
 }
 
-/// Call sites and no paths (as --phaedrus-call-groups decides which
-/// vocabularies to fold), with group entries to fold with.
-static bool hasCallGroups(VocabularyOp vocabulary) {
-  bool calls = false, groups = false;
-  for (EntryOp entry : vocabulary.getBody().getOps<EntryOp>()) {
-    if (entry.getKind() == EntryKind::Path)
-      return false;
-    calls |= entry.getKind() == EntryKind::CallSite;
-    groups |= entry.getKind() == EntryKind::Group;
-  }
-  return calls && groups;
-}
-
 LogicalResult mlir::phaedrus::packWpp(StringRef bytes, MLIRContext *context,
                                       Location loc,
                                       const ImportWppOptions &options,
@@ -961,11 +948,18 @@ LogicalResult mlir::phaedrus::packWpp(StringRef bytes, MLIRContext *context,
   if (failed(shell) || failed(verify(shell->vocabulary)))
     return failure();
   VocabularyOp vocabulary = shell->vocabulary;
-  bool fold = hasCallGroups(vocabulary);
-  for (EntryOp entry : vocabulary.getBody().getOps<EntryOp>())
-    if (entry.getKind() == EntryKind::Group && entry.getId() < seen.size() &&
-        seen[entry.getId()])
-      fold = false; // folded before
+  // As --phaedrus-call-groups: a function trace over a vocabulary with the
+  // build's groups, unless it holds group tokens (folded before).
+  bool fold = isFunctionGranularity(vocabulary);
+  bool groups = false;
+  for (EntryOp entry : vocabulary.getBody().getOps<EntryOp>()) {
+    if (entry.getKind() != EntryKind::Group)
+      continue;
+    groups = true;
+    if (entry.getId() < seen.size() && seen[entry.getId()])
+      fold = false;
+  }
+  fold &= groups;
   auto foldAsImported = [&] {
     folders.clear();
     rereadWpp(bytes, loc, options,

@@ -270,6 +270,16 @@ TraceWalker::countTokens(TraceOp trace, size_t numEntries) {
   return counts;
 }
 
+bool mlir::phaedrus::isFunctionGranularity(VocabularyOp vocabulary) {
+  bool calls = false;
+  for (EntryOp entry : vocabulary.getBody().getOps<EntryOp>()) {
+    if (entry.getKind() == EntryKind::Path)
+      return false;
+    calls |= entry.getKind() == EntryKind::CallSite;
+  }
+  return calls;
+}
+
 FailureOr<trace::CallGroupTable>
 mlir::phaedrus::buildCallGroupTable(VocabularyOp vocabulary,
                                     SmallVectorImpl<StringAttr> *functionNames) {

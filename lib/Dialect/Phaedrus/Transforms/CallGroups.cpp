@@ -329,19 +329,6 @@ struct PhaedrusCallGroupsPass
     return groups;
   }
 
-  /// Call sites and no paths. Path-granularity traces record a path token
-  /// before every call, so no two calls of a function are adjacent in
-  /// them; the path tokens already tell which calls ran.
-  static bool isFunctionGranularity(VocabularyOp vocabulary) {
-    bool calls = false;
-    for (EntryOp entry : vocabulary.getBody().getOps<EntryOp>()) {
-      if (entry.getKind() == EntryKind::Path)
-        return false;
-      calls |= entry.getKind() == EntryKind::CallSite;
-    }
-    return calls;
-  }
-
   /// Appends an entry per group prefix to `vocabulary`, or checks that the
   /// entries it has are these.
   LogicalResult addGroupEntries(VocabularyOp vocabulary,

@@ -77,6 +77,13 @@ private:
   bool stopped = false;
 };
 
+/// Whether traces over `vocabulary` are of function granularity: it has
+/// call sites and no paths. (Path-granularity traces record a path token
+/// before every call, so no two calls of a function are adjacent in them;
+/// the path tokens already tell which calls ran: call groups fold function
+/// traces only.)
+bool isFunctionGranularity(VocabularyOp vocabulary);
+
 /// How the call tree of a trace over `vocabulary` is read (call-group
 /// folding, augmentation): function ids are the symbol names interned in
 /// vocabulary order, and `functionNames`, if given, gets them by id. Fails
