@@ -9,6 +9,7 @@
 #include "TraceBuilder.h"
 #include "phaedrus/Dialect/Phaedrus/IR/TraceWalk.h"
 #include "phaedrus/Target/Wpp/ImportWpp.h"
+#include "phaedrus/Target/Wpp/PackedTrace.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -47,6 +48,42 @@ protected:
     messages.clear();
     EXPECT_TRUE(failed(count(b)));
     EXPECT_TRUE(said(text)) << (messages.empty() ? "" : messages.front());
+  }
+
+  /// --pack-wpp of `b`; nullopt (and diagnostics) if it refuses.
+  std::optional<std::string> pack(const TraceBuilder &b) {
+    std::string bytes;
+    llvm::raw_string_ostream os(bytes);
+    if (failed(packWpp(b.bytes, &context, UnknownLoc::get(&context),
+                       ImportWppOptions(), os)))
+      return std::nullopt;
+    return bytes;
+  }
+
+  /// --export-packed of what --import-wpp makes of `b`.
+  std::string packImported(const TraceBuilder &b) {
+    OwningOpRef<ModuleOp> module = import(b);
+    std::string bytes;
+    llvm::raw_string_ostream os(bytes);
+    EXPECT_TRUE(module && succeeded(exportPacked(*module, os)));
+    return bytes;
+  }
+
+  /// Each trace's name and recorded tokens (call groups expanded).
+  static std::vector<std::pair<std::string, std::vector<int32_t>>>
+  recorded(ModuleOp module) {
+    SymbolTableCollection symbols;
+    TraceWalker walker(symbols);
+    std::vector<std::pair<std::string, std::vector<int32_t>>> traces;
+    for (TraceOp trace : module.getOps<TraceOp>()) {
+      std::vector<int32_t> tokens;
+      EXPECT_TRUE(succeeded(walker.expandRecorded(
+          trace, [&](ArrayRef<int32_t> piece) {
+            tokens.insert(tokens.end(), piece.begin(), piece.end());
+          })));
+      traces.push_back({trace.getSymName().str(), tokens});
+    }
+    return traces;
   }
 
   bool said(const std::string &text) const {
@@ -341,4 +378,75 @@ TEST_F(ImportWppTest, PathRunsOfLengthZeroAreNotCounted) {
   EXPECT_EQ(expandedTokens(*module), (std::vector<int32_t>{0, 1}));
 }
 
+} // namespace
+
+namespace {
+// --pack-wpp refuses what the import refuses, with the same words where the
+// check is the import's (the vocabulary's verification) and its own where
+// it codes the tokens.
+TEST_F(ImportWppTest, PackingRefusesTokensOutsideTheVocabulary) {
+  TraceBuilder b = start(kVocabulary);
+  b.events(0, 0, {0, 4});
+  b.end();
+  EXPECT_FALSE(pack(b));
+  EXPECT_TRUE(said("corrupt trace: it records token 4, outside its vocabulary "
+                   "of 2 entries"));
+}
+
+TEST_F(ImportWppTest, PackingVerifiesTheVocabularyAsImportDoes) {
+  TraceBuilder b = start("0\tfunction\tmain\n7\tfunction\tf\n");
+  b.events(0, 0, {0});
+  b.end();
+  EXPECT_FALSE(pack(b));
+  EXPECT_TRUE(said("id 7 is out of range"));
+}
+
+// Function traces without groups to fold with (a build instrumented before
+// they were recorded), and traces that already hold group tokens, pack as
+// imported: --phaedrus-call-groups would not fold them either.
+TEST_F(ImportWppTest, TracesWithoutGroupsToFoldPackAsImported) {
+  TraceBuilder noGroups = start("0\tfunction\tmain\n1\tfunction\tf\n"
+                                "2\tcall_site\tmain\t0\tf\n"
+                                "3\tcall_site\tmain\t1\tf\n");
+  noGroups.events(0, 0, {0, 2, 3, 2, 3, 2, 3});
+  noGroups.end();
+  TraceBuilder folded = start(kGroupVocabulary);
+  folded.events(0, 0, {0, 4, 2, 3});
+  folded.end();
+  for (const TraceBuilder *b : {&noGroups, &folded}) {
+    messages.clear();
+    std::optional<std::string> packed = pack(*b);
+    ASSERT_TRUE(packed) << (messages.empty() ? "" : messages.front());
+    // (Folding a trace with group tokens would not expand back: a warning.)
+    EXPECT_TRUE(messages.empty()) << messages.front();
+    EXPECT_EQ(*packed, packImported(*b));
+  }
+}
+
+// Threads fold apart, each into its trace, whatever the order of their
+// chunks: the call groups fold (token 4 for sites 2, 3) and every trace
+// unpacks to what it recorded.
+TEST_F(ImportWppTest, PackingFoldsEachThreadsCallGroups) {
+  TraceBuilder b = start(kGroupVocabulary);
+  b.events(0, 0, {0, 2, 3, 1});
+  b.events(1, 0, {1, 2, 3});
+  b.events(0, 1, {2, 3, 2});
+  b.events(2, 0, {0});
+  b.events(1, 1, {2, 3, 1});
+  b.end();
+  std::optional<std::string> packed = pack(b);
+  ASSERT_TRUE(packed) << (messages.empty() ? "" : messages.front());
+  OwningOpRef<ModuleOp> unpacked =
+      importPacked(*packed, &context, UnknownLoc::get(&context));
+  ASSERT_TRUE(unpacked) << (messages.empty() ? "" : messages.front());
+  OwningOpRef<ModuleOp> imported = import(b);
+  ASSERT_TRUE(imported);
+  EXPECT_EQ(recorded(*unpacked), recorded(*imported));
+  ASSERT_EQ(recorded(*unpacked).size(), 3u);
+  // Folded: thread 0's second 2, 3 is the group token; its first stays,
+  // because the token after it (1, an entry from an unknown site) does not
+  // say where the call of site 2 ended (phaedrus-call-groups.test).
+  EXPECT_EQ(expandedTokens(*unpacked), (std::vector<int32_t>{0, 2, 3, 1, 4, 2}));
+  EXPECT_TRUE(messages.empty()) << messages.front();
+}
 } // namespace
