@@ -395,8 +395,8 @@ int main(int argc, char **argv) {
       "pack-wpp",
       "Pack a trace file written by libphaedrus_rt without importing it as "
       "IR: the packed trace file that --import-wpp, --phaedrus-call-groups "
-      "(function granularity) and --export-packed make, several times faster "
-      "(the --import-wpp options apply)",
+      "(function granularity) and --export-packed make, byte for byte, in one "
+      "command (the --import-wpp options apply)",
       packWppTranslation);
   TranslateFromMLIRRegistration exportTokensRegistration(
       "export-tokens",
