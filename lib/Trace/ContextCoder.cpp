@@ -400,6 +400,16 @@ uint32_t SymbolModel::code(BitCoder &coder, uint32_t symbol) {
   return coded;
 }
 
+uint32_t SymbolModel::tableIndex(unsigned order, uint32_t node) const {
+  return ((contextHash[order] + node * 0x9e3779b1u) * 0x2c1b3c6du) >>
+         (32 - tableBits);
+}
+
+void SymbolModel::prefetchNode(uint32_t node) const {
+  for (unsigned k = 0; k < kOrders; ++k)
+    __builtin_prefetch(&tables[k][tableIndex(k, node)]);
+}
+
 uint32_t SymbolModel::codeBits(BitCoder &coder, uint32_t symbol,
                                uint32_t excluded, unsigned missState,
                                uint32_t alternative,
@@ -421,18 +431,30 @@ uint32_t SymbolModel::codeBits(BitCoder &coder, uint32_t symbol,
   // The node whose last bit would give the excluded symbol (none is 0).
   uint32_t excludedNode =
       excluded == kNoSymbol ? 0 : (excluded | (1u << symbolBits)) >> 1;
+  // The order tables are far larger than the caches and every bit's
+  // counters lie at random in them. An encoder knows the symbol, so it asks
+  // for every bit's counters at once and the misses overlap; a decoder asks
+  // for both children of each node one bit ahead.
+  if (coder.isEncoder()) {
+    for (int i = static_cast<int>(symbolBits) - 1; i >= 0; --i)
+      prefetchNode((symbol | (1u << symbolBits)) >> (i + 1));
+  } else {
+    prefetchNode(1);
+  }
   uint32_t node = 1;
   for (int i = static_cast<int>(symbolBits) - 1; i >= 0; --i) {
+    if (!coder.isEncoder() && i > 0) {
+      prefetchNode(node << 1);
+      prefetchNode((node << 1) | 1);
+    }
     if (i == 0 && node == excludedNode) {
       node = (node << 1) | (~excluded & 1); // the one value left
       break;
     }
     int inputs[kInputs];
     uint32_t *counters[kOrders];
-    uint32_t nodeHash = node * 0x9e3779b1u;
     for (unsigned k = 0; k < kOrders; ++k) {
-      uint32_t index = ((contextHash[k] + nodeHash) * 0x2c1b3c6du) >> (32 - tableBits);
-      counters[k] = &tables[k][index];
+      counters[k] = &tables[k][tableIndex(k, node)];
       inputs[k] = stretch(counterP(*counters[k]));
     }
     uint32_t &counter0 = order0[node];

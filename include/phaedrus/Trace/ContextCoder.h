@@ -124,6 +124,11 @@ private:
   bool codeFlag(BitCoder &coder, bool hit, uint32_t predicted,
                 unsigned source);
   uint32_t lastAfterSlot(unsigned order) const;
+  /// The slot of the order-`order` table that holds the counter of bit
+  /// tree node `node` (1 is the root) under the current context.
+  uint32_t tableIndex(unsigned order, uint32_t node) const;
+  /// Asks the cache for the counters of `node` in every order table.
+  void prefetchNode(uint32_t node) const;
   /// The symbol last seen after the previous 3, else 2, else 1 symbols that
   /// is not `excluded`, and its order in `order`; kNoSymbol (order 0) if
   /// none.
