@@ -15,28 +15,28 @@ uint32_t RepeatFolder::intern(std::vector<Item> body) {
 
 /// One folding step at the end of the output; true if it changed anything.
 bool RepeatFolder::fold() {
-  size_t n = output.size();
+  size_t n = output.size() - sealed; // positions below are relative to `sealed`
   // An open repeat right before the last p items absorbs them if they are
   // one more occurrence of its body.
   for (size_t p = 1; p <= maxPeriod && p + 1 <= n; ++p) {
-    Item &repeat = output[n - 1 - p];
+    Item &repeat = output[sealed + n - 1 - p];
     if (repeat.isToken() || bodies[repeat.body].size() != p)
       continue;
     const std::vector<Item> &body = bodies[repeat.body];
     if (!std::equal(body.begin(), body.end(), output.end() - p))
       continue;
     ++repeat.count;
-    output.resize(n - p);
+    output.resize(sealed + n - p);
     return true;
   }
   // A square: the last p items equal the p before them.
   for (size_t p = 1; p <= maxPeriod && 2 * p <= n; ++p) {
-    if (!(output[n - 1] == output[n - 1 - p]))
+    if (!(output.back() == output[sealed + n - 1 - p]))
       continue;
     if (!std::equal(output.end() - p, output.end(), output.end() - 2 * p))
       continue;
     std::vector<Item> body(output.end() - p, output.end());
-    output.resize(n - 2 * p);
+    output.resize(sealed + n - 2 * p);
     Item repeat;
     repeat.body = intern(std::move(body));
     repeat.count = 2;
@@ -46,6 +46,32 @@ bool RepeatFolder::fold() {
   return false;
 }
 
+void RepeatFolder::seal() {
+  if (output.size() - sealed <= kSealWindow)
+    return;
+  size_t from = sealed;
+  sealed = output.size() - kSealWindow;
+  if (!sink)
+    return;
+  for (size_t i = from; i < sealed; ++i)
+    sink(output[i]);
+  // Drop what was handed on once it is a window's worth: each item moves
+  // at most once.
+  if (sealed >= kSealWindow) {
+    output.erase(output.begin(), output.begin() + sealed);
+    sealed = 0;
+  }
+}
+
+void RepeatFolder::finish() {
+  if (!sink)
+    return;
+  for (size_t i = sealed; i < output.size(); ++i)
+    sink(output[i]);
+  output.clear();
+  sealed = 0;
+}
+
 void RepeatFolder::push(uint32_t token) {
   ++pushed;
   Item item;
@@ -53,6 +79,7 @@ void RepeatFolder::push(uint32_t token) {
   output.push_back(item);
   while (fold()) {
   }
+  seal();
 }
 
 void RepeatFolder::pushRun(uint32_t token, uint64_t count) {
@@ -65,7 +92,7 @@ void RepeatFolder::pushRun(uint32_t token, uint64_t count) {
   tokenItem.token = token;
   uint32_t body = intern({tokenItem});
   // A run right after a run (or a single occurrence) of the same token joins it.
-  if (!output.empty()) {
+  if (output.size() > sealed) {
     Item &last = output.back();
     if (last.body == body) {
       last.count += count;
@@ -77,6 +104,7 @@ void RepeatFolder::pushRun(uint32_t token, uint64_t count) {
       last.count = count + 1;
       while (fold()) {
       }
+      seal();
       return;
     }
   }
@@ -86,6 +114,7 @@ void RepeatFolder::pushRun(uint32_t token, uint64_t count) {
   output.push_back(run);
   while (fold()) {
   }
+  seal();
 }
 
 uint64_t RepeatFolder::length(const Item &item) const {

@@ -188,3 +188,46 @@ TEST(RepeatFolderTest, LengthIsTheExpansionSize) {
   EXPECT_EQ(saturated, UINT64_MAX);
 }
 } // namespace
+
+namespace {
+
+// With a sink, the folder hands on the items a folder without one keeps,
+// in order, while it holds no more than two windows of them: memory stays
+// bounded however long the stream.
+TEST(RepeatFolderTest, SinkGetsTheKeptItemsInBoundedMemory) {
+  std::mt19937 rng(20261124);
+  for (int round = 0; round < 4; ++round) {
+    // Loops of random bodies (periods 1 to 12, so some are too long to
+    // fold) with runs between them: far more items than the window.
+    std::vector<uint32_t> tokens;
+    while (tokens.size() < 20 * RepeatFolder::kSealWindow) {
+      std::vector<uint32_t> body(1 + rng() % 12);
+      for (uint32_t &t : body)
+        t = rng() % 40;
+      for (uint32_t i = 0, n = 1 + rng() % 6; i < n; ++i)
+        tokens.insert(tokens.end(), body.begin(), body.end());
+      tokens.push_back(40 + rng() % 1000); // a token that rarely recurs
+    }
+    RepeatFolder kept(8), streamed(8);
+    std::vector<RepeatFolder::Item> handed;
+    streamed.setSink(
+        [&](const RepeatFolder::Item &item) { handed.push_back(item); });
+    size_t most = 0;
+    for (uint32_t t : tokens) {
+      kept.push(t);
+      streamed.push(t);
+      most = std::max(most, streamed.items().size());
+    }
+    kept.finish();
+    streamed.finish();
+    ASSERT_GT(kept.items().size(), 4 * RepeatFolder::kSealWindow);
+    EXPECT_EQ(handed, kept.items());
+    EXPECT_TRUE(streamed.items().empty());
+    EXPECT_LE(most, 2 * RepeatFolder::kSealWindow + 1);
+    std::vector<uint32_t> out;
+    streamed.expand(handed, out);
+    EXPECT_EQ(out, tokens);
+  }
+}
+
+} // namespace

@@ -8,8 +8,17 @@
 // sequence that contains a repeat.
 //
 // Repeat bodies are interned, so comparing two items is O(1); each token
-// costs O(maxPeriod) amortised. Memory is the size of the folded output.
-// Expanding the items gives back the stream exactly.
+// costs O(maxPeriod) amortised. Expanding the items gives back the stream
+// exactly.
+//
+// Only the last kSealWindow items of the output may still fold: an item
+// further back is sealed, never part of a later repeat (whatever folds
+// after it). A fold that reaches that far back needs thousands of items to
+// collapse into a few, and folding is greedy, so sealing rarely changes
+// anything; it makes the result the same whether the items are kept or
+// handed on. With a sink (setSink), each sealed item goes to it in order
+// and is forgotten, so memory is the window and the repeat bodies, not the
+// length of the stream; without one, memory is the folded output.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PHAEDRUS_TRACE_REPEATFOLDER_H
@@ -17,6 +26,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <vector>
 
@@ -45,7 +55,17 @@ public:
     }
   };
 
+  /// Items that may still fold, at the end of the output.
+  static constexpr size_t kSealWindow = 4096;
+
   explicit RepeatFolder(unsigned maxPeriod = 8) : maxPeriod(maxPeriod) {}
+
+  /// From now on, hands every sealed item to `sink` in order and drops it
+  /// from items(); finish() hands on the rest. (Set it before the first
+  /// push.)
+  void setSink(std::function<void(const Item &)> sink) {
+    this->sink = std::move(sink);
+  }
 
   void push(uint32_t token);
   void push(const uint32_t *tokens, size_t count) {
@@ -54,10 +74,10 @@ public:
   }
   /// `token`, `count` times in a row, in time independent of `count`.
   void pushRun(uint32_t token, uint64_t count);
-  /// Ends the stream (nothing is buffered, so this only marks the end).
-  void finish() {}
+  /// Ends the stream: with a sink, hands it the items left.
+  void finish();
 
-  /// The folded stream, in order.
+  /// The folded stream, in order (with a sink: the items not handed on).
   const std::vector<Item> &items() const { return output; }
   /// The items of repeat body `id`.
   const std::vector<Item> &body(uint32_t id) const { return bodies[id]; }
@@ -74,11 +94,16 @@ public:
 
 private:
   bool fold();
+  /// Seals what lies before the window, and hands it to the sink.
+  void seal();
   uint32_t intern(std::vector<Item> body);
 
   unsigned maxPeriod;
   uint64_t pushed = 0;
   std::vector<Item> output;
+  /// output[0, sealed) can no longer fold.
+  size_t sealed = 0;
+  std::function<void(const Item &)> sink;
   std::vector<std::vector<Item>> bodies;
   std::map<std::vector<Item>, uint32_t> bodyIds;
   /// Expanded length of each body, computed when first asked (0: not yet).
