@@ -280,7 +280,8 @@ void CallGroupRepeatFolder::rewrite(const uint32_t *tokens, size_t count) {
   endAnalysis();
   rewritten.clear();
   groups.rewrite(tokens, count, rewritten);
-  repeats.push(rewritten.data(), rewritten.size());
+  if (folding)
+    repeats.push(rewritten.data(), rewritten.size());
   expander.push(rewritten.data(), rewritten.size(), expanded);
   check();
 }

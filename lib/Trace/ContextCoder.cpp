@@ -198,7 +198,7 @@ void SymbolModel::beginSymbol() {
     // what this costs per symbol).
     chain[0] = 0x5eed0000u;
     for (uint32_t j = 1; j <= 6; ++j)
-      chain[j] = hashCombine(chain[j - 1], j <= n ? history[n - j] + 1 : 0);
+      chain[j] = hashCombine(chain[j - 1], j <= n ? recent[j - 1] + 1 : 0);
     uint32_t &sixAgo = pastChain6[n % pastChain6.size()];
     longHash = hashCombine(chain[6], sixAgo);
     sixAgo = chain[6];
@@ -209,7 +209,7 @@ void SymbolModel::beginSymbol() {
   for (unsigned k = 0; k < kOrders; ++k) {
     uint32_t h = hashCombine(0xc0de0000u + k, kOrderLengths[k]);
     for (uint32_t j = 1; j <= kOrderLengths[k]; ++j)
-      h = hashCombine(h, j <= n ? history[n - j] + 1 : 0);
+      h = hashCombine(h, j <= n ? recent[j - 1] + 1 : 0);
     contextHash[k] = h;
   }
 }
@@ -252,7 +252,7 @@ void SymbolModel::findMatch(std::vector<uint32_t> &positions, uint32_t hash,
 
 namespace {
 /// Follows a match past `symbol`, or ends it.
-void followMatch(const std::vector<uint32_t> &history, uint32_t symbol,
+void followMatch(const SymbolHistory &history, uint32_t symbol,
                  size_t &ptr, uint32_t &length) {
   if (length > 0 && history[ptr] == symbol) {
     length = std::min<uint32_t>(length + 1, 65535);
@@ -271,6 +271,9 @@ void SymbolModel::endSymbol(uint32_t symbol) {
   if (coding == Predicted)
     followMatch(history, symbol, longPtr, longLength);
   history.push_back(symbol);
+  for (size_t j = recent.size() - 1; j > 0; --j)
+    recent[j] = recent[j - 1];
+  recent[0] = symbol;
   size_t n = history.size();
   if (coding == Bitwise) {
     if (n >= kMatchMinLength) {

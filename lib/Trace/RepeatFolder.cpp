@@ -63,6 +63,14 @@ void RepeatFolder::seal() {
   }
 }
 
+void RepeatFolder::setSink(std::function<void(const Item &)> newSink) {
+  sink = std::move(newSink);
+  for (size_t i = 0; i < sealed; ++i)
+    sink(output[i]);
+  output.erase(output.begin(), output.begin() + sealed);
+  sealed = 0;
+}
+
 void RepeatFolder::finish() {
   if (!sink)
     return;

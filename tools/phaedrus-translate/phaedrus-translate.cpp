@@ -333,14 +333,26 @@ static LogicalResult exportPackedTranslation(Operation *op, raw_ostream &os) {
 
 /// --pack-wpp: a trace file straight to a packed trace file, without the
 /// trace as IR.
+static llvm::cl::opt<uint64_t> packKeepItems(
+    "pack-keep-items",
+    llvm::cl::desc("--pack-wpp: keep at most this many folded items (16 bytes "
+                   "each) in memory; a longer trace is folded again while it "
+                   "is coded, one more read of the file, the same output"),
+    llvm::cl::init(kPackKeepItems));
+
 static LogicalResult
 packWppTranslation(const std::shared_ptr<llvm::SourceMgr> &sourceMgr,
                    raw_ostream &os, MLIRContext *context) {
   auto [bytes, loc] = mainInput(*sourceMgr, context);
   PackedSizes sizes;
-  if (failed(packWpp(bytes, context, loc, importWppOptions(), os, &sizes)))
+  if (failed(packWpp(bytes, context, loc, importWppOptions(), os, &sizes,
+                     packKeepItems)))
     return failure();
   printPackedSizes(sizes);
+  if (packedSizes && sizes.foldedAgain)
+    llvm::errs() << "packed-sizes: " << sizes.foldedAgain
+                 << " trace(s) folded again while coded (more than "
+                    "--pack-keep-items folded items)\n";
   return success();
 }
 
@@ -396,7 +408,7 @@ int main(int argc, char **argv) {
       "Pack a trace file written by libphaedrus_rt without importing it as "
       "IR: the packed trace file that --import-wpp, --phaedrus-call-groups "
       "(function granularity) and --export-packed make, byte for byte, in one "
-      "command (the --import-wpp options apply)",
+      "command (the --import-wpp options apply; memory: --pack-keep-items)",
       packWppTranslation);
   TranslateFromMLIRRegistration exportTokensRegistration(
       "export-tokens",

@@ -51,11 +51,13 @@ protected:
   }
 
   /// --pack-wpp of `b`; nullopt (and diagnostics) if it refuses.
-  std::optional<std::string> pack(const TraceBuilder &b) {
+  std::optional<std::string> pack(const TraceBuilder &b,
+                                  uint64_t keepItems = kPackKeepItems,
+                                  PackedSizes *sizes = nullptr) {
     std::string bytes;
     llvm::raw_string_ostream os(bytes);
     if (failed(packWpp(b.bytes, &context, UnknownLoc::get(&context),
-                       ImportWppOptions(), os)))
+                       ImportWppOptions(), os, sizes, keepItems)))
       return std::nullopt;
     return bytes;
   }
@@ -448,5 +450,59 @@ TEST_F(ImportWppTest, PackingFoldsEachThreadsCallGroups) {
   // say where the call of site 2 ended (phaedrus-call-groups.test).
   EXPECT_EQ(expandedTokens(*unpacked), (std::vector<int32_t>{0, 2, 3, 1, 4, 2}));
   EXPECT_TRUE(messages.empty()) << messages.front();
+}
+
+// Past its budget of folded items, --pack-wpp folds each thread again
+// while it codes it, and writes the same file: at function granularity
+// with call groups, without, and at path granularity (runs included), with
+// threads whose chunks interleave.
+TEST_F(ImportWppTest, PackingPastTheBudgetFoldsAgainToTheSameFile) {
+  std::vector<TraceBuilder> traces;
+  TraceBuilder grouped = start(kGroupVocabulary);
+  TraceBuilder plain = start("0\tfunction\tmain\n1\tfunction\tf\n"
+                             "2\tcall_site\tmain\t0\tf\n"
+                             "3\tcall_site\tmain\t1\tf\n");
+  for (TraceBuilder *b : {&grouped, &plain}) {
+    // Long enough to seal items (more than RepeatFolder::kSealWindow).
+    std::vector<uint32_t> events;
+    for (uint32_t i = 0; i < 30000; ++i) {
+      events.push_back(i % 7 == 0 ? 0 : 1);
+      if (i % 3 == 0) {
+        events.push_back(2);
+        events.push_back(3);
+      }
+    }
+    b->events(0, 0, events);
+    b->events(1, 0, {1, 2, 3, 1});
+    b->events(0, 1, {2, 3, 2});
+    b->end();
+    traces.push_back(*b);
+  }
+  TraceBuilder path;
+  phaedrus_head head{PHAEDRUS_TRACE_VERSION, PHAEDRUS_GRANULARITY_PATH, 77, 42,
+                     1, 7};
+  path.record(PHAEDRUS_TAG_HEAD, 0, TraceBuilder::raw(head));
+  path.record(PHAEDRUS_TAG_ARGV, 0, std::string("prog\0", 5));
+  path.record(PHAEDRUS_TAG_VOCB, 0, kVocabulary);
+  std::vector<uint32_t> runs{0};
+  for (uint32_t i = 0; i < 20000; ++i) // runs of f's paths 1 to 3
+    runs.insert(runs.end(), {PHAEDRUS_PATH_MARK | 1, 1 + i % 3, 1 + i % 5 % 3});
+  path.events(0, 0, runs);
+  path.events(1, 0, {0, PHAEDRUS_PATH_MARK | 1, 2, 4});
+  path.end();
+  traces.push_back(path);
+  for (const TraceBuilder &b : traces) {
+    messages.clear();
+    std::optional<std::string> kept = pack(b);
+    ASSERT_TRUE(kept) << (messages.empty() ? "" : messages.front());
+    for (uint64_t budget : {uint64_t(0), uint64_t(1000)}) {
+      PackedSizes sizes;
+      std::optional<std::string> again = pack(b, budget, &sizes);
+      ASSERT_TRUE(again) << (messages.empty() ? "" : messages.front());
+      EXPECT_EQ(sizes.foldedAgain, 2u) << "budget " << budget; // two threads
+      EXPECT_EQ(*again, *kept) << "budget " << budget;
+    }
+    EXPECT_TRUE(messages.empty()) << messages.front();
+  }
 }
 } // namespace

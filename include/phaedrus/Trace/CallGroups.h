@@ -202,6 +202,11 @@ public:
   bool finish();
 
   const RepeatFolder &folded() const { return repeats; }
+  /// The repeat folder the rewrite feeds (to give it a sink).
+  RepeatFolder &folder() { return repeats; }
+  /// Rewrites and checks from now on without folding repeats (folded() is
+  /// then incomplete): for a caller that only wants the check.
+  void stopFolding() { folding = false; }
   /// Tokens the call groups leave out.
   uint64_t numDropped() const { return groups.numDropped(); }
 
@@ -215,6 +220,7 @@ private:
   RepeatFolder repeats;
   StreamDigest digest;
   bool analyzed = false;
+  bool folding = true;
   std::vector<uint32_t> rewritten, expanded;
 };
 

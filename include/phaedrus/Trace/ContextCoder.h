@@ -36,6 +36,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -75,6 +76,29 @@ private:
   size_t inSize, inPos = 0;
   size_t readPastEnd = 0;
   uint32_t low = 0, high = 0xffffffff, x = 0;
+};
+
+/// The symbols coded so far, in chunks of 2^20: growing never copies them
+/// nor holds more than one chunk unused (a vector that doubles may hold
+/// twice what it needs).
+class SymbolHistory {
+public:
+  size_t size() const { return count; }
+  uint32_t operator[](size_t i) const {
+    return chunks[i >> kChunkBits][i & (kChunk - 1)];
+  }
+  void push_back(uint32_t symbol) {
+    if ((count & (kChunk - 1)) == 0)
+      chunks.emplace_back(new uint32_t[kChunk]);
+    chunks.back()[count & (kChunk - 1)] = symbol;
+    ++count;
+  }
+
+private:
+  static constexpr unsigned kChunkBits = 20;
+  static constexpr size_t kChunk = size_t(1) << kChunkBits;
+  std::vector<std::unique_ptr<uint32_t[]>> chunks;
+  size_t count = 0;
 };
 
 /// Symbols of `symbolBits` bits (1 to 24), predicted from their history.
@@ -146,7 +170,8 @@ private:
   std::vector<uint32_t> order0;                 // 2^symbolBits counters
   std::array<std::vector<uint32_t>, kOrders> tables;
   std::array<uint32_t, kOrders> contextHash{};
-  std::vector<uint32_t> history;
+  SymbolHistory history;
+  std::array<uint32_t, 6> recent{}; // the last 6 symbols, the last first
   // Match model: where the current order-6 context last occurred.
   std::vector<uint32_t> lastPosition;
   size_t matchPtr = 0;

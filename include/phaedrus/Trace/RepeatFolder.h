@@ -60,12 +60,10 @@ public:
 
   explicit RepeatFolder(unsigned maxPeriod = 8) : maxPeriod(maxPeriod) {}
 
-  /// From now on, hands every sealed item to `sink` in order and drops it
-  /// from items(); finish() hands on the rest. (Set it before the first
-  /// push.)
-  void setSink(std::function<void(const Item &)> sink) {
-    this->sink = std::move(sink);
-  }
+  /// Hands every sealed item to `sink` in order and drops it from items():
+  /// those sealed so far at once, the others as they are sealed; finish()
+  /// hands on the rest.
+  void setSink(std::function<void(const Item &)> sink);
 
   void push(uint32_t token);
   void push(const uint32_t *tokens, size_t count) {

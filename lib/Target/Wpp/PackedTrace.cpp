@@ -263,9 +263,10 @@ LogicalResult appendExpansion(RepeatOp repeat, SmallVectorImpl<int32_t> &out) {
 /// time to clear them: on bzip2's text-9 function trace, 1.1M events, four
 /// counters per symbol made 113,265 bytes in 1.07 s, one 113,393 bytes in
 /// 0.68 s). The size is in the file, so either reads back.
+constexpr unsigned kMaxTableBits = 22;
 unsigned tableBitsFor(uint64_t symbols) {
   unsigned bits = 12;
-  while (bits < 22 && (uint64_t(1) << bits) < symbols)
+  while (bits < kMaxTableBits && (uint64_t(1) << bits) < symbols)
     ++bits;
   return bits;
 }
@@ -274,13 +275,44 @@ unsigned tableBitsFor(uint64_t symbols) {
 // Packing
 //===----------------------------------------------------------------------===//
 
+using FoldedItem = trace::RepeatFolder::Item;
+/// Receives the top-level items of a trace in order, with the folder that
+/// holds their bodies.
+using FoldedItemSink =
+    function_ref<void(const trace::RepeatFolder &, const FoldedItem &)>;
+
 /// A trace body given as a folder's items instead of ops (packWpp): coded
 /// as packBody codes the ops emitFoldedItems makes of them.
 struct FoldedBody {
-  const trace::RepeatFolder *folder;
+  /// The number of symbols the body codes to (countItems of all its items).
+  uint64_t symbols = 0;
+  /// Hands the body's top-level items, in order, to the sink.
+  std::function<void(FoldedItemSink)> produce;
   /// The vocabulary id of each token the folder holds.
   function_ref<uint32_t(uint32_t)> renumber;
 };
+
+/// Symbols that `items`, each followed by END or CLOSE, code to.
+static void countItems(const trace::RepeatFolder &folder,
+                       ArrayRef<FoldedItem> items, uint64_t &symbols);
+
+/// Symbols that one top-level `item` codes to.
+static uint64_t countItem(const trace::RepeatFolder &folder,
+                          const FoldedItem &item) {
+  uint64_t length = folder.length(item); // a token's is 1
+  if (length <= kInlineRepeat)
+    return length;
+  uint64_t symbols = 1; // OPEN; the body counts its CLOSE
+  countItems(folder, folder.body(item.body), symbols);
+  return symbols;
+}
+
+static void countItems(const trace::RepeatFolder &folder,
+                       ArrayRef<FoldedItem> items, uint64_t &symbols) {
+  for (const FoldedItem &item : items)
+    symbols += countItem(folder, item);
+  ++symbols; // END or CLOSE
+}
 
 class Packer {
 public:
@@ -294,16 +326,17 @@ public:
   LogicalResult pack(Operation *module);
 
 private:
-  using Items = std::vector<trace::RepeatFolder::Item>;
   LogicalResult checkAttributes(Operation *op);
   LogicalResult countBody(Region &body, uint64_t &symbols);
   LogicalResult packBody(BodyCoder &coder, Region &body, uint32_t &hash,
                          uint32_t terminator);
-  void countItems(const FoldedBody &folded, const Items &items,
-                  uint64_t &symbols);
-  LogicalResult packItems(BodyCoder &coder, TraceOp trace,
-                          const FoldedBody &folded, const Items &items,
-                          uint32_t &hash, uint32_t terminator);
+  LogicalResult packItem(BodyCoder &coder, TraceOp trace,
+                         const FoldedBody &folded,
+                         const trace::RepeatFolder &folder,
+                         const FoldedItem &item, uint32_t &hash);
+  LogicalResult packToken(BodyCoder &coder, TraceOp trace,
+                          const FoldedBody &folded, uint32_t token,
+                          uint32_t &hash);
   LogicalResult countTrace(TraceOp trace, uint64_t &symbols);
   LogicalResult packTrace(BodyCoder &coder, TraceOp trace);
 
@@ -312,6 +345,7 @@ private:
   // Rule symbol of each rule, by grammar and rule name.
   llvm::DenseMap<std::pair<Operation *, StringAttr>, uint32_t> ruleSymbol;
   Operation *currentGrammar = nullptr;
+  std::vector<uint32_t> expansion; // of a short repeat (packItem)
 };
 
 LogicalResult Packer::checkAttributes(Operation *op) {
@@ -401,49 +435,43 @@ LogicalResult Packer::packBody(BodyCoder &coder, Region &body, uint32_t &hash,
   return success();
 }
 
-void Packer::countItems(const FoldedBody &folded, const Items &items,
-                        uint64_t &symbols) {
-  for (const trace::RepeatFolder::Item &item : items) {
-    uint64_t length = folded.folder->length(item); // a token's is 1
-    if (length <= kInlineRepeat) {
-      symbols += length;
-      continue;
-    }
-    ++symbols; // OPEN; the body counts its CLOSE
-    countItems(folded, folded.folder->body(item.body), symbols);
-  }
-  ++symbols; // END or CLOSE
+LogicalResult Packer::packToken(BodyCoder &coder, TraceOp trace,
+                                const FoldedBody &folded, uint32_t token,
+                                uint32_t &hash) {
+  uint32_t id = folded.renumber(token);
+  if (id >= coder.alphabet.numTokens)
+    return trace.emitError()
+           << "corrupt trace: it records token " << id
+           << ", outside its vocabulary of " << coder.alphabet.numTokens
+           << " entries";
+  coder.symbol(id);
+  hash = hashCombine(hash, id);
+  return success();
 }
 
-LogicalResult Packer::packItems(BodyCoder &coder, TraceOp trace,
-                                const FoldedBody &folded, const Items &items,
-                                uint32_t &hash, uint32_t terminator) {
-  std::vector<uint32_t> tokens;
-  for (const trace::RepeatFolder::Item &item : items) {
-    if (folded.folder->length(item) <= kInlineRepeat) { // tokens included
-      tokens.clear();
-      folded.folder->expand(item, tokens);
-      for (uint32_t token : tokens) {
-        uint32_t id = folded.renumber(token);
-        if (id >= coder.alphabet.numTokens)
-          return trace.emitError()
-                 << "corrupt trace: it records token " << id
-                 << ", outside its vocabulary of " << coder.alphabet.numTokens
-                 << " entries";
-        coder.symbol(id);
-        hash = hashCombine(hash, id);
-      }
-      continue;
-    }
-    coder.symbol(coder.alphabet.open());
-    uint32_t inner = 0x5eed;
-    if (failed(packItems(coder, trace, folded, folded.folder->body(item.body),
-                         inner, coder.alphabet.close())))
-      return failure();
-    coder.count(item.count, inner);
-    hash = hashCombine(hashCombine(hash, inner), static_cast<uint32_t>(item.count));
+LogicalResult Packer::packItem(BodyCoder &coder, TraceOp trace,
+                               const FoldedBody &folded,
+                               const trace::RepeatFolder &folder,
+                               const FoldedItem &item, uint32_t &hash) {
+  if (folder.length(item) <= kInlineRepeat) { // tokens included
+    if (item.isToken())
+      return packToken(coder, trace, folded, item.token, hash);
+    std::vector<uint32_t> &tokens = expansion;
+    tokens.clear();
+    folder.expand(item, tokens);
+    for (uint32_t token : tokens)
+      if (failed(packToken(coder, trace, folded, token, hash)))
+        return failure();
+    return success();
   }
-  coder.symbol(terminator);
+  coder.symbol(coder.alphabet.open());
+  uint32_t inner = 0x5eed;
+  for (const FoldedItem &nested : folder.body(item.body))
+    if (failed(packItem(coder, trace, folded, folder, nested, inner)))
+      return failure();
+  coder.symbol(coder.alphabet.close());
+  coder.count(item.count, inner);
+  hash = hashCombine(hashCombine(hash, inner), static_cast<uint32_t>(item.count));
   return success();
 }
 
@@ -451,7 +479,7 @@ LogicalResult Packer::countTrace(TraceOp trace, uint64_t &symbols) {
   auto it = foldedBodies.find(trace);
   if (it == foldedBodies.end())
     return countBody(trace.getBody(), symbols);
-  countItems(it->second, it->second.folder->items(), symbols);
+  symbols += it->second.symbols;
   return success();
 }
 
@@ -460,8 +488,15 @@ LogicalResult Packer::packTrace(BodyCoder &coder, TraceOp trace) {
   auto it = foldedBodies.find(trace);
   if (it == foldedBodies.end())
     return packBody(coder, trace.getBody(), hash, coder.alphabet.end());
-  return packItems(coder, trace, it->second, it->second.folder->items(), hash,
-                   coder.alphabet.end());
+  const FoldedBody &folded = it->second;
+  bool ok = true;
+  folded.produce([&](const trace::RepeatFolder &folder, const FoldedItem &item) {
+    ok = ok && succeeded(packItem(coder, trace, folded, folder, item, hash));
+  });
+  if (!ok)
+    return failure();
+  coder.symbol(coder.alphabet.end());
+  return success();
 }
 
 LogicalResult Packer::pack(Operation *module) {
@@ -919,22 +954,82 @@ LogicalResult mlir::phaedrus::exportPacked(Operation *module, raw_ostream &os,
 LogicalResult mlir::phaedrus::packWpp(StringRef bytes, MLIRContext *context,
                                       Location loc,
                                       const ImportWppOptions &options,
-                                      raw_ostream &os, PackedSizes *sizes) {
-  // Pass 1 folds as importWpp does, except in a function-granularity file,
-  // which call groups fold in passes of their own; it notes the tokens seen
-  // (a trace that holds group tokens is not folded again, as
+                                      raw_ostream &os, PackedSizes *sizes,
+                                      uint64_t keepItems) {
+  using Folders = std::map<uint32_t, trace::RepeatFolder>;
+  using GroupFolders = std::map<uint32_t, trace::CallGroupRepeatFolder>;
+  // The folded items are kept, and the coder reads them, while all threads
+  // hold at most `keepItems`. Past that (`overflow`), each thread is folded
+  // again while it is coded: memory is then the budget, the coder's tables
+  // and its history, not the trace's length. The coder's table size needs
+  // the number of symbols first; past 2^kMaxTableBits items it is the
+  // largest whatever that number (every item codes to a symbol at least),
+  // so folding stops there; under a smaller budget the folders go on,
+  // counting the symbols of their items (`counted`) and forgetting them.
+  bool overflow = false;
+  bool countAll = keepItems < (uint64_t(1) << kMaxTableBits);
+  uint64_t heldAtOverflow = 0;
+  std::map<uint32_t, uint64_t> counted;
+  auto countOnly = [&](uint32_t thread, trace::RepeatFolder &folder) {
+    uint64_t &symbols = counted[thread];
+    if (!countAll)
+      return folder.setSink([](const FoldedItem &) {}); // drop them
+    folder.setSink([&symbols, &folder](const FoldedItem &item) {
+      symbols += countItem(folder, item);
+    });
+  };
+  auto onNew = [&](uint32_t thread, trace::RepeatFolder &folder) {
+    if (overflow)
+      countOnly(thread, folder);
+  };
+  Folders folders;
+  GroupFolders grouped;
+  uint64_t sinceCheck = 0;
+  auto checkBudget = [&](uint64_t events, bool last = false) {
+    if (overflow || ((sinceCheck += events) < 65536 && !last))
+      return;
+    sinceCheck = 0;
+    uint64_t held = 0;
+    for (auto &[thread, folder] : folders)
+      held += folder.items().size();
+    for (auto &[thread, folder] : grouped)
+      held += folder.folded().items().size();
+    if (held <= keepItems)
+      return;
+    overflow = true;
+    heldAtOverflow = held;
+    countAll |= last; // every item is still at hand: count them
+    for (auto &[thread, folder] : folders)
+      countOnly(thread, folder);
+    for (auto &[thread, folder] : grouped) {
+      countOnly(thread, folder.folder());
+      if (!countAll)
+        folder.stopFolding(); // the check goes on
+    }
+  };
+  auto foldInto = [&](Folders &into, uint32_t thread, uint32_t token,
+                      uint64_t length, auto &&onNewFolder) {
+    if (overflow && !countAll && &into == &folders)
+      return; // folded again while coded
+    auto [it, fresh] = into.try_emplace(thread, options.maxPeriod);
+    if (fresh)
+      onNewFolder(thread, it->second);
+    foldEvent(it->second, token, length);
+  };
+
+  // Pass 1 reads and checks the file. It folds a path-granularity trace as
+  // the import does; in a function-granularity one it notes the tokens
+  // seen (a trace that holds group tokens is not folded again, as
   // --phaedrus-call-groups leaves it).
-  std::map<uint32_t, trace::RepeatFolder> folders;
   std::vector<bool> seen;
   bool functionGranularity = false;
-  auto folderOf = [&](uint32_t thread) -> trace::RepeatFolder & {
-    return folders.try_emplace(thread, options.maxPeriod).first->second;
-  };
   FailureOr<WppShell> shell = readWpp(
       bytes, context, loc, options,
       [&](uint32_t thread, uint32_t token, uint64_t length) {
-        if (!functionGranularity)
-          return foldEvent(folderOf(thread), token, length);
+        if (!functionGranularity) {
+          foldInto(folders, thread, token, length, onNew);
+          return checkBudget(1);
+        }
         if (token >= seen.size())
           seen.resize(std::max<size_t>(token + 1, 2 * seen.size()), false);
         seen[token] = true;
@@ -950,37 +1045,49 @@ LogicalResult mlir::phaedrus::packWpp(StringRef bytes, MLIRContext *context,
   VocabularyOp vocabulary = shell->vocabulary;
   // As --phaedrus-call-groups: a function trace over a vocabulary with the
   // build's groups, unless it holds group tokens (folded before).
-  bool fold = isFunctionGranularity(vocabulary);
+  bool useGroups = functionGranularity && isFunctionGranularity(vocabulary);
   bool groups = false;
   for (EntryOp entry : vocabulary.getBody().getOps<EntryOp>()) {
     if (entry.getKind() != EntryKind::Group)
       continue;
     groups = true;
     if (entry.getId() < seen.size() && seen[entry.getId()])
-      fold = false;
+      useGroups = false;
   }
-  fold &= groups;
-  auto foldAsImported = [&] {
-    folders.clear();
-    rereadWpp(bytes, loc, options,
-              [&](uint32_t thread, uint32_t token, uint64_t length) {
-                foldEvent(folderOf(thread), token, length);
-              });
-  };
-  if (functionGranularity && !fold)
-    foldAsImported();
-  // --phaedrus-call-groups: analyze, then rewrite and fold repeats, and
-  // check that the rewrite expands back to the recorded events.
+  useGroups &= groups;
   std::optional<trace::CallGroupTable> table;
-  std::map<uint32_t, trace::CallGroupRepeatFolder> grouped;
-  auto groupedOf = [&](uint32_t thread) -> trace::CallGroupRepeatFolder & {
-    return grouped.try_emplace(thread, *table, options.maxPeriod).first->second;
-  };
-  if (functionGranularity && fold) {
+  if (useGroups) {
     FailureOr<trace::CallGroupTable> built = buildCallGroupTable(vocabulary);
     if (failed(built))
       return failure();
     table = std::move(*built);
+  }
+
+  // Folding again (all threads, or `only`): as the import folds, or with
+  // call groups as --phaedrus-call-groups does: analyze, then rewrite and
+  // fold repeats, and check that the rewrite expands back to the recorded
+  // events (false if it does not).
+  auto foldAsImported = [&](Folders &into, std::optional<uint32_t> only,
+                            auto &&onNewFolder) {
+    rereadWpp(bytes, loc, options,
+              [&](uint32_t thread, uint32_t token, uint64_t length) {
+                if (only && thread != *only)
+                  return;
+                foldInto(into, thread, token, length, onNewFolder);
+                checkBudget(1);
+              });
+  };
+  auto foldGroups = [&](GroupFolders &into, std::optional<uint32_t> only,
+                        auto &&onNewFolder) {
+    auto groupedOf = [&](uint32_t thread) -> trace::CallGroupRepeatFolder & {
+      auto [it, fresh] = into.try_emplace(thread, *table, options.maxPeriod);
+      if (fresh) {
+        onNewFolder(thread, it->second.folder());
+        if (overflow && !countAll && &into == &grouped)
+          it->second.stopFolding();
+      }
+      return it->second;
+    };
     // Events come in chunks of one thread: hand them on in batches.
     std::vector<uint32_t> batch;
     uint32_t batchThread = 0;
@@ -988,10 +1095,13 @@ LogicalResult mlir::phaedrus::packWpp(StringRef bytes, MLIRContext *context,
       auto flush = [&] {
         if (!batch.empty())
           sink(groupedOf(batchThread), batch.data(), batch.size());
+        checkBudget(batch.size());
         batch.clear();
       };
       rereadWpp(bytes, loc, options,
                 [&](uint32_t thread, uint32_t token, uint64_t) {
+                  if (only && thread != *only)
+                    return;
                   if (thread != batchThread || batch.size() == 4096)
                     flush();
                   batchThread = thread;
@@ -1005,24 +1115,74 @@ LogicalResult mlir::phaedrus::packWpp(StringRef bytes, MLIRContext *context,
                  size_t count) { folder.rewrite(tokens, count); });
     bool exact = true;
     for (auto [thread, traceOp] : shell->traces)
-      exact &= groupedOf(thread).finish();
-    if (!exact) {
-      emitWarning(loc) << "call-group folding would not expand back to the "
-                          "recorded trace (an internal error); the trace is "
-                          "packed with its repeats folded only";
-      grouped.clear();
-      foldAsImported();
-    }
+      if (!only || thread == *only)
+        exact &= groupedOf(thread).finish();
+    return exact;
+  };
+
+  // A function-granularity trace is folded in passes of its own.
+  if (useGroups && !foldGroups(grouped, std::nullopt, onNew)) {
+    emitWarning(loc) << "call-group folding would not expand back to the "
+                        "recorded trace (an internal error); the trace is "
+                        "packed with its repeats folded only";
+    useGroups = false;
+    grouped.clear();
+    counted.clear();
+    overflow = false;
   }
+  if (functionGranularity && !useGroups)
+    foldAsImported(folders, std::nullopt, onNew);
+  checkBudget(0, /*last=*/true);
+  for (auto &[thread, folder] : folders)
+    folder.finish();
+  for (auto &[thread, folder] : grouped)
+    folder.folder().finish(); // (the check finished the rest)
 
   std::vector<uint8_t> payload;
   Packer packer(payload);
   auto renumber = [&](uint32_t token) { return shell->entryId(token); };
-  for (auto [thread, traceOp] : shell->traces)
-    packer.foldedBodies[traceOp] = {
-        grouped.empty() ? &folderOf(thread) : &groupedOf(thread).folded(),
-        renumber};
-  return writePacked(packer, payload, *shell->module, os, sizes);
+  for (auto [thread, traceOp] : shell->traces) {
+    FoldedBody &body = packer.foldedBodies[traceOp];
+    body.renumber = renumber;
+    if (overflow) {
+      // (Without counts, a bound that gives the same table size.)
+      body.symbols = countAll ? counted[thread] + 1 : heldAtOverflow;
+      uint32_t only = thread;
+      body.produce = [&, only](FoldedItemSink sink) {
+        auto streamTo = [&](uint32_t, trace::RepeatFolder &folder) {
+          folder.setSink([&](const FoldedItem &item) { sink(folder, item); });
+        };
+        if (useGroups) {
+          GroupFolders again;
+          (void)foldGroups(again, only, streamTo); // checked before
+        } else {
+          Folders again;
+          foldAsImported(again, only, streamTo);
+          for (auto &[thread, folder] : again)
+            folder.finish();
+        }
+      };
+      continue;
+    }
+    const trace::RepeatFolder &folder =
+        useGroups ? grouped.try_emplace(thread, *table, options.maxPeriod)
+                        .first->second.folded()
+                  : folders.try_emplace(thread, options.maxPeriod).first->second;
+    countItems(folder, folder.items(), body.symbols);
+    body.produce = [&folder](FoldedItemSink sink) {
+      for (const FoldedItem &item : folder.items())
+        sink(folder, item);
+    };
+  }
+  if (overflow) { // the first folding only counted
+    folders.clear();
+    grouped.clear();
+  }
+  if (failed(writePacked(packer, payload, *shell->module, os, sizes)))
+    return failure();
+  if (sizes && overflow)
+    sizes->foldedAgain = shell->traces.size();
+  return success();
 }
 
 OwningOpRef<ModuleOp> mlir::phaedrus::importPacked(StringRef bytes,

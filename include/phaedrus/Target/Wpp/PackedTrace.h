@@ -28,6 +28,9 @@ struct PackedSizes {
   uint64_t vocabularies = 0; // names, fingerprints, entries
   uint64_t grammars = 0;     // grammar and rule names, rule bodies
   uint64_t traces = 0;       // trace names, descriptors, bodies
+  /// packWpp: traces folded again while coded (more folded items than it
+  /// keeps).
+  uint64_t foldedAgain = 0;
 };
 
 /// Writes the vocabularies, grammars and traces of `module` as a packed
@@ -37,21 +40,30 @@ struct PackedSizes {
 LogicalResult exportPacked(Operation *module, raw_ostream &os,
                            PackedSizes *sizes = nullptr);
 
-/// Reads a packed trace file; emits a diagnostic at `loc` and returns null
-/// on a file that is not one, is of another version, truncated or corrupt.
-/// Token runs longer than `inlineLimit` become dense_resource blobs.
+/// How many folded items --pack-wpp keeps in memory by default (16 bytes
+/// each): a longer trace is folded again while it is coded.
+constexpr uint64_t kPackKeepItems = uint64_t(1) << 24;
+
 /// Packs a trace file written by libphaedrus_rt (docs/TraceFormat.md)
 /// without building its events as IR: the file that --import-wpp (with
 /// `options`), then --phaedrus-call-groups for a function-granularity trace
 /// whose vocabulary has call groups, then --export-packed would write, byte
 /// for byte (with any min-repeat-tokens up to 33: the packed file codes
-/// repeats of at most 32 tokens as tokens). Memory is the folded trace and
-/// the coder's tables; a function-granularity file is read three times.
-/// Diagnostics as importWpp's.
+/// repeats of at most 32 tokens as tokens). The file is read once at path
+/// granularity, twice at function granularity, three times with call
+/// groups; the folded items are kept while there are at most `keepItems`
+/// of them, else each thread is folded again (one more read per thread,
+/// two with call groups) while it is coded. Memory is then at most
+/// `keepItems` items, the repeat bodies, the coder's tables and its history
+/// of coded symbols (4 bytes each). Diagnostics as importWpp's.
 LogicalResult packWpp(StringRef bytes, MLIRContext *context, Location loc,
                       const ImportWppOptions &options, raw_ostream &os,
-                      PackedSizes *sizes = nullptr);
+                      PackedSizes *sizes = nullptr,
+                      uint64_t keepItems = kPackKeepItems);
 
+/// Reads a packed trace file; emits a diagnostic at `loc` and returns null
+/// on a file that is not one, is of another version, truncated or corrupt.
+/// Token runs longer than `inlineLimit` become dense_resource blobs.
 OwningOpRef<ModuleOp> importPacked(StringRef bytes, MLIRContext *context,
                                    Location loc, uint64_t inlineLimit = 1024);
 

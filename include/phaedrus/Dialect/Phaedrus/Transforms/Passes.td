@@ -513,7 +513,10 @@ def PhaedrusFoldRepeatsPass : Pass<"phaedrus-fold-repeats", "::mlir::ModuleOp"> 
     is exactly the original trace. It is the repeat-folding step of trace
     compression, and also refolds traces that were expanded or imported with
     a smaller period. Memory is the folded output; the expanded trace is
-    never held.
+    never held. Only the last 4096 items may still fold: an item further
+    back is final (the same rule as the import's folding and `--pack-wpp`'s,
+    so that they fold alike; folding is greedy, so a fold that would reach
+    that far back is rare).
 
     Before:
 
