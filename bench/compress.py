@@ -49,7 +49,6 @@ import json
 import math
 import os
 import re
-import resource
 import shutil
 import subprocess
 import sys
@@ -107,7 +106,8 @@ METHOD = (
     "stream). events_per_s = raw_events / wall time of phaedrus-translate "
     "--pack-wpp on the trace file (one process and thread: reading the file, "
     "call groups, folding and coding, without IR; pack_wpp_same_file: its "
-    "output is byte for byte the packed file of the IR route); "
+    "output is byte for byte the packed file of the IR route; "
+    "pack_wpp_peak_rss_mb: its peak resident memory, from wait4); "
     "ir_route_events_per_s = raw_events / wall time of the IR route's two "
     "compress commands (reading the imported IR included, import excluded); "
     "import_events_per_s = raw_events / wall time of the import. Times are time.perf_counter around subprocess.run, one "
@@ -149,25 +149,29 @@ def parse_args(argv=None):
     return args
 
 
-def timed(cmd, what, stdout=None, stderr_sink=None):
+def timed(cmd, what, stdout=None, stderr_sink=None, peak_sink=None):
     """Runs a command; returns (wall seconds, CPU seconds of the child).
     Raises ToolError with its stderr when it fails; `stderr_sink` (a list)
-    receives its stderr when it succeeds."""
+    receives its stderr when it succeeds, `peak_sink` (a list) its peak
+    resident memory in bytes (the child's own, from wait4)."""
     cmd = [str(c) for c in cmd]
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    result = subprocess.run(cmd, stdout=stdout or subprocess.DEVNULL,
-                            stderr=subprocess.PIPE)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if result.returncode != 0:
-        err = result.stderr.decode(errors="replace").strip()
-        raise ToolError(f"{what} failed (exit {result.returncode}): "
-                        f"{' '.join(cmd)}\n{err[-4000:]}")
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    with tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=stdout or subprocess.DEVNULL,
+                                stderr=err)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        err.seek(0)
+        stderr = err.read().decode(errors="replace")
+    if proc.returncode != 0:
+        raise ToolError(f"{what} failed (exit {proc.returncode}): "
+                        f"{' '.join(cmd)}\n{stderr.strip()[-4000:]}")
     if stderr_sink is not None:
-        stderr_sink.append(result.stderr.decode(errors="replace"))
-    return wall, cpu
+        stderr_sink.append(stderr)
+    if peak_sink is not None:
+        peak_sink.append(usage.ru_maxrss * 1024)  # Linux: kilobytes
+    return wall, usage.ru_utime + usage.ru_stime
 
 
 def same_bytes(a: Path, b: Path, chunk=1 << 24):
@@ -231,9 +235,11 @@ def measure_trace(program, run, b, granularity, binary, instrumented_mlir,
         cmd += ["--wpp-fingerprint", str(fingerprint)]
         import_s, _ = timed(cmd, "phaedrus-translate --import-wpp")
         step(f"{label}: packing the trace file (--pack-wpp)")
+        pack_wpp_peak = []
         pack_wpp_s, pack_wpp_cpu_s = timed(
             [translate, "--pack-wpp", trace, "--wpp-fingerprint", str(fingerprint),
-             "-o", streamed], "phaedrus-translate --pack-wpp")
+             "-o", streamed], "phaedrus-translate --pack-wpp",
+            peak_sink=pack_wpp_peak)
         trace.unlink()
         imported_bytes = imported.stat().st_size
 
@@ -340,6 +346,7 @@ def measure_trace(program, run, b, granularity, binary, instrumented_mlir,
         "xz_s": xz_s,
         "zstd_s": zstd_s,
         "events_per_s": raw_events / pack_wpp_s,
+        "pack_wpp_peak_rss_mb": pack_wpp_peak[0] / 2**20,
         "ir_route_events_per_s": raw_events / compress_s,
         "import_events_per_s": raw_events / import_s,
         "long_run": raw_events >= LONG_RUN_EVENTS,
@@ -406,6 +413,8 @@ def aggregate(rows):
                                                for r in rows),
         "pack_wpp_same_file_all": all(r["pack_wpp_same_file"] for r in rows)
         if rows else None,
+        "pack_wpp_peak_rss_mb_max": max(
+            (r["pack_wpp_peak_rss_mb"] for r in rows), default=None),
     }
 
 
@@ -470,6 +479,9 @@ def print_summary(summary):
           + f"; --pack-wpp writes the same files: {summary['pack_wpp_same_file_all']}")
     print("  import events/s, median      : "
           + ("n/a" if ieps is None else f"{ieps / 1e6:.2f}M"))
+    peak = summary["pack_wpp_peak_rss_mb_max"]
+    print("  --pack-wpp peak memory, max  : "
+          + ("n/a" if peak is None else f"{peak:.0f} MiB"))
     print(f"  lossless, all traces          : {summary['lossless_all']}")
     for g, s in summary["by_granularity"].items():
         if s["rows"]:
