@@ -228,71 +228,42 @@ def describe_run(trace: Path, argv, stdin=None, cwd=None) -> dict:
     return info
 
 
-def corpus_from_traces(traces, fingerprint=None, workdir=None,
-                       sequences=None) -> dict:
+def corpus_from_traces(traces, fingerprint=None, sequences=None) -> dict:
     """Counts each trace file (with its sidecar from `phaedrus run`) and
     makes a corpus. Trace symbol names are the file stems. With
     `sequences` (a directory), each run's whole token sequence is kept there
-    too, folded into repeats and packed (NAME.phpk, docs/PackedTrace.md),
-    and the run's `sequence` names that file."""
-    import tempfile
+    too, folded and packed (NAME.phpk, docs/PackedTrace.md), and the run's
+    `sequence` names that file. Neither needs the trace as IR."""
     entries = []
-    with tempfile.TemporaryDirectory(prefix="phaedrus-corpus-",
-                                     dir=workdir) as tmp:
-        for trace in map(Path, traces):
-            if not trace.exists():
-                raise ToolError(f"trace not found: {trace}")
-            side = sidecar_of(trace)
-            if not side.exists():
-                raise ToolError(f"{trace} has no input description {side}: "
-                                f"record runs with 'phaedrus run'")
-            info = json.loads(side.read_text())
-            name = trace.name.split(".")[0]
-            mlir = Path(tmp) / f"{name}.mlirbc"
-            if sequences is None:
-                # Counts are all a corpus needs of a run: one pass over the
-                # trace file, no IR (a Lua path trace of 10^8 events imports
-                # to 0.6 GB of text).
-                counts, warnings = pipeline.count_trace(
-                    trace, name=name, fingerprint=fingerprint)
-            else:
-                warnings = pipeline.import_trace(
-                    trace, mlir, name=name, fingerprint=fingerprint,
-                    min_repeat_tokens=pipeline.PACKED_MIN_REPEAT_TOKENS)
-                counts = pipeline.trace_counts(mlir)
-            if warnings:
-                raise ToolError(f"{trace} is not a complete trace; a corpus "
-                                f"takes only complete runs:\n{warnings}")
-            vocabulary, run = run_entry(counts, trace, info["descriptor"],
-                                        name=name, argv=info["argv"],
-                                        stdin=info["stdin"],
-                                        cwd=info.get("cwd"),
-                                        featurizer=featurizer_of(info))
-            if sequences is not None:
-                run["sequence"] = str(pack_sequence(mlir, Path(sequences),
-                                                    name, Path(tmp)))
-            entries.append((vocabulary, run))
+    for trace in map(Path, traces):
+        if not trace.exists():
+            raise ToolError(f"trace not found: {trace}")
+        side = sidecar_of(trace)
+        if not side.exists():
+            raise ToolError(f"{trace} has no input description {side}: "
+                            f"record runs with 'phaedrus run'")
+        info = json.loads(side.read_text())
+        name = trace.name.split(".")[0]
+        # Counts are all a corpus needs of a run: one pass over the trace
+        # file, no IR (a Lua path trace of 10^8 events imports to 0.6 GB of
+        # text).
+        counts, warnings = pipeline.count_trace(
+            trace, name=name, fingerprint=fingerprint)
+        if warnings:
+            raise ToolError(f"{trace} is not a complete trace; a corpus "
+                            f"takes only complete runs:\n{warnings}")
+        vocabulary, run = run_entry(counts, trace, info["descriptor"],
+                                    name=name, argv=info["argv"],
+                                    stdin=info["stdin"],
+                                    cwd=info.get("cwd"),
+                                    featurizer=featurizer_of(info))
+        if sequences is not None:
+            packed = (Path(sequences) / f"{name}.phpk").resolve()
+            pipeline.pack_trace(trace, packed, name=name,
+                                fingerprint=fingerprint)
+            run["sequence"] = str(packed)
+        entries.append((vocabulary, run))
     return make_corpus(entries)
-
-
-def pack_sequence(trace_mlir: Path, directory: Path, name: str,
-                  tmp: Path) -> Path:
-    """Folds the repeats of an imported trace and packs it as
-    directory/NAME.phpk; returns that file's absolute path."""
-    directory.mkdir(parents=True, exist_ok=True)
-    folded = tmp / f"{name}.folded.mlirbc"
-    # Repeats of at most 32 tokens as tokens: the packed file codes them so
-    # anyway (docs/PackedTrace.md), and the IR has far fewer ops to write.
-    run([phaedrus_tool("phaedrus-opt"), trace_mlir,
-              "--phaedrus-fold-repeats=min-repeat-tokens="
-              f"{pipeline.PACKED_MIN_REPEAT_TOKENS}", "--emit-bytecode",
-              "-o", folded],
-             what="phaedrus-opt --phaedrus-fold-repeats")
-    packed = (directory / f"{name}.phpk").resolve()
-    run([phaedrus_tool("phaedrus-translate"), "--export-packed", folded,
-              "-o", packed], what="phaedrus-translate --export-packed")
-    folded.unlink()
-    return packed
 
 
 # --------------------------------------------------------------------------

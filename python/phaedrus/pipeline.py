@@ -190,6 +190,16 @@ def count_trace(trace: Path, name="run", fingerprint=None, keep_prefix=False):
             result.stderr.decode(errors="replace").strip())
 
 
+def pack_trace(trace: Path, output: Path, name="run", fingerprint=None):
+    """Trace file -> packed trace file (docs/PackedTrace.md) without the
+    trace as IR (--pack-wpp): folded into repeats and, at function
+    granularity, into the build's call groups; memory bounded whatever the
+    trace's length."""
+    run([phaedrus_tool("phaedrus-translate"), "--pack-wpp", trace,
+         *_wpp_options(name, fingerprint, False), "-o", output],
+        what="phaedrus-translate --pack-wpp")
+
+
 def fingerprint_of(instrumented_mlir: Path) -> int:
     """The module fingerprint the instrument pass recorded."""
     with open(instrumented_mlir) as f:

@@ -84,17 +84,25 @@ def test_corpus_train_predict_on_the_demo_program(tmp_path):
                       "--sequences", tmp_path / "seq")
     assert result.returncode == 0, result.stderr
     assert "3 runs" in result.stderr and "bytes packed" in result.stderr
-    # Each run's sequence is kept, packed, and unpacks to all its events.
+    # Each run's sequence is kept, packed (folded, call groups included),
+    # and unpacks to all its events: the recorded tokens, and the counts.
     from phaedrus import pipeline
+    translate = phaedrus_tool("phaedrus-translate")
     for run in json.loads((tmp_path / "corpus.json").read_text())["runs"]:
         packed = Path(run["sequence"])
         assert packed == tmp_path / "seq" / f"{run['name']}.phpk"
         unpacked = tmp_path / f"{run['name']}.unpacked.mlir"
-        run_tool([phaedrus_tool("phaedrus-translate"), "--import-packed", packed,
-                  "-o", unpacked])
+        run_tool([translate, "--import-packed", packed, "-o", unpacked])
         trace = pipeline.trace_counts(unpacked)["traces"][0]
         assert trace["events"] == run["events"] and trace["name"] == run["name"]
-        assert [list(t) for t in trace["tokens"]] == run["tokens"]
+        imported = tmp_path / f"{run['name']}.imported.mlir"
+        pipeline.import_trace(tmp_path / "runs" / f"{run['name']}.wpp", imported,
+                              name=run["name"])
+        assert trace["entry_counts"] == \
+            pipeline.trace_counts(imported)["traces"][0]["entry_counts"]
+        got, want = (run_tool([translate, "--export-tokens", ir]).stdout
+                     for ir in (unpacked, imported))
+        assert got == want and len(got) == 4 * run["events"]
     result = phaedrus("train", tmp_path / "corpus.json", "-o", tmp_path / "m.mlir",
                       "--kind", "mlp", "--epochs", "50")
     assert result.returncode == 0, result.stderr
