@@ -986,7 +986,7 @@ LogicalResult mlir::phaedrus::packWpp(StringRef bytes, MLIRContext *context,
   GroupFolders grouped;
   uint64_t sinceCheck = 0;
   auto checkBudget = [&](uint64_t events, bool last = false) {
-    if (overflow || ((sinceCheck += events) < 65536 && !last))
+    if (overflow || ((sinceCheck += events) < kBudgetCheckEvents && !last))
       return;
     sinceCheck = 0;
     uint64_t held = 0;

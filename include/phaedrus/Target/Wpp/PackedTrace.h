@@ -40,9 +40,14 @@ struct PackedSizes {
 LogicalResult exportPacked(Operation *module, raw_ostream &os,
                            PackedSizes *sizes = nullptr);
 
+/// packWpp checks its budget of folded items every this many events (each
+/// adds at most one item).
+constexpr uint64_t kBudgetCheckEvents = 4096;
 /// How many folded items --pack-wpp keeps in memory by default (16 bytes
-/// each): a longer trace is folded again while it is coded.
-constexpr uint64_t kPackKeepItems = uint64_t(1) << 24;
+/// each): a longer trace is folded again while it is coded. Under 2^24 by
+/// more than a check's worth, so that a folder's vector, which doubles,
+/// never grows past 256 MiB.
+constexpr uint64_t kPackKeepItems = (uint64_t(1) << 24) - 2 * kBudgetCheckEvents;
 
 /// Packs a trace file written by libphaedrus_rt (docs/TraceFormat.md)
 /// without building its events as IR: the file that --import-wpp (with
