@@ -1077,6 +1077,10 @@ LogicalResult mlir::phaedrus::packWpp(StringRef bytes, MLIRContext *context,
                 checkBudget(1);
               });
   };
+  // The call groups' analysis of each thread, kept for folding it again:
+  // a copy of the folder after the analysis pass (its state is a byte per
+  // group occurrence), so that folding again is one more read, not two.
+  GroupFolders analyzed;
   auto foldGroups = [&](GroupFolders &into, std::optional<uint32_t> only,
                         auto &&onNewFolder) {
     auto groupedOf = [&](uint32_t thread) -> trace::CallGroupRepeatFolder & {
@@ -1109,8 +1113,16 @@ LogicalResult mlir::phaedrus::packWpp(StringRef bytes, MLIRContext *context,
                 });
       flush();
     };
-    inBatches([](trace::CallGroupRepeatFolder &folder, const uint32_t *tokens,
-                 size_t count) { folder.analyze(tokens, count); });
+    if (&into == &grouped) {
+      inBatches([](trace::CallGroupRepeatFolder &folder,
+                   const uint32_t *tokens,
+                   size_t count) { folder.analyze(tokens, count); });
+      analyzed = grouped;
+    } else if (auto it = analyzed.find(*only); it != analyzed.end()) {
+      // Folding again: the analysis is the first folding's.
+      auto &folder = into.try_emplace(*only, it->second).first->second;
+      onNewFolder(*only, folder.folder());
+    }
     inBatches([](trace::CallGroupRepeatFolder &folder, const uint32_t *tokens,
                  size_t count) { folder.rewrite(tokens, count); });
     bool exact = true;
@@ -1133,6 +1145,8 @@ LogicalResult mlir::phaedrus::packWpp(StringRef bytes, MLIRContext *context,
   if (functionGranularity && !useGroups)
     foldAsImported(folders, std::nullopt, onNew);
   checkBudget(0, /*last=*/true);
+  if (!overflow)
+    analyzed.clear();
   for (auto &[thread, folder] : folders)
     folder.finish();
   for (auto &[thread, folder] : grouped)
