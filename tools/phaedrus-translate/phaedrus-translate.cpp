@@ -311,8 +311,9 @@ wppTraceCountsTranslation(const std::shared_ptr<llvm::SourceMgr> &sourceMgr,
 
 static llvm::cl::opt<bool> packedSizes(
     "packed-sizes",
-    llvm::cl::desc("--export-packed: print to stderr how many bytes the "
-                   "vocabularies, grammars and traces take"),
+    llvm::cl::desc("--export-packed, --pack-wpp: print to stderr how many "
+                   "bytes the vocabularies, grammars and traces take (and "
+                   "whether --pack-wpp folded a trace again)"),
     llvm::cl::init(false));
 
 static void printPackedSizes(const PackedSizes &sizes) {
