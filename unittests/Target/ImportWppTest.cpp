@@ -491,6 +491,13 @@ TEST_F(ImportWppTest, PackingPastTheBudgetFoldsAgainToTheSameFile) {
   path.events(1, 0, {0, PHAEDRUS_PATH_MARK | 1, 2, 4});
   path.end();
   traces.push_back(path);
+  TraceBuilder empty = start(kGroupVocabulary); // no events at all
+  empty.end();
+  {
+    std::optional<std::string> kept = pack(empty);
+    ASSERT_TRUE(kept) << (messages.empty() ? "" : messages.front());
+    EXPECT_EQ(pack(empty, 0), kept);
+  }
   for (const TraceBuilder &b : traces) {
     messages.clear();
     std::optional<std::string> kept = pack(b);
