@@ -332,8 +332,6 @@ static LogicalResult exportPackedTranslation(Operation *op, raw_ostream &os) {
   return success();
 }
 
-/// --pack-wpp: a trace file straight to a packed trace file, without the
-/// trace as IR.
 static llvm::cl::opt<uint64_t> packKeepItems(
     "pack-keep-items",
     llvm::cl::desc("--pack-wpp: keep at most this many folded items (16 bytes "
@@ -341,6 +339,8 @@ static llvm::cl::opt<uint64_t> packKeepItems(
                    "is coded, one more read of the file, the same output"),
     llvm::cl::init(kPackKeepItems));
 
+/// --pack-wpp: a trace file straight to a packed trace file, without the
+/// trace as IR.
 static LogicalResult
 packWppTranslation(const std::shared_ptr<llvm::SourceMgr> &sourceMgr,
                    raw_ostream &os, MLIRContext *context) {
