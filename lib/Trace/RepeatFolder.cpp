@@ -128,7 +128,9 @@ void RepeatFolder::pushRun(uint32_t token, uint64_t count) {
 uint64_t RepeatFolder::length(const Item &item) const {
   if (item.isToken())
     return 1;
-  if (bodyLengths.size() <= item.body)
+  // Sized for every body at once: the recursion below never resizes, so
+  // the reference stays valid.
+  if (bodyLengths.size() < bodies.size())
     bodyLengths.resize(bodies.size(), 0);
   uint64_t &body = bodyLengths[item.body];
   if (!body) {

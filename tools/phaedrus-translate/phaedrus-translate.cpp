@@ -317,11 +317,16 @@ static llvm::cl::opt<bool> packedSizes(
     llvm::cl::init(false));
 
 static void printPackedSizes(const PackedSizes &sizes) {
-  if (packedSizes)
-    llvm::errs() << "packed-sizes: total=" << sizes.total
-                 << " vocabularies=" << sizes.vocabularies
-                 << " grammars=" << sizes.grammars
-                 << " traces=" << sizes.traces << "\n";
+  if (!packedSizes)
+    return;
+  llvm::errs() << "packed-sizes: total=" << sizes.total
+               << " vocabularies=" << sizes.vocabularies
+               << " grammars=" << sizes.grammars << " traces=" << sizes.traces
+               << "\n";
+  if (sizes.foldedAgain)
+    llvm::errs() << "packed-sizes: " << sizes.foldedAgain
+                 << " trace(s) folded again while coded (more than "
+                    "--pack-keep-items folded items)\n";
 }
 
 static LogicalResult exportPackedTranslation(Operation *op, raw_ostream &os) {
@@ -350,10 +355,6 @@ packWppTranslation(const std::shared_ptr<llvm::SourceMgr> &sourceMgr,
                      packKeepItems)))
     return failure();
   printPackedSizes(sizes);
-  if (packedSizes && sizes.foldedAgain)
-    llvm::errs() << "packed-sizes: " << sizes.foldedAgain
-                 << " trace(s) folded again while coded (more than "
-                    "--pack-keep-items folded items)\n";
   return success();
 }
 

@@ -456,10 +456,9 @@ LogicalResult Packer::packItem(BodyCoder &coder, TraceOp trace,
   if (folder.length(item) <= kInlineRepeat) { // tokens included
     if (item.isToken())
       return packToken(coder, trace, folded, item.token, hash);
-    std::vector<uint32_t> &tokens = expansion;
-    tokens.clear();
-    folder.expand(item, tokens);
-    for (uint32_t token : tokens)
+    expansion.clear();
+    folder.expand(item, expansion);
+    for (uint32_t token : expansion)
       if (failed(packToken(coder, trace, folded, token, hash)))
         return failure();
     return success();
@@ -969,6 +968,9 @@ LogicalResult mlir::phaedrus::packWpp(StringRef bytes, MLIRContext *context,
   bool overflow = false;
   bool countAll = keepItems < (uint64_t(1) << kMaxTableBits);
   uint64_t heldAtOverflow = 0;
+  // Past the budget without counting, the first folding has nothing left to
+  // do: each thread is folded again while it is coded.
+  auto firstFoldingStopped = [&] { return overflow && !countAll; };
   std::map<uint32_t, uint64_t> counted;
   auto countOnly = [&](uint32_t thread, trace::RepeatFolder &folder) {
     uint64_t &symbols = counted[thread];
@@ -1003,14 +1005,12 @@ LogicalResult mlir::phaedrus::packWpp(StringRef bytes, MLIRContext *context,
       countOnly(thread, folder);
     for (auto &[thread, folder] : grouped) {
       countOnly(thread, folder.folder());
-      if (!countAll)
+      if (firstFoldingStopped())
         folder.stopFolding(); // the check goes on
     }
   };
   auto foldInto = [&](Folders &into, uint32_t thread, uint32_t token,
                       uint64_t length, auto &&onNewFolder) {
-    if (overflow && !countAll && &into == &folders)
-      return; // folded again while coded
     auto [it, fresh] = into.try_emplace(thread, options.maxPeriod);
     if (fresh)
       onNewFolder(thread, it->second);
@@ -1027,7 +1027,8 @@ LogicalResult mlir::phaedrus::packWpp(StringRef bytes, MLIRContext *context,
       bytes, context, loc, options,
       [&](uint32_t thread, uint32_t token, uint64_t length) {
         if (!functionGranularity) {
-          foldInto(folders, thread, token, length, onNew);
+          if (!firstFoldingStopped())
+            foldInto(folders, thread, token, length, onNew);
           return checkBudget(1);
         }
         if (token >= seen.size())
@@ -1063,15 +1064,16 @@ LogicalResult mlir::phaedrus::packWpp(StringRef bytes, MLIRContext *context,
     table = std::move(*built);
   }
 
-  // Folding again (all threads, or `only`): as the import folds, or with
-  // call groups as --phaedrus-call-groups does: analyze, then rewrite and
-  // fold repeats, and check that the rewrite expands back to the recorded
-  // events (false if it does not).
+  // Folding from the file: the first folding of all threads (`only` empty),
+  // or one thread folded again while it is coded. As the import folds, or
+  // with call groups as --phaedrus-call-groups does: analyze, then rewrite
+  // and fold repeats, and check that the rewrite expands back to the
+  // recorded events (false if it does not).
   auto foldAsImported = [&](Folders &into, std::optional<uint32_t> only,
                             auto &&onNewFolder) {
     rereadWpp(bytes, loc, options,
               [&](uint32_t thread, uint32_t token, uint64_t length) {
-                if (only && thread != *only)
+                if (only ? thread != *only : firstFoldingStopped())
                   return;
                 foldInto(into, thread, token, length, onNewFolder);
                 checkBudget(1);
@@ -1083,12 +1085,13 @@ LogicalResult mlir::phaedrus::packWpp(StringRef bytes, MLIRContext *context,
   GroupFolders analyzed;
   auto foldGroups = [&](GroupFolders &into, std::optional<uint32_t> only,
                         auto &&onNewFolder) {
+    bool first = !only;
     auto groupedOf = [&](uint32_t thread) -> trace::CallGroupRepeatFolder & {
       auto [it, fresh] = into.try_emplace(thread, *table, options.maxPeriod);
       if (fresh) {
         onNewFolder(thread, it->second.folder());
-        if (overflow && !countAll && &into == &grouped)
-          it->second.stopFolding();
+        if (first && firstFoldingStopped())
+          it->second.stopFolding(); // the check goes on
       }
       return it->second;
     };
@@ -1113,11 +1116,11 @@ LogicalResult mlir::phaedrus::packWpp(StringRef bytes, MLIRContext *context,
                 });
       flush();
     };
-    if (&into == &grouped) {
+    if (first) {
       inBatches([](trace::CallGroupRepeatFolder &folder,
                    const uint32_t *tokens,
                    size_t count) { folder.analyze(tokens, count); });
-      analyzed = grouped;
+      analyzed = into;
     } else if (auto it = analyzed.find(*only); it != analyzed.end()) {
       // Folding again: the analysis is the first folding's.
       auto &folder = into.try_emplace(*only, it->second).first->second;
