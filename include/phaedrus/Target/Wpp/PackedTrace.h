@@ -57,8 +57,8 @@ constexpr uint64_t kPackKeepItems = (uint64_t(1) << 24) - 2 * kBudgetCheckEvents
 /// repeats of at most 32 tokens as tokens). The file is read once at path
 /// granularity, twice at function granularity, three times with call
 /// groups; the folded items are kept while there are at most `keepItems`
-/// of them, else each thread is folded again (one more read per thread,
-/// two with call groups) while it is coded. Memory is then at most
+/// of them, else each thread is folded again (one more read per thread;
+/// call groups from a copy of the first analysis) while it is coded. Memory is then at most
 /// `keepItems` items, the repeat bodies, the coder's tables and its history
 /// of coded symbols (4 bytes each). Diagnostics as importWpp's.
 LogicalResult packWpp(StringRef bytes, MLIRContext *context, Location loc,
