@@ -3,6 +3,7 @@
 #include "phaedrus/Trace/ContextCoder.h"
 
 #include <algorithm>
+#include <cassert>
 
 using namespace mlir::phaedrus::trace;
 
@@ -159,9 +160,14 @@ uint32_t mlir::phaedrus::trace::hashCombine(uint32_t a, uint32_t b) {
 //===----------------------------------------------------------------------===//
 
 SymbolModel::SymbolModel(unsigned symbolBits, unsigned tableBits,
-                         Coding coding)
+                         Coding coding, unsigned windowBits)
     : symbolBits(std::clamp(symbolBits, 1u, kMaxSymbolBits)),
-      tableBits(std::clamp(tableBits, 10u, 24u)), coding(coding) {
+      tableBits(std::clamp(tableBits, 10u, 24u)), coding(coding),
+      window(windowBits ? uint64_t(1) << windowBits : UINT64_MAX),
+      history(windowBits) {
+  assert((windowBits == 0 ||
+          (windowBits >= SymbolHistory::kChunkBits && windowBits <= 32)) &&
+         "a window of 2^20 to 2^32 symbols");
   order0.assign(size_t(1) << this->symbolBits, kCounterInit);
   for (auto &table : tables)
     table.assign(size_t(1) << this->tableBits, kCounterInit);
@@ -235,19 +241,41 @@ void SymbolModel::findMatch(std::vector<uint32_t> &positions, uint32_t hash,
                             uint32_t &length) {
   size_t n = history.size();
   uint32_t &slot = positions[hash >> (32 - (tableBits - 2))];
+  uint32_t limit = std::max(32u, minLength);
+  if (window == UINT64_MAX) {
+    // The whole history: positions are absolute (saturated at 2^32 - 1).
+    if (length == 0 && slot > 0) {
+      // Verify the candidate: how many symbols before it equal ours.
+      uint32_t verified = 0;
+      while (verified < limit && verified < slot &&
+             history[slot - 1 - verified] == history[n - 1 - verified])
+        ++verified;
+      if (verified >= minLength) {
+        length = verified;
+        ptr = slot;
+      }
+    }
+    slot = static_cast<uint32_t>(std::min<size_t>(n, UINT32_MAX));
+    return;
+  }
+  // A window: positions are modulo 2^32, and a candidate is taken only if
+  // the symbols verified before it are still in the window (a match then
+  // stays at that distance, so it never reads outside it either).
   if (length == 0 && slot > 0) {
-    // Verify the candidate: how many symbols before it equal ours.
-    uint32_t verified = 0;
-    uint32_t limit = std::max(32u, minLength);
-    while (verified < limit && verified < slot &&
-           history[slot - 1 - verified] == history[n - 1 - verified])
-      ++verified;
-    if (verified >= minLength) {
-      length = verified;
-      ptr = slot;
+    uint64_t distance = static_cast<uint32_t>(static_cast<uint32_t>(n) - slot);
+    if (distance > 0 && distance <= n && distance + limit <= window) {
+      size_t position = n - distance;
+      uint32_t verified = 0;
+      while (verified < limit && verified < position &&
+             history[position - 1 - verified] == history[n - 1 - verified])
+        ++verified;
+      if (verified >= minLength) {
+        length = verified;
+        ptr = position;
+      }
     }
   }
-  slot = static_cast<uint32_t>(std::min<size_t>(n, UINT32_MAX));
+  slot = static_cast<uint32_t>(n);
 }
 
 namespace {

@@ -323,6 +323,8 @@ static void printPackedSizes(const PackedSizes &sizes) {
                << " vocabularies=" << sizes.vocabularies
                << " grammars=" << sizes.grammars << " traces=" << sizes.traces
                << "\n";
+  llvm::errs() << "packed-sizes: body-symbols=" << sizes.bodySymbols
+               << " predicted=" << sizes.predictedSymbols << "\n";
   if (sizes.foldedAgain)
     llvm::errs() << "packed-sizes: " << sizes.foldedAgain
                  << " trace(s) folded again while coded (more than "

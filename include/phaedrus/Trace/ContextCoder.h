@@ -80,23 +80,31 @@ private:
 
 /// The symbols coded so far, in chunks of 2^20: growing never copies them
 /// nor holds more than one chunk unused (a vector that doubles may hold
-/// twice what it needs).
+/// twice what it needs). With a window of 2^windowBits symbols (at least
+/// one chunk), only the last 2^windowBits are kept: the chunks are reused
+/// in turn, and older symbols must not be read.
 class SymbolHistory {
 public:
+  static constexpr unsigned kChunkBits = 20;
+  /// `windowBits` 0 keeps every symbol.
+  explicit SymbolHistory(unsigned windowBits = 0)
+      : chunkMask(windowBits ? (size_t(1) << (windowBits - kChunkBits)) - 1
+                             : SIZE_MAX) {}
   size_t size() const { return count; }
   uint32_t operator[](size_t i) const {
-    return chunks[i >> kChunkBits][i & (kChunk - 1)];
+    return chunks[(i >> kChunkBits) & chunkMask][i & (kChunk - 1)];
   }
   void push_back(uint32_t symbol) {
-    if ((count & (kChunk - 1)) == 0)
+    size_t chunk = (count >> kChunkBits) & chunkMask;
+    if (chunk == chunks.size())
       chunks.emplace_back(new uint32_t[kChunk]);
-    chunks.back()[count & (kChunk - 1)] = symbol;
+    chunks[chunk][count & (kChunk - 1)] = symbol;
     ++count;
   }
 
 private:
-  static constexpr unsigned kChunkBits = 20;
   static constexpr size_t kChunk = size_t(1) << kChunkBits;
+  size_t chunkMask;
   std::vector<std::unique_ptr<uint32_t[]>> chunks;
   size_t count = 0;
 };
@@ -111,8 +119,13 @@ public:
 
   /// `tableBits` (10 to 24) sets the size of each hashed context table:
   /// 2^tableBits counters of 4 bytes.
+  ///
+  /// `windowBits` (0, or 20 to 32) bounds the history the match models
+  /// look back into to the last 2^windowBits symbols (packed format version
+  /// 4), and so the model's memory; 0 keeps the whole history (versions 1
+  /// to 3).
   SymbolModel(unsigned symbolBits, unsigned tableBits,
-              Coding coding = Bitwise);
+              Coding coding = Bitwise, unsigned windowBits = 0);
 
   /// Codes `symbol` (must be below 2^symbolBits when encoding; ignored when
   /// decoding) and returns the symbol coded.
@@ -123,6 +136,9 @@ public:
   /// (Predicted coding) how many symbols so far were the predicted symbol,
   /// coded by the flag alone.
   uint64_t predictionHits() const { return hits; }
+
+  /// How many symbols were coded so far.
+  uint64_t symbolsCoded() const { return history.size(); }
 
 private:
   static constexpr unsigned kOrders = 5; // hashed orders 1, 2, 3, 4, 6
@@ -167,6 +183,8 @@ private:
 
   unsigned symbolBits, tableBits;
   Coding coding;
+  /// How far back a match may start: 2^windowBits, or unbounded.
+  uint64_t window;
   std::vector<uint32_t> order0;                 // 2^symbolBits counters
   std::array<std::vector<uint32_t>, kOrders> tables;
   std::array<uint32_t, kOrders> contextHash{};

@@ -39,8 +39,10 @@ namespace {
 
 constexpr char kMagic[4] = {'P', 'H', 'P', 'K'};
 // 2: group entries carry their members; 3: body symbols are coded as a
-// flag "the predicted symbol" first (SymbolModel::Predicted).
-constexpr uint32_t kVersion = 3;
+// flag "the predicted symbol" first (SymbolModel::Predicted); 4: the body
+// model's match models look back at most 2^windowBits symbols, a number in
+// the file after the table size.
+constexpr uint32_t kVersion = 4;
 constexpr size_t kHeaderSize = 24;
 constexpr unsigned kMaxDepth = 4096; // repeat nesting a decoder accepts
 
@@ -68,6 +70,7 @@ enum Field : uint32_t {
   kExtendsGroup,
   kMembers,
   kMember,
+  kWindowBits, // (fields are contexts: new ones go last)
 };
 
 /// The models and coder shared by packing and unpacking. Every method
@@ -184,11 +187,12 @@ struct BodyCoder {
   llvm::DenseMap<uint32_t, uint64_t> lastCount;
 
   BodyCoder(PackCodec &codec, Alphabet alphabet, unsigned tableBits,
-            uint32_t version)
+            uint32_t version, unsigned windowBits)
       : codec(codec), alphabet(alphabet),
         model(alphabet.bits(), tableBits,
               version >= 3 ? trace::SymbolModel::Predicted
-                           : trace::SymbolModel::Bitwise) {}
+                           : trace::SymbolModel::Bitwise,
+              windowBits) {}
 
   uint32_t symbol(uint32_t s) { return model.code(codec.coder, s); }
 
@@ -264,6 +268,16 @@ LogicalResult appendExpansion(RepeatOp repeat, SmallVectorImpl<int32_t> &out) {
 /// counters per symbol made 113,265 bytes in 1.07 s, one 113,393 bytes in
 /// 0.68 s). The size is in the file, so either reads back.
 constexpr unsigned kMaxTableBits = 22;
+
+/// How far back the body model's match models look: the last 2^24 coded
+/// symbols, a history of 64 MiB whatever the trace's length. Over the
+/// bench's traces only Lua's objects.lua has longer bodies, and it loses 4
+/// bytes of 34,442 (path granularity, 83.9M symbols; 2^22 would cost 2,564
+/// more, 2^20 3,282); its --pack-wpp peak falls from 516 to 324 MB.
+constexpr unsigned kHistoryWindowBits = 24;
+/// What a decoder accepts (SymbolModel's range).
+constexpr unsigned kMinWindowBits = trace::SymbolHistory::kChunkBits;
+constexpr unsigned kMaxWindowBits = 32;
 unsigned tableBitsFor(uint64_t symbols) {
   unsigned bits = 12;
   while (bits < kMaxTableBits && (uint64_t(1) << bits) < symbols)
@@ -628,7 +642,8 @@ LogicalResult Packer::pack(Operation *module) {
         return failure();
     unsigned tableBits = tableBitsFor(symbols);
     codec.number(tableBits, kTableBits);
-    BodyCoder bodies(codec, alphabet, tableBits, kVersion);
+    codec.number(kHistoryWindowBits, kWindowBits);
+    BodyCoder bodies(codec, alphabet, tableBits, kVersion, kHistoryWindowBits);
     for (RuleOp rule : rules) {
       currentGrammar = rule->getParentOp();
       uint32_t hash = 0;
@@ -664,6 +679,8 @@ LogicalResult Packer::pack(Operation *module) {
         return failure();
     }
     sizes.traces += payload.size() - start;
+    sizes.bodySymbols += bodies.model.symbolsCoded();
+    sizes.predictedSymbols += bodies.model.predictionHits();
   }
   codec.coder.finish();
   return success();
@@ -872,8 +889,16 @@ OwningOpRef<ModuleOp> Unpacker::unpack() {
       corrupt("a model table size out of range");
       return fail();
     }
+    // Version 4 bounds the match models' look-back (0: the whole history,
+    // as versions 1 to 3 do).
+    uint64_t windowBits = version >= 4 ? codec.number(0, kWindowBits) : 0;
+    if (!ok() || (windowBits != 0 && (windowBits < kMinWindowBits ||
+                                      windowBits > kMaxWindowBits))) {
+      corrupt("a history window out of range");
+      return fail();
+    }
     BodyCoder bodies(codec, alphabet, static_cast<unsigned>(tableBits),
-                     version);
+                     version, static_cast<unsigned>(windowBits));
     for (RuleOp rule : rules) {
       uint32_t hash = 0;
       unsigned blobs = 0;

@@ -28,6 +28,11 @@ struct PackedSizes {
   uint64_t vocabularies = 0; // names, fingerprints, entries
   uint64_t grammars = 0;     // grammar and rule names, rule bodies
   uint64_t traces = 0;       // trace names, descriptors, bodies
+  /// Symbols of rule and trace bodies coded (tokens, repeat opens and
+  /// closes, ends), and how many of them the model predicted (coded by one
+  /// flag).
+  uint64_t bodySymbols = 0;
+  uint64_t predictedSymbols = 0;
   /// packWpp: traces folded again while coded (more folded items than it
   /// keeps).
   uint64_t foldedAgain = 0;
@@ -60,7 +65,8 @@ constexpr uint64_t kPackKeepItems = (uint64_t(1) << 24) - 2 * kBudgetCheckEvents
 /// of them, else each thread is folded again (one more read per thread;
 /// call groups from a copy of the first analysis) while it is coded. Memory is then at most
 /// `keepItems` items, the repeat bodies, the coder's tables and its history
-/// of coded symbols (4 bytes each). Diagnostics as importWpp's.
+/// of coded symbols (4 bytes each, at most the last 2^24). Diagnostics as
+/// importWpp's.
 LogicalResult packWpp(StringRef bytes, MLIRContext *context, Location loc,
                       const ImportWppOptions &options, raw_ostream &os,
                       PackedSizes *sizes = nullptr,
