@@ -71,13 +71,17 @@ enum Field : uint32_t {
   kMembers,
   kMember,
   kWindowBits, // (fields are contexts: new ones go last)
+  kNamePrefix,
+  kSymbolForward,
+  kSymbolSkip,
 };
 
 /// The models and coder shared by packing and unpacking. Every method
 /// codes in the direction of the coder and returns the value coded.
 class PackCodec {
 public:
-  explicit PackCodec(BitCoder coder) : coder(coder), text(8, 16) {}
+  PackCodec(BitCoder coder, uint32_t version)
+      : coder(coder), text(8, 16), version(version) {}
 
   uint64_t number(uint64_t value, uint32_t context) {
     return numbers.code(coder, value, context);
@@ -96,13 +100,30 @@ public:
     return result;
   }
   /// A name from the names seen so far (function names repeat across call
-  /// sites and paths), or a new one.
+  /// sites and paths), or a new one. Since version 4 a new one is coded as
+  /// the length of its common prefix with the last new name, then the rest
+  /// (vocabularies list functions in name order).
   std::string name(StringRef value) {
     auto it = nameIds.find(value);
     uint64_t ref = it == nameIds.end() ? 0 : it->second + 1;
     ref = number(ref, kNameRef);
     if (ref == 0) {
-      std::string fresh = string(value);
+      std::string fresh;
+      if (version >= 4) {
+        StringRef last = names.empty() ? StringRef() : StringRef(names.back());
+        uint64_t shared = 0;
+        while (shared < last.size() && shared < value.size() &&
+               last[shared] == value[shared])
+          ++shared;
+        shared = number(shared, kNamePrefix);
+        if (shared > last.size())
+          return failCorrupt("a name prefix longer than the last name"),
+                 std::string();
+        fresh = last.take_front(shared).str() +
+                string(value.drop_front(std::min<size_t>(shared, value.size())));
+      } else {
+        fresh = string(value);
+      }
       nameIds.try_emplace(fresh, names.size());
       names.push_back(fresh);
       return fresh;
@@ -111,6 +132,39 @@ public:
       return failCorrupt("a name reference out of range"), std::string();
     return names[ref - 1];
   }
+
+  /// An entry's symbol when it is not the previous entry's. Since version
+  /// 4, for call sites and groups, first a flag "a name after the last
+  /// symbol of this kind, in the order names were first seen", and then how
+  /// many names it skips: the instrumentation lists them by function, in
+  /// the order of the function entries, which come first. (Paths come in
+  /// the order the run first took them.)
+  std::string entrySymbol(StringRef value, uint32_t kind) {
+    bool ordered = kind == static_cast<uint32_t>(EntryKind::CallSite) ||
+                   kind == static_cast<uint32_t>(EntryKind::Group);
+    if (version < 4 || !ordered)
+      return name(value);
+    int64_t &cursor = symbolCursor[kind == static_cast<uint32_t>(EntryKind::Group)];
+    auto it = nameIds.find(value);
+    bool forward = it != nameIds.end() && int64_t(it->second) > cursor;
+    std::string result;
+    if (flag(forward, hashCombine(kSymbolForward, kind))) {
+      uint64_t skip = number(forward ? it->second - cursor - 1 : 0,
+                             hashCombine(kSymbolSkip, kind));
+      if (skip >= names.size() - std::min<uint64_t>(names.size(), cursor + 1))
+        return failCorrupt("an entry symbol after the last name"),
+               std::string();
+      cursor += int64_t(skip) + 1;
+      return names[cursor];
+    }
+    result = name(value);
+    if (auto found = nameIds.find(result); found != nameIds.end())
+      cursor = int64_t(found->second);
+    return result;
+  }
+
+  /// Starts the entries of a vocabulary.
+  void beginVocabulary() { symbolCursor.fill(-1); }
 
   /// An entry's index: usually one more than the previous entry's when
   /// both belong to the same symbol (call sites and paths are numbered in
@@ -152,8 +206,12 @@ public:
   BitCoder coder;
   trace::NumberModel numbers;
   trace::SymbolModel text;
+  uint32_t version;
   std::vector<std::string> names;
   llvm::StringMap<size_t> nameIds;
+  /// The position in `names` of the last call site's and the last group's
+  /// symbol coded.
+  std::array<int64_t, 2> symbolCursor{-1, -1};
   std::string corruption; // set by the decoder on the first inconsistency
 
   void failCorrupt(StringRef what) {
@@ -331,7 +389,7 @@ static void countItems(const trace::RepeatFolder &folder,
 class Packer {
 public:
   explicit Packer(std::vector<uint8_t> &payload)
-      : codec(BitCoder::encoder(payload)), payload(payload) {}
+      : codec(BitCoder::encoder(payload), kVersion), payload(payload) {}
 
   PackedSizes sizes;
   /// Traces whose bodies are these items (their body blocks are empty).
@@ -557,6 +615,7 @@ LogicalResult Packer::pack(Operation *module) {
       byId[entry.getId()] = entry;
     }
     codec.number(byId.size(), kEntries);
+    codec.beginVocabulary();
     StringRef previousSymbol;
     std::optional<uint64_t> previousIndex;
     uint32_t previousKind = 0;
@@ -582,7 +641,7 @@ LogicalResult Packer::pack(Operation *module) {
       StringRef symbol = entry.getSymbol();
       bool sameSymbol = symbol == previousSymbol;
       if (!codec.flag(sameSymbol, hashCombine(kSameSymbol, kind)))
-        codec.name(symbol);
+        codec.entrySymbol(symbol, kind);
       previousSymbol = symbol;
       std::optional<uint64_t> index = entry.getIndex();
       if (codec.flag(index.has_value(), hashCombine(kHasIndex, kind)))
@@ -694,7 +753,7 @@ class Unpacker {
 public:
   Unpacker(const uint8_t *payload, size_t size, uint32_t version,
            MLIRContext *context, Location loc, uint64_t inlineLimit)
-      : codec(BitCoder::decoder(payload, size)), version(version),
+      : codec(BitCoder::decoder(payload, size), version), version(version),
         context(context), loc(loc), inlineLimit(inlineLimit) {
     codec.payloadBits = uint64_t(size) * 8 + 64;
   }
@@ -795,6 +854,7 @@ OwningOpRef<ModuleOp> Unpacker::unpack() {
     if (!ok() || !plausible(numEntries) || numEntries >= UINT32_MAX / 2)
       return fail();
     auto vocabulary = VocabularyOp::create(builder, loc, vocabularyName, fingerprint);
+    codec.beginVocabulary();
     OpBuilder entries = OpBuilder::atBlockEnd(&vocabulary.getBody().emplaceBlock());
     std::string previousSymbol;
     std::optional<uint64_t> previousIndex;
@@ -824,7 +884,8 @@ OwningOpRef<ModuleOp> Unpacker::unpack() {
         continue;
       }
       bool sameSymbol = codec.flag(false, hashCombine(kSameSymbol, k));
-      std::string symbol = sameSymbol ? previousSymbol : codec.name("");
+      std::string symbol =
+          sameSymbol ? previousSymbol : codec.entrySymbol("", k);
       if (symbol.empty() && ok())
         corrupt("an entry without a symbol");
       previousSymbol = symbol;
