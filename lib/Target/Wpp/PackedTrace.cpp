@@ -367,10 +367,11 @@ LogicalResult appendExpansion(RepeatOp repeat, SmallVectorImpl<int32_t> &out) {
 constexpr unsigned kMaxTableBits = 22;
 
 /// How far back the body model's match models look: the last 2^24 coded
-/// symbols, a history of 64 MiB whatever the trace's length. Over the
-/// bench's traces only Lua's objects.lua has longer bodies, and it loses 4
-/// bytes of 34,442 (path granularity, 83.9M symbols; 2^22 would cost 2,564
-/// more, 2^20 3,282); its --pack-wpp peak falls from 516 to 324 MB.
+/// symbols, a history of 64 MiB whatever the trace's length. On Lua's
+/// objects.lua path trace (83.9M symbols) it costs 4 bytes of 34,442
+/// (2^22 would cost 2,564, 2^20 3,282) and --pack-wpp's peak falls from 516
+/// to 324 MB; over the bench's 60 traces at most 236 bytes (queues.lua
+/// path, 104.4M events).
 constexpr unsigned kHistoryWindowBits = 24;
 /// What a decoder accepts (SymbolModel's range).
 constexpr unsigned kMinWindowBits = trace::SymbolHistory::kChunkBits;
