@@ -241,41 +241,33 @@ void SymbolModel::findMatch(std::vector<uint32_t> &positions, uint32_t hash,
                             uint32_t &length) {
   size_t n = history.size();
   uint32_t &slot = positions[hash >> (32 - (tableBits - 2))];
-  uint32_t limit = std::max(32u, minLength);
-  if (window == UINT64_MAX) {
-    // The whole history: positions are absolute (saturated at 2^32 - 1).
-    if (length == 0 && slot > 0) {
-      // Verify the candidate: how many symbols before it equal ours.
-      uint32_t verified = 0;
-      while (verified < limit && verified < slot &&
-             history[slot - 1 - verified] == history[n - 1 - verified])
-        ++verified;
-      if (verified >= minLength) {
-        length = verified;
-        ptr = slot;
-      }
-    }
-    slot = static_cast<uint32_t>(std::min<size_t>(n, UINT32_MAX));
-    return;
-  }
-  // A window: positions are modulo 2^32, and a candidate is taken only if
-  // the symbols verified before it are still in the window (a match then
-  // stays at that distance, so it never reads outside it either).
   if (length == 0 && slot > 0) {
-    uint64_t distance = static_cast<uint32_t>(static_cast<uint32_t>(n) - slot);
-    if (distance > 0 && distance <= n && distance + limit <= window) {
-      size_t position = n - distance;
-      uint32_t verified = 0;
-      while (verified < limit && verified < position &&
-             history[position - 1 - verified] == history[n - 1 - verified])
-        ++verified;
-      if (verified >= minLength) {
-        length = verified;
-        ptr = position;
-      }
+    // The candidate: with the whole history, the slot holds its position
+    // (saturated at 2^32 - 1); with a window, the position modulo 2^32,
+    // taken only if the symbols verified before it are still in the window
+    // (a match then stays at that distance, so it never reads outside it
+    // either).
+    uint32_t limit = std::max(32u, minLength);
+    size_t candidate = slot;
+    if (window != UINT64_MAX) {
+      uint64_t distance = static_cast<uint32_t>(static_cast<uint32_t>(n) - slot);
+      candidate = distance > 0 && distance <= n && distance + limit <= window
+                      ? n - distance
+                      : 0;
+    }
+    // Verify it: how many symbols before it equal ours.
+    uint32_t verified = 0;
+    while (verified < limit && verified < candidate &&
+           history[candidate - 1 - verified] == history[n - 1 - verified])
+      ++verified;
+    if (verified >= minLength) {
+      length = verified;
+      ptr = candidate;
     }
   }
-  slot = static_cast<uint32_t>(n);
+  slot = window == UINT64_MAX
+             ? static_cast<uint32_t>(std::min<size_t>(n, UINT32_MAX))
+             : static_cast<uint32_t>(n);
 }
 
 namespace {
