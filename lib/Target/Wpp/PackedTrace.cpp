@@ -41,7 +41,9 @@ constexpr char kMagic[4] = {'P', 'H', 'P', 'K'};
 // 2: group entries carry their members; 3: body symbols are coded as a
 // flag "the predicted symbol" first (SymbolModel::Predicted); 4: the body
 // model's match models look back at most 2^windowBits symbols, a number in
-// the file after the table size.
+// the file after the table size, and vocabulary entries are coded tighter
+// (names front-coded, call sites' and groups' symbols as skips, callees by
+// rank among the recent ones).
 constexpr uint32_t kVersion = 4;
 constexpr size_t kHeaderSize = 24;
 constexpr unsigned kMaxDepth = 4096; // repeat nesting a decoder accepts
@@ -365,6 +367,12 @@ LogicalResult appendExpansion(RepeatOp repeat, SmallVectorImpl<int32_t> &out) {
 /// counters per symbol made 113,265 bytes in 1.07 s, one 113,393 bytes in
 /// 0.68 s). The size is in the file, so either reads back.
 constexpr unsigned kMaxTableBits = 22;
+unsigned tableBitsFor(uint64_t symbols) {
+  unsigned bits = 12;
+  while (bits < kMaxTableBits && (uint64_t(1) << bits) < symbols)
+    ++bits;
+  return bits;
+}
 
 /// How far back the body model's match models look: the last 2^24 coded
 /// symbols, a history of 64 MiB whatever the trace's length. On Lua's
@@ -376,12 +384,6 @@ constexpr unsigned kHistoryWindowBits = 24;
 /// What a decoder accepts (SymbolModel's range).
 constexpr unsigned kMinWindowBits = trace::SymbolHistory::kChunkBits;
 constexpr unsigned kMaxWindowBits = 32;
-unsigned tableBitsFor(uint64_t symbols) {
-  unsigned bits = 12;
-  while (bits < kMaxTableBits && (uint64_t(1) << bits) < symbols)
-    ++bits;
-  return bits;
-}
 
 //===----------------------------------------------------------------------===//
 // Packing
