@@ -23,6 +23,8 @@
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Process.h"
+#include <chrono>
 #include <map>
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/SourceMgr.h"
@@ -264,8 +266,58 @@ static std::pair<StringRef, Location> mainInput(const llvm::SourceMgr &sourceMgr
           FileLineColLoc::get(context, buffer->getBufferIdentifier(), 0, 0)};
 }
 
+static llvm::cl::opt<llvm::cl::boolOrDefault> wppProgress(
+    "wpp-progress",
+    llvm::cl::desc("Report on stderr, at most once a second, how many "
+                   "events of the trace file have been read (and how many "
+                   "symbols --pack-wpp has coded), then each read's and the "
+                   "coding's totals (=true|false; by default only when "
+                   "stderr is a terminal and the work takes over a second)"),
+    llvm::cl::cat(wppCategory));
+
+/// The progress callback --wpp-progress asks for (none if it is off).
+static std::function<void(const WppProgress &)> progressPrinter() {
+  bool forced = wppProgress == llvm::cl::BOU_TRUE;
+  if (wppProgress == llvm::cl::BOU_FALSE ||
+      (!forced && !llvm::sys::Process::StandardErrIsDisplayed()))
+    return nullptr;
+  using Clock = std::chrono::steady_clock;
+  struct State {
+    Clock::time_point last = Clock::now();
+    bool printed = false; // a line before the end: the work is long
+    unsigned reads = 0;   // of the file, finished
+  };
+  auto state = std::make_shared<State>();
+  return [state, forced](const WppProgress &progress) {
+    Clock::time_point now = Clock::now();
+    if (progress.finished ? !forced && !state->printed
+                          : now - state->last < std::chrono::seconds(1))
+      return;
+    state->last = now;
+    state->printed = true;
+    bool read = progress.stage == WppProgress::Read;
+    llvm::raw_ostream &os = llvm::errs();
+    os << "phaedrus-translate: ";
+    if (read)
+      os << (progress.finished ? "read" : "reading") << " the trace (pass "
+         << state->reads + 1 << "): ";
+    else
+      os << (progress.finished ? "coded " : "coding: ");
+    os << progress.done;
+    if (!progress.finished && progress.total)
+      os << " of " << progress.total;
+    os << (read ? " events" : " symbols");
+    if (!progress.finished && progress.total)
+      os << " (" << std::min<uint64_t>(100, progress.done * 100 / progress.total)
+         << "%)";
+    os << "\n";
+    state->reads += read && progress.finished;
+  };
+}
+
 static ImportWppOptions importWppOptions() {
   ImportWppOptions options;
+  options.progress = progressPrinter();
   options.traceName = wppName;
   if (wppFingerprint.getNumOccurrences())
     options.expectedFingerprint = wppFingerprint;

@@ -50,16 +50,31 @@ struct DecodedWpp {
 } // namespace
 
 /// Reads a trace file and hands each thread's events, in order, to
-/// `onEvent(thread, token, length)`: `token` repeated `length` times, where
+/// `deliver(thread, token, length)`: `token` repeated `length` times, where
 /// `token` is a vocabulary id, or PHAEDRUS_PATH_MARK | k for the k-th
 /// distinct (function, path) (its entry id is then the number of static
 /// entries plus k). Reports problems at `loc` as importWpp documents them;
 /// nullopt on an error.
 static std::optional<DecodedWpp>
 decodeWpp(StringRef bytes, Location loc, const ImportWppOptions &options,
-          WppEventCallback onEvent,
+          WppEventCallback deliver,
           llvm::function_ref<void(const trace::Header &)> onHeader = nullptr) {
   DecodedWpp decoded;
+  // Every event goes through here, counted for the progress callback.
+  uint64_t events = 0, nextReport = kProgressEvery;
+  auto report = [&](bool finished) {
+    if (options.progress)
+      options.progress(
+          {WppProgress::Read, events, options.expectedEvents, finished});
+  };
+  auto onEvent = [&](uint32_t thread, uint32_t token, uint64_t length) {
+    deliver(thread, token, length);
+    events += length;
+    if (events >= nextReport) {
+      nextReport = events + kProgressEvery;
+      report(false);
+    }
+  };
   bool headerSeen = false;
   trace::Ending ending;
   // Path runs are three words (PHAEDRUS_PATH_MARK | function, path id,
@@ -217,6 +232,7 @@ decodeWpp(StringRef bytes, Location loc, const ImportWppOptions &options,
   // A run with no events at all still gets its (empty) trace.
   if (decoded.threads.empty())
     decoded.threads.push_back(0);
+  report(true);
   return decoded;
 }
 

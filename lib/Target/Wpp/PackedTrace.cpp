@@ -293,7 +293,19 @@ struct BodyCoder {
                            : trace::SymbolModel::Bitwise,
               windowBits) {}
 
-  uint32_t symbol(uint32_t s) { return model.code(codec.coder, s); }
+  uint32_t symbol(uint32_t s) {
+    if (progress && model.symbolsCoded() + 1 >= nextReport) {
+      nextReport = model.symbolsCoded() + 1 + kProgressEvery;
+      (*progress)({WppProgress::Code, model.symbolsCoded() + 1, totalSymbols,
+                   false});
+    }
+    return model.code(codec.coder, s);
+  }
+
+  /// Reports the coding's progress to `progress`, if set, against
+  /// `totalSymbols` body symbols in all.
+  const std::function<void(const WppProgress &)> *progress = nullptr;
+  uint64_t totalSymbols = 0, nextReport = kProgressEvery;
 
   /// A repeat's count, under the hash of its body: loops over the same
   /// body often run the same number of times.
@@ -434,6 +446,11 @@ public:
       : codec(BitCoder::encoder(payload), kVersion), payload(payload) {}
 
   PackedSizes sizes;
+  /// If set, told how the coding of bodies goes (packWpp), against the
+  /// number of symbols if `symbolsKnown` (the folded bodies' counts can be
+  /// bounds).
+  std::function<void(const WppProgress &)> progress;
+  bool symbolsKnown = true;
   /// Traces whose bodies are these items (their body blocks are empty).
   llvm::DenseMap<Operation *, FoldedBody> foldedBodies;
 
@@ -745,6 +762,10 @@ LogicalResult Packer::pack(Operation *module) {
     codec.number(tableBits, kTableBits);
     codec.number(kHistoryWindowBits, kWindowBits);
     BodyCoder bodies(codec, alphabet, tableBits, kVersion, kHistoryWindowBits);
+    if (progress) {
+      bodies.progress = &progress;
+      bodies.totalSymbols = symbolsKnown ? symbols : 0;
+    }
     for (RuleOp rule : rules) {
       currentGrammar = rule->getParentOp();
       uint32_t hash = 0;
@@ -782,6 +803,9 @@ LogicalResult Packer::pack(Operation *module) {
     sizes.traces += payload.size() - start;
     sizes.bodySymbols += bodies.model.symbolsCoded();
     sizes.predictedSymbols += bodies.model.predictionHits();
+    if (progress)
+      progress({WppProgress::Code, bodies.model.symbolsCoded(),
+                bodies.totalSymbols, true});
   }
   codec.coder.finish();
   return success();
@@ -1151,9 +1175,11 @@ LogicalResult mlir::phaedrus::packWpp(StringRef bytes, MLIRContext *context,
   // --phaedrus-call-groups leaves it).
   std::vector<bool> seen;
   bool functionGranularity = false;
+  uint64_t events = 0;
   FailureOr<WppShell> shell = readWpp(
       bytes, context, loc, options,
       [&](uint32_t thread, uint32_t token, uint64_t length) {
+        events += length;
         if (!functionGranularity) {
           if (!firstFoldingStopped())
             foldInto(folders, thread, token, length, onNew);
@@ -1172,6 +1198,9 @@ LogicalResult mlir::phaedrus::packWpp(StringRef bytes, MLIRContext *context,
   if (failed(shell) || failed(verify(shell->vocabulary)))
     return failure();
   VocabularyOp vocabulary = shell->vocabulary;
+  // Later reads know how many events the file holds.
+  ImportWppOptions rereadOptions = options;
+  rereadOptions.expectedEvents = events;
   // As --phaedrus-call-groups: a function trace over a vocabulary with the
   // build's groups, unless it holds group tokens (folded before).
   bool useGroups = functionGranularity && isFunctionGranularity(vocabulary);
@@ -1199,7 +1228,7 @@ LogicalResult mlir::phaedrus::packWpp(StringRef bytes, MLIRContext *context,
   // recorded events (false if it does not).
   auto foldAsImported = [&](Folders &into, std::optional<uint32_t> only,
                             auto &&onNewFolder) {
-    rereadWpp(bytes, loc, options,
+    rereadWpp(bytes, loc, rereadOptions,
               [&](uint32_t thread, uint32_t token, uint64_t length) {
                 if (only ? thread != *only : firstFoldingStopped())
                   return;
@@ -1233,7 +1262,7 @@ LogicalResult mlir::phaedrus::packWpp(StringRef bytes, MLIRContext *context,
         checkBudget(batch.size());
         batch.clear();
       };
-      rereadWpp(bytes, loc, options,
+      rereadWpp(bytes, loc, rereadOptions,
                 [&](uint32_t thread, uint32_t token, uint64_t) {
                   if (only && thread != *only)
                     return;
@@ -1285,6 +1314,8 @@ LogicalResult mlir::phaedrus::packWpp(StringRef bytes, MLIRContext *context,
 
   std::vector<uint8_t> payload;
   Packer packer(payload);
+  packer.progress = options.progress;
+  packer.symbolsKnown = !overflow || countAll;
   auto renumber = [&](uint32_t token) { return shell->entryId(token); };
   for (auto [thread, traceOp] : shell->traces) {
     FoldedBody &body = packer.foldedBodies[traceOp];

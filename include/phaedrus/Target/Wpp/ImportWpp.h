@@ -9,11 +9,26 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace mlir::phaedrus {
+
+/// Where a long read or pack of a trace file is (ImportWppOptions::progress).
+struct WppProgress {
+  enum Stage { Read, Code };
+  Stage stage;
+  /// Events read (Read) or body symbols coded (Code) so far, and how many
+  /// there will be (0 when not known: the first read of a file).
+  uint64_t done = 0, total = 0;
+  /// The read or the coding is over (`done` is then its whole count).
+  bool finished = false;
+};
+
+/// Events read (or symbols coded) between two calls of a progress callback.
+constexpr uint64_t kProgressEvery = uint64_t(1) << 22;
 
 struct ImportWppOptions {
   /// Symbol name of the trace of the first thread; thread k > 0 gets
@@ -29,6 +44,13 @@ struct ImportWppOptions {
   uint64_t minRepeatTokens = 0;
   /// Longest token run written inline; longer runs become dense_resource.
   uint64_t inlineLimit = 1024;
+  /// If set, called every kProgressEvery events read (and, by packWpp,
+  /// body symbols coded) and at the end of each read of the file and of
+  /// the coding.
+  std::function<void(const WppProgress &)> progress;
+  /// How many events a read will see, when an earlier read counted them
+  /// (WppProgress::total); 0 if not known.
+  uint64_t expectedEvents = 0;
 };
 
 /// Receives a thread's events in order: `token` repeated `length` times,
