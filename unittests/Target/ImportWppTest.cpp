@@ -513,3 +513,40 @@ TEST_F(ImportWppTest, PackingPastTheBudgetFoldsAgainToTheSameFile) {
   }
 }
 } // namespace
+
+namespace {
+TEST_F(ImportWppTest, PackingReportsProgressOfEveryReadAndTheCoding) {
+  // A function trace without call groups is read twice: a first read that
+  // cannot know the total, a second that can.
+  TraceBuilder b = start(kVocabulary);
+  const uint64_t n = kProgressEvery + kProgressEvery / 2;
+  b.events(0, 0, std::vector<uint32_t>(n, 1));
+  b.end();
+  std::vector<WppProgress> reports;
+  ImportWppOptions options;
+  options.progress = [&](const WppProgress &p) { reports.push_back(p); };
+  std::string bytes;
+  llvm::raw_string_ostream os(bytes);
+  PackedSizes sizes;
+  ASSERT_TRUE(succeeded(packWpp(b.bytes, &context, UnknownLoc::get(&context),
+                                options, os, &sizes)));
+  std::vector<std::pair<uint64_t, uint64_t>> reads, readsFinished;
+  std::vector<WppProgress> coding;
+  for (const WppProgress &p : reports) {
+    if (p.stage == WppProgress::Code)
+      coding.push_back(p);
+    else
+      (p.finished ? readsFinished : reads).push_back({p.done, p.total});
+  }
+  // One report a kProgressEvery events in each read, and its end.
+  using Pair = std::pair<uint64_t, uint64_t>;
+  EXPECT_EQ(reads, (std::vector<Pair>{{kProgressEvery, 0}, {kProgressEvery, n}}));
+  EXPECT_EQ(readsFinished, (std::vector<Pair>{{n, 0}, {n, n}}));
+  // The coding's end, with the symbols coded (a few: the trace folds).
+  ASSERT_EQ(coding.size(), 1u);
+  EXPECT_TRUE(coding[0].finished);
+  EXPECT_EQ(coding[0].done, sizes.bodySymbols);
+  EXPECT_EQ(coding[0].total, sizes.bodySymbols);
+  EXPECT_EQ(bytes, packImported(b)); // and the same file
+}
+} // namespace
