@@ -96,7 +96,8 @@ def cmd_corpus(args):
     if args.program:
         fingerprint = pipeline.fingerprint_of(args.program)
     corpus = corpus_mod.corpus_from_traces(args.traces, fingerprint=fingerprint,
-                                           sequences=args.sequences)
+                                           sequences=args.sequences,
+                                           show_progress=sys.stderr.isatty())
     corpus_mod.save(corpus, args.output)
     events = sum(r["events"] for r in corpus["runs"])
     log(f"wrote {args.output}: {len(corpus['runs'])} runs, {events} events, "

@@ -23,7 +23,7 @@ import re
 from pathlib import Path
 
 from . import pipeline
-from .tools import ToolError, phaedrus_tool, run
+from .tools import ToolError, phaedrus_tool, progress, run
 
 FORMAT = "phaedrus-corpus"
 VERSION = 1
@@ -228,14 +228,17 @@ def describe_run(trace: Path, argv, stdin=None, cwd=None) -> dict:
     return info
 
 
-def corpus_from_traces(traces, fingerprint=None, sequences=None) -> dict:
+def corpus_from_traces(traces, fingerprint=None, sequences=None,
+                       show_progress=False) -> dict:
     """Counts each trace file (with its sidecar from `phaedrus run`) and
     makes a corpus. Trace symbol names are the file stems. With
     `sequences` (a directory), each run's whole token sequence is kept there
     too, folded and packed (NAME.phpk, docs/PackedTrace.md), and the run's
-    `sequence` names that file. Neither needs the trace as IR."""
+    `sequence` names that file. Neither needs the trace as IR. With
+    `show_progress`, a progress bar of the traces on stderr."""
     entries = []
-    for trace in map(Path, traces):
+    for trace in progress(list(map(Path, traces)), show_progress, "corpus",
+                          "trace"):
         if not trace.exists():
             raise ToolError(f"trace not found: {trace}")
         side = sidecar_of(trace)

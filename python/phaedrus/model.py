@@ -31,6 +31,7 @@ from torch import nn
 
 from . import corpus as corpus_mod
 from .pipeline import mlir_string
+from .tools import progress
 
 SPECIALS = ["<pad>", "<bos>", "<sep>", "<eos>", "<unk>"]
 PAD, BOS, SEP, EOS, UNK = range(len(SPECIALS))
@@ -266,16 +267,6 @@ def split_runs(runs, config: TrainConfig):
     return train, val
 
 
-def _progress(iterable, enabled, desc):
-    if not enabled:
-        return iterable
-    try:
-        from tqdm import tqdm
-        return tqdm(iterable, desc=desc, unit="epoch", leave=False)
-    except ImportError:
-        return iterable
-
-
 def _lstm_batch(space, runs):
     seqs = [space.sequence(r["descriptor"], r["tokens"]) for r in runs]
     length = max(len(s) for s in seqs)
@@ -406,7 +397,7 @@ def _fit(model, loss_of, train_batch, val_batch, max_epochs, config, desc,
                                  lr=config.learning_rate)
     best = (math.inf, None, 0)
     history = []
-    epochs = _progress(range(max_epochs), config.progress, desc)
+    epochs = progress(range(max_epochs), config.progress, desc, "epoch")
     for epoch in epochs:
         model.train()
         optimizer.zero_grad()

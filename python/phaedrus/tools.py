@@ -59,3 +59,14 @@ def run(cmd, *, stdin=None, stdout=None, env=None, cwd=None, what=None):
 
 def log(message: str):
     print(f"phaedrus: {message}", file=sys.stderr, flush=True)
+
+
+def progress(iterable, enabled: bool, desc: str, unit: str):
+    """`iterable`, shown as a progress bar on stderr (tqdm) if `enabled`."""
+    if not enabled:
+        return iterable
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return iterable
+    return tqdm(iterable, desc=desc, unit=unit, leave=False)

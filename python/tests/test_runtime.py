@@ -77,7 +77,7 @@ def test_threads_lose_no_events(builds, tmp_path, build, record):
     assert {tag for _, _, tag in event_records(trace.read_bytes())} == {record}
 
 
-def test_a_multithreaded_run_is_one_corpus_run(builds, tmp_path):
+def test_a_multithreaded_run_is_one_corpus_run(builds, tmp_path, capsys):
     """A corpus takes a run of several threads as one run: the threads'
     counts summed, as the program's own counters count them."""
     from phaedrus import corpus
@@ -90,6 +90,10 @@ def test_a_multithreaded_run_is_one_corpus_run(builds, tmp_path):
     counts, _ = pipeline.count_trace(trace)
     assert len(counts["traces"]) == 4  # main and 3 workers
     made = corpus.corpus_from_traces([trace])
+    # The same with a progress bar of the traces (what `phaedrus corpus`
+    # shows on a terminal).
+    assert corpus.corpus_from_traces([trace], show_progress=True) == made
+    assert "corpus" in capsys.readouterr().err
     run, = made["runs"]
     assert run["events"] == sum(t["events"] for t in counts["traces"])
     entries = {}
