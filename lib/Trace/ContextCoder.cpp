@@ -25,10 +25,10 @@ uint8_t BitCoder::nextByte() {
   return 0;
 }
 
-bool BitCoder::code(bool bit, uint32_t p1) {
+bool BitCoder::code(bool bit, uint32_t p1, unsigned bits) {
   // [low, mid] codes a 1, (mid, high] a 0; both halves are non-empty.
-  uint32_t mid =
-      low + static_cast<uint32_t>((static_cast<uint64_t>(high - low) * p1) >> 12);
+  uint32_t mid = low + static_cast<uint32_t>(
+                           (static_cast<uint64_t>(high - low) * p1) >> bits);
   if (!out)
     bit = x <= mid;
   if (bit)
@@ -160,11 +160,11 @@ uint32_t mlir::phaedrus::trace::hashCombine(uint32_t a, uint32_t b) {
 //===----------------------------------------------------------------------===//
 
 SymbolModel::SymbolModel(unsigned symbolBits, unsigned tableBits,
-                         Coding coding, unsigned windowBits)
+                         Coding coding, unsigned windowBits, unsigned flagBits)
     : symbolBits(std::clamp(symbolBits, 1u, kMaxSymbolBits)),
       tableBits(std::clamp(tableBits, 10u, 24u)), coding(coding),
       window(windowBits ? uint64_t(1) << windowBits : UINT64_MAX),
-      history(windowBits) {
+      flagBits(flagBits == 16 ? 16 : 12), history(windowBits) {
   assert((windowBits == 0 ||
           (windowBits >= SymbolHistory::kChunkBits && windowBits <= 32)) &&
          "a window of 2^20 to 2^32 symbols");
@@ -364,18 +364,29 @@ bool SymbolModel::codeFlag(BitCoder &coder, bool hit, uint32_t predicted,
 
   // Refinement: the probability actually seen at this p (interpolated
   // between 33 points of the stretched domain) under the order-1 context
-  // and the predicted symbol, weighted 3:1 against the mixer's.
+  // and the predicted symbol, weighted 3:1 against the mixer's (12-bit
+  // flags), 15:1 (16-bit flags: the mixer's 12 bits cap a hit's cost at
+  // 1/2,800 of a bit, where the refinement learns rates much closer to 1:
+  // Lua's objects.lua path trace, 83.9M symbols, 99.98% predicted, packs
+  // its bodies in 21,160 bytes with 12-bit flags, 15,588 with 16 bits at
+  // 3:1, 14,836 at 15:1).
   int stretched = stretch(p) + 2048; // 1 to 4095
   int point = stretched >> 7, weight = stretched & 127;
   uint32_t *low = &refine[(hashCombine(chain[1], predicted) %
                            kRefineContexts) * 33 + point];
   uint32_t *high = low + 1;
-  int refined = static_cast<int>(((*low >> 20) * (128 - weight) +
-                                  (*high >> 20) * weight) >> 7);
-  int pFinal = std::clamp((p + 3 * refined) / 4, 1, 4095);
+  // (The points hold a probability times 2^32, of which flagBits are used.)
+  unsigned shift = 32 - flagBits;
+  int64_t refined = ((int64_t(*low >> shift) * (128 - weight) +
+                      int64_t(*high >> shift) * weight) >> 7);
+  int64_t top = (int64_t(1) << flagBits) - 1;
+  int64_t mixed = int64_t(p) << (flagBits - 12);
+  int64_t pFinal = std::clamp<int64_t>(
+      flagBits == 16 ? (mixed + 15 * refined) / 16 : (mixed + 3 * refined) / 4,
+      1, top);
 
-  bool coded = coder.code(hit, static_cast<uint32_t>(pFinal));
-  int64_t target = coded ? int64_t(4095) << 20 : 0;
+  bool coded = coder.code(hit, static_cast<uint32_t>(pFinal), flagBits);
+  int64_t target = coded ? top << shift : 0;
   *low = static_cast<uint32_t>(*low + (target - *low) * (128 - weight) / 8192);
   *high = static_cast<uint32_t>(*high + (target - *high) * weight / 8192);
   learn(w, inputs, kFlagInputs, coded, p);

@@ -56,9 +56,9 @@ public:
 
   bool isEncoder() const { return out != nullptr; }
 
-  /// Codes `bit` (ignored when decoding) with probability `p1` / 4096 that
-  /// it is 1 (1 <= p1 <= 4095); returns the bit coded.
-  bool code(bool bit, uint32_t p1);
+  /// Codes `bit` (ignored when decoding) with probability `p1` / 2^bits
+  /// that it is 1 (1 <= p1 < 2^bits, bits 12 or 16); returns the bit coded.
+  bool code(bool bit, uint32_t p1, unsigned bits = 12);
 
   /// Ends an encoding: writes what the decoder needs to decode every bit.
   void finish();
@@ -124,8 +124,13 @@ public:
   /// look back into to the last 2^windowBits symbols (packed format version
   /// 4), and so the model's memory; 0 keeps the whole history (versions 1
   /// to 3).
+  ///
+  /// `flagBits` (Predicted coding): the precision of the flag's
+  /// probability, 12 bits (versions 3) or 16 (version 4: a predicted symbol
+  /// then costs down to 1/45,000 of a bit instead of 1/2,800).
   SymbolModel(unsigned symbolBits, unsigned tableBits,
-              Coding coding = Bitwise, unsigned windowBits = 0);
+              Coding coding = Bitwise, unsigned windowBits = 0,
+              unsigned flagBits = 12);
 
   /// Codes `symbol` (must be below 2^symbolBits when encoding; ignored when
   /// decoding) and returns the symbol coded.
@@ -185,6 +190,7 @@ private:
   Coding coding;
   /// How far back a match may start: 2^windowBits, or unbounded.
   uint64_t window;
+  unsigned flagBits;
   std::vector<uint32_t> order0;                 // 2^symbolBits counters
   std::array<std::vector<uint32_t>, kOrders> tables;
   std::array<uint32_t, kOrders> contextHash{};

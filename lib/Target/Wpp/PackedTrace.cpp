@@ -41,7 +41,8 @@ constexpr char kMagic[4] = {'P', 'H', 'P', 'K'};
 // 2: group entries carry their members; 3: body symbols are coded as a
 // flag "the predicted symbol" first (SymbolModel::Predicted); 4: the body
 // model's match models look back at most 2^windowBits symbols, a number in
-// the file after the table size, and vocabulary entries are coded tighter
+// the file after the table size, the flag "the predicted symbol" is coded
+// with 16-bit probabilities, and vocabulary entries are coded tighter
 // (names front-coded, call sites' and groups' symbols as skips, callees by
 // rank among the recent ones).
 constexpr uint32_t kVersion = 4;
@@ -291,7 +292,7 @@ struct BodyCoder {
         model(alphabet.bits(), tableBits,
               version >= 3 ? trace::SymbolModel::Predicted
                            : trace::SymbolModel::Bitwise,
-              windowBits) {}
+              windowBits, version >= 4 ? 16 : 12) {}
 
   uint32_t symbol(uint32_t s) {
     if (progress && model.symbolsCoded() + 1 >= nextReport) {
