@@ -46,6 +46,8 @@ struct DecodedWpp {
   size_t staticEntries = 0;
   /// The recording threads, in increasing order of their index.
   std::vector<uint32_t> threads;
+  /// The events of all threads (each path run counts its length).
+  uint64_t events = 0;
 };
 } // namespace
 
@@ -60,8 +62,9 @@ decodeWpp(StringRef bytes, Location loc, const ImportWppOptions &options,
           WppEventCallback deliver,
           llvm::function_ref<void(const trace::Header &)> onHeader = nullptr) {
   DecodedWpp decoded;
-  // Every event goes through here, counted for the progress callback.
-  uint64_t events = 0, nextReport = kProgressEvery;
+  // Every event goes through here, counted (for the progress callback too).
+  uint64_t &events = decoded.events;
+  uint64_t nextReport = kProgressEvery;
   auto report = [&](bool finished) {
     if (options.progress)
       options.progress(
@@ -298,6 +301,7 @@ FailureOr<WppShell> mlir::phaedrus::readWpp(
 
   WppShell shell;
   shell.staticEntries = decoded->staticEntries;
+  shell.events = decoded->events;
   shell.module = ModuleOp::create(loc);
   OpBuilder builder = OpBuilder::atBlockEnd(shell.module->getBody());
   shell.vocabulary = buildVocabulary(builder, loc, *decoded);

@@ -109,33 +109,40 @@ public:
   /// the length of its common prefix with the last new name, then the rest
   /// (vocabularies list functions in name order).
   std::string name(StringRef value) {
+    size_t position = namePosition(value);
+    return position < names.size() ? names[position] : std::string();
+  }
+
+  /// name(), as the name's position in `names` (kNoName on a corrupt
+  /// reference or prefix, which is reported).
+  static constexpr size_t kNoName = SIZE_MAX;
+  size_t namePosition(StringRef value) {
     auto it = nameIds.find(value);
     uint64_t ref = it == nameIds.end() ? 0 : it->second + 1;
     ref = number(ref, kNameRef);
-    if (ref == 0) {
-      std::string fresh;
-      if (version >= 4) {
-        StringRef last = names.empty() ? StringRef() : StringRef(names.back());
-        uint64_t shared = 0;
-        while (shared < last.size() && shared < value.size() &&
-               last[shared] == value[shared])
-          ++shared;
-        shared = number(shared, kNamePrefix);
-        if (shared > last.size())
-          return failCorrupt("a name prefix longer than the last name"),
-                 std::string();
-        fresh = last.take_front(shared).str() +
-                string(value.drop_front(std::min<size_t>(shared, value.size())));
-      } else {
-        fresh = string(value);
-      }
-      nameIds.try_emplace(fresh, names.size());
-      names.push_back(fresh);
-      return fresh;
-    }
     if (ref > names.size())
-      return failCorrupt("a name reference out of range"), std::string();
-    return names[ref - 1];
+      return failCorrupt("a name reference out of range"), kNoName;
+    if (ref > 0)
+      return ref - 1;
+    std::string fresh;
+    if (version >= 4) {
+      StringRef last = names.empty() ? StringRef() : StringRef(names.back());
+      uint64_t shared = 0;
+      while (shared < last.size() && shared < value.size() &&
+             last[shared] == value[shared])
+        ++shared;
+      shared = number(shared, kNamePrefix);
+      if (shared > last.size())
+        return failCorrupt("a name prefix longer than the last name"), kNoName;
+      fresh = last.take_front(shared).str() +
+              string(value.drop_front(std::min<size_t>(shared, value.size())));
+    } else {
+      fresh = string(value);
+    }
+    // (A corrupt file may spell a name twice: the first keeps its id.)
+    nameIds.try_emplace(fresh, names.size());
+    names.push_back(std::move(fresh));
+    return names.size() - 1;
   }
 
   /// An entry's symbol when it is not the previous entry's. Since version
@@ -152,7 +159,6 @@ public:
     int64_t &cursor = symbolCursor[kind == static_cast<uint32_t>(EntryKind::Group)];
     auto it = nameIds.find(value);
     bool forward = it != nameIds.end() && int64_t(it->second) > cursor;
-    std::string result;
     if (flag(forward, hashCombine(kSymbolForward, kind))) {
       uint64_t skip = number(forward ? it->second - cursor - 1 : 0,
                              hashCombine(kSymbolSkip, kind));
@@ -162,10 +168,11 @@ public:
       cursor += int64_t(skip) + 1;
       return names[cursor];
     }
-    result = name(value);
-    if (auto found = nameIds.find(result); found != nameIds.end())
-      cursor = int64_t(found->second);
-    return result;
+    size_t position = namePosition(value);
+    if (position == kNoName)
+      return std::string();
+    cursor = int64_t(position);
+    return names[position];
   }
 
   /// A call site's callee. Since version 4, first a flag "one of this
@@ -179,24 +186,20 @@ public:
     auto seen = it == nameIds.end()
                     ? recentCallees.end()
                     : llvm::find(recentCallees, static_cast<uint32_t>(it->second));
-    std::string result;
-    uint32_t position;
+    size_t position;
     if (flag(seen != recentCallees.end(), kCalleeSeen)) {
       uint64_t rank = number(seen - recentCallees.begin(), kCalleeRank);
       if (rank >= recentCallees.size())
         return failCorrupt("a callee rank out of range"), std::string();
       position = recentCallees[rank];
       recentCallees.erase(recentCallees.begin() + rank);
-      result = names[position];
     } else {
-      result = name(value);
-      auto found = nameIds.find(result);
-      if (found == nameIds.end())
-        return result; // a corrupt name, already reported
-      position = static_cast<uint32_t>(found->second);
+      position = namePosition(value);
+      if (position == kNoName)
+        return std::string();
     }
-    recentCallees.insert(recentCallees.begin(), position);
-    return result;
+    recentCallees.insert(recentCallees.begin(), static_cast<uint32_t>(position));
+    return names[position];
   }
 
   /// Starts the entries of a vocabulary.
@@ -1176,11 +1179,9 @@ LogicalResult mlir::phaedrus::packWpp(StringRef bytes, MLIRContext *context,
   // --phaedrus-call-groups leaves it).
   std::vector<bool> seen;
   bool functionGranularity = false;
-  uint64_t events = 0;
   FailureOr<WppShell> shell = readWpp(
       bytes, context, loc, options,
       [&](uint32_t thread, uint32_t token, uint64_t length) {
-        events += length;
         if (!functionGranularity) {
           if (!firstFoldingStopped())
             foldInto(folders, thread, token, length, onNew);
@@ -1201,7 +1202,7 @@ LogicalResult mlir::phaedrus::packWpp(StringRef bytes, MLIRContext *context,
   VocabularyOp vocabulary = shell->vocabulary;
   // Later reads know how many events the file holds.
   ImportWppOptions rereadOptions = options;
-  rereadOptions.expectedEvents = events;
+  rereadOptions.expectedEvents = shell->events;
   // As --phaedrus-call-groups: a function trace over a vocabulary with the
   // build's groups, unless it holds group tokens (folded before).
   bool useGroups = functionGranularity && isFunctionGranularity(vocabulary);

@@ -70,6 +70,8 @@ struct WppShell {
   std::vector<std::pair<uint32_t, TraceOp>> traces;
   /// Entries of the file's own vocabulary; the path entries follow.
   size_t staticEntries = 0;
+  /// The events the file holds, all threads (a path run counts its length).
+  uint64_t events = 0;
 
   /// The vocabulary id of an event token.
   uint32_t entryId(uint32_t token) const;
