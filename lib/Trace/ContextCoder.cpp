@@ -105,7 +105,8 @@ int counterP(uint32_t counter) {
   return std::clamp(static_cast<int>(counter >> 20), 1, 4095);
 }
 
-void updateCounter(uint32_t &counter, bool bit, uint32_t limit) {
+/// 2^16 / (n + 1.5): the step of a counter after n updates.
+int32_t counterStep(uint32_t n) {
   static const struct Reciprocals {
     int32_t values[1024];
     Reciprocals() {
@@ -113,10 +114,14 @@ void updateCounter(uint32_t &counter, bool bit, uint32_t limit) {
         values[n] = 131072 / (2 * n + 3);
     }
   } reciprocals;
+  return reciprocals.values[n];
+}
+
+void updateCounter(uint32_t &counter, bool bit, uint32_t limit) {
   uint32_t n = counter & 1023;
   int64_t p = counter >> 10;
   int64_t target = bit ? (1 << 22) - 1 : 0;
-  p += ((target - p) * reciprocals.values[n]) >> 16;
+  p += ((target - p) * counterStep(n)) >> 16;
   if (n < limit)
     ++n;
   counter = (static_cast<uint32_t>(p) << 10) | n;
@@ -145,6 +150,14 @@ constexpr unsigned kMaxSymbolBits = 24;
 constexpr unsigned kMatchMinLength = 6;
 constexpr unsigned kLongMatchMinLength = 12; // predicted coding's second match
 constexpr uint32_t kOrderLengths[] = {1, 2, 3, 4, 6};
+/// Runs: 2^16 counters; a run's own flag is used while it gives a miss at
+/// most 512 / 2^16 = 1/128. (Lua's strings.lua path trace: its own flag
+/// alone made the bodies 8% larger than the mixed flag, most of it on the
+/// misses, 1.70 against 1.25 bits each; deciding the unsure ones with the
+/// mixed flag, 1.4% larger, and nearly as fast.)
+constexpr unsigned kRunContextBits = 16;
+constexpr uint32_t kRunSure = 65536 - 512;
+constexpr uint32_t kRunCountLimit = 1023;
 
 } // namespace
 
@@ -160,7 +173,8 @@ uint32_t mlir::phaedrus::trace::hashCombine(uint32_t a, uint32_t b) {
 //===----------------------------------------------------------------------===//
 
 SymbolModel::SymbolModel(unsigned symbolBits, unsigned tableBits,
-                         Coding coding, unsigned windowBits, unsigned flagBits)
+                         Coding coding, unsigned windowBits, unsigned flagBits,
+                         unsigned runLength)
     : symbolBits(std::clamp(symbolBits, 1u, kMaxSymbolBits)),
       tableBits(std::clamp(tableBits, 10u, 24u)), coding(coding),
       window(windowBits ? uint64_t(1) << windowBits : UINT64_MAX),
@@ -190,6 +204,11 @@ SymbolModel::SymbolModel(unsigned symbolBits, unsigned tableBits,
       for (int j = 0; j < 33; ++j)
         refine[c * 33 + j] = static_cast<uint32_t>(squash((j - 16) * 128))
                              << 20;
+    if (runLength) {
+      // (The order-12 match starts at 12 symbols or more.)
+      this->runLength = std::clamp(runLength, kLongMatchMinLength, 65535u);
+      runCounters.resize(size_t(1) << kRunContextBits);
+    }
   }
   beginSymbol();
 }
@@ -283,6 +302,13 @@ void followMatch(const SymbolHistory &history, uint32_t symbol,
 }
 } // namespace
 
+void SymbolModel::remember(uint32_t symbol) {
+  history.push_back(symbol);
+  for (size_t j = recent.size() - 1; j > 0; --j)
+    recent[j] = recent[j - 1];
+  recent[0] = symbol;
+}
+
 void SymbolModel::endSymbol(uint32_t symbol) {
   if (coding == Predicted)
     for (unsigned k = 1; k <= 3; ++k)
@@ -290,10 +316,7 @@ void SymbolModel::endSymbol(uint32_t symbol) {
   followMatch(history, symbol, matchPtr, matchLength);
   if (coding == Predicted)
     followMatch(history, symbol, longPtr, longLength);
-  history.push_back(symbol);
-  for (size_t j = recent.size() - 1; j > 0; --j)
-    recent[j] = recent[j - 1];
-  recent[0] = symbol;
+  remember(symbol);
   size_t n = history.size();
   if (coding == Bitwise) {
     if (n >= kMatchMinLength) {
@@ -402,6 +425,8 @@ uint32_t SymbolModel::code(BitCoder &coder, uint32_t symbol) {
     endSymbol(coded);
     return coded;
   }
+  if (runLength && longLength >= runLength)
+    return codeInRun(coder, symbol);
   unsigned source;
   uint32_t predicted = predict(source);
   if (predicted != kNoSymbol &&
@@ -410,6 +435,61 @@ uint32_t SymbolModel::code(BitCoder &coder, uint32_t symbol) {
     endSymbol(predicted);
     return predicted;
   }
+  return codeMiss(coder, symbol, predicted, source);
+}
+
+uint32_t SymbolModel::codeInRun(BitCoder &coder, uint32_t symbol) {
+  uint32_t predicted = history[longPtr];
+  RunCounter &counter = runCounters[hashCombine(predicted, recent[0]) >>
+                                    (32 - kRunContextBits)];
+  uint32_t p = std::clamp<uint32_t>(counter.p >> 16, 1, 65535);
+  bool hit;
+  ++inRuns;
+  if (p >= kRunSure) {
+    hit = coder.code(symbol == predicted, p, 16);
+    recentHits = (recentHits << 1) | static_cast<uint32_t>(hit);
+    sureHits += hit;
+  } else {
+    // Unsure: the mixed flag decides, under up-to-date context hashes.
+    if (inRun)
+      beginSymbol();
+    hit = codeFlag(coder, symbol == predicted, predicted, 5);
+  }
+  int64_t target = hit ? int64_t(UINT32_MAX) : 0;
+  counter.p = static_cast<uint32_t>(
+      counter.p + (((target - counter.p) * counterStep(counter.n)) >> 16));
+  if (counter.n < kRunCountLimit)
+    ++counter.n;
+  if (!hit) {
+    leaveRun();
+    return codeMiss(coder, symbol, predicted, 5);
+  }
+  ++hits;
+  followMatch(history, predicted, matchPtr, matchLength);
+  followMatch(history, predicted, longPtr, longLength);
+  remember(predicted);
+  inRun = true;
+  return predicted;
+}
+
+void SymbolModel::leaveRun() {
+  if (!inRun)
+    return;
+  inRun = false;
+  // The order-12 hash reads chain[6] of 6 symbols back from a ring of the
+  // last 6 (a run is at least 12 symbols long, so all 6 are there).
+  size_t n = history.size();
+  for (size_t m = n - pastChain6.size(); m < n; ++m) {
+    uint32_t h = 0x5eed0000u;
+    for (uint32_t j = 1; j <= 6; ++j)
+      h = hashCombine(h, history[m - j] + 1);
+    pastChain6[m % pastChain6.size()] = h;
+  }
+  beginSymbol();
+}
+
+uint32_t SymbolModel::codeMiss(BitCoder &coder, uint32_t symbol,
+                               uint32_t predicted, unsigned source) {
   // A miss: the bits, under contexts that include the failed prediction
   // for the orders 3, 4 and 6 (what follows a wrong guess in a context is
   // itself predictable), with a mixer weight set per prediction source.

@@ -376,7 +376,9 @@ static void printPackedSizes(const PackedSizes &sizes) {
                << " grammars=" << sizes.grammars << " traces=" << sizes.traces
                << "\n";
   llvm::errs() << "packed-sizes: body-symbols=" << sizes.bodySymbols
-               << " predicted=" << sizes.predictedSymbols << "\n";
+               << " predicted=" << sizes.predictedSymbols
+               << " in-runs=" << sizes.runSymbols
+               << " run-sure-hits=" << sizes.runSureHits << "\n";
   if (sizes.foldedAgain)
     llvm::errs() << "packed-sizes: " << sizes.foldedAgain
                  << " trace(s) folded again while coded (more than "

@@ -15,15 +15,18 @@ std::vector<uint8_t>
 encodeSymbols(const std::vector<uint32_t> &symbols, unsigned bits,
               SymbolModel::Coding coding = SymbolModel::Bitwise,
               uint64_t *hits = nullptr, unsigned windowBits = 0,
-              unsigned flagBits = 12) {
+              unsigned flagBits = 12, unsigned runLength = 0,
+              uint64_t *runSymbols = nullptr) {
   std::vector<uint8_t> bytes;
   BitCoder coder = BitCoder::encoder(bytes);
-  SymbolModel model(bits, 16, coding, windowBits, flagBits);
+  SymbolModel model(bits, 16, coding, windowBits, flagBits, runLength);
   for (uint32_t s : symbols)
     EXPECT_EQ(model.code(coder, s), s);
   coder.finish();
   if (hits)
     *hits = model.predictionHits();
+  if (runSymbols)
+    *runSymbols = model.runSymbols();
   return bytes;
 }
 
@@ -31,9 +34,10 @@ std::vector<uint32_t>
 decodeSymbols(const std::vector<uint8_t> &bytes, unsigned bits, size_t count,
               bool *overran = nullptr,
               SymbolModel::Coding coding = SymbolModel::Bitwise,
-              unsigned windowBits = 0, unsigned flagBits = 12) {
+              unsigned windowBits = 0, unsigned flagBits = 12,
+              unsigned runLength = 0) {
   BitCoder coder = BitCoder::decoder(bytes.data(), bytes.size());
-  SymbolModel model(bits, 16, coding, windowBits, flagBits);
+  SymbolModel model(bits, 16, coding, windowBits, flagBits, runLength);
   std::vector<uint32_t> out;
   for (size_t i = 0; i < count; ++i)
     out.push_back(model.code(coder, 0));
@@ -287,6 +291,51 @@ TEST(ContextCoderTest, SixteenBitFlagsCostLessWhereNearlyAllIsPredicted) {
     else
       EXPECT_LT(sixteen.size(), twelve.size() * 1.02)
           << sixteen.size() << " against " << twelve.size();
+  }
+}
+
+TEST(ContextCoderTest, RunsDecodeExactlyAndCodeMostOfALoopAlone) {
+  // A loop of 40 symbols whose iterations end early at random (an exit
+  // after 1 to 40 symbols in one iteration of 50, then a random symbol),
+  // with a second loop nested at random; then the mixed stream. Runs
+  // (version 5) must decode exactly, with runs on or off, code most of the
+  // loop in runs and cost at most a little more than the mixed flag alone
+  // (measured: the loop 4,074 bytes against 4,271, 97% of its 1.26M
+  // symbols in runs; the mixed stream 2,664 against 2,866).
+  std::mt19937 rng(43);
+  std::vector<uint32_t> body(40), inner(13);
+  for (uint32_t &s : body)
+    s = rng() % 4000;
+  for (uint32_t &s : inner)
+    s = rng() % 4000;
+  std::vector<uint32_t> loop;
+  for (int i = 0; i < 30000; ++i) {
+    size_t end = rng() % 50 == 0 ? 1 + rng() % 40 : body.size();
+    loop.insert(loop.end(), body.begin(), body.begin() + end);
+    if (end < body.size())
+      loop.push_back(rng() % 4000);
+    if (rng() % 20 == 0)
+      for (int k = rng() % 6; k >= 0; --k)
+        loop.insert(loop.end(), inner.begin(), inner.end());
+  }
+  std::vector<uint32_t> mixed = repetitiveStream(rng, 200000, 4000);
+  for (const std::vector<uint32_t> *symbols : {&loop, &mixed}) {
+    uint64_t inRuns = 0;
+    std::vector<uint8_t> off =
+        encodeSymbols(*symbols, 12, kPredicted, nullptr, 0, 16);
+    std::vector<uint8_t> on = encodeSymbols(*symbols, 12, kPredicted, nullptr,
+                                            0, 16, 32, &inRuns);
+    EXPECT_NE(on, off);
+    bool overran = true;
+    EXPECT_EQ(decodeSymbols(on, 12, symbols->size(), &overran, kPredicted, 0,
+                            16, 32),
+              *symbols);
+    EXPECT_FALSE(overran);
+    if (symbols == &loop)
+      EXPECT_GT(inRuns, symbols->size() * 8 / 10)
+          << inRuns << " of " << symbols->size();
+    EXPECT_LT(on.size(), off.size() * 1.05)
+        << on.size() << " against " << off.size();
   }
 }
 

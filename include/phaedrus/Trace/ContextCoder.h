@@ -13,7 +13,10 @@
 //   current order-3, 2 or 1 context; one adaptive flag, mixed from counters
 //   under small contexts and refined per probability, says whether it is
 //   right. Only a miss is coded bit by bit, so repetitive traces cost about
-//   one binary decision per symbol. `Bitwise` coding (versions 1 and 2)
+//   one binary decision per symbol. With runs (version 5), a symbol deep in
+//   an order-12 match costs less time too: its flag comes from one counter
+//   under the previous and predicted symbols, and nothing else is updated,
+//   unless that counter is unsure and the mixed flag decides. `Bitwise` coding (versions 1 and 2)
 //   codes every symbol's bits. The bits go most significant first, each
 //   predicted from the symbols before it: adaptive counters under the
 //   orders 0, 1, 2, 3, 4 and 6 contexts (hashed; for 3, 4 and 6 after a
@@ -128,9 +131,17 @@ public:
   /// `flagBits` (Predicted coding): the precision of the flag's
   /// probability, 12 bits (versions 3) or 16 (version 4: a predicted symbol
   /// then costs down to 1/45,000 of a bit instead of 1/2,800).
+  ///
+  /// `runLength` (Predicted coding; 0, or 12 to 65535): once the order-12
+  /// match has followed this many symbols (counting the ones verified
+  /// before it), a symbol is coded in a *run* (packed format version 5):
+  /// its flag from one counter under the previous symbol and the predicted
+  /// one, while that counter is sure (a miss at most 1 in 128), and no
+  /// table, context hash or match position is updated until the match
+  /// fails. 0 turns runs off (versions 3 and 4).
   SymbolModel(unsigned symbolBits, unsigned tableBits,
               Coding coding = Bitwise, unsigned windowBits = 0,
-              unsigned flagBits = 12);
+              unsigned flagBits = 12, unsigned runLength = 0);
 
   /// Codes `symbol` (must be below 2^symbolBits when encoding; ignored when
   /// decoding) and returns the symbol coded.
@@ -145,6 +156,11 @@ public:
   /// How many symbols were coded so far.
   uint64_t symbolsCoded() const { return history.size(); }
 
+  /// (Runs) how many symbols so far were coded in a run, and of them how
+  /// many by the run's own flag alone (hits it was sure of).
+  uint64_t runSymbols() const { return inRuns; }
+  uint64_t runSureHits() const { return sureHits; }
+
 private:
   static constexpr unsigned kOrders = 5; // hashed orders 1, 2, 3, 4, 6
   static constexpr unsigned kInputs = kOrders + 3; // + order 0, match, bias
@@ -155,6 +171,8 @@ private:
 
   void beginSymbol();
   void endSymbol(uint32_t symbol);
+  /// Appends `symbol` to the history and the recent symbols.
+  void remember(uint32_t symbol);
   /// Codes the bits of `symbol`, which is not `excluded` (kNoSymbol for
   /// none). Predicted coding: `missState` picks the mixer weights, and
   /// `alternative` (kNoSymbol for none) is the match input's expected
@@ -168,6 +186,15 @@ private:
   uint32_t predict(unsigned &source) const;
   bool codeFlag(BitCoder &coder, bool hit, uint32_t predicted,
                 unsigned source);
+  /// Codes `symbol`, which the flag said is not `predicted` (from
+  /// `source`), bit by bit.
+  uint32_t codeMiss(BitCoder &coder, uint32_t symbol, uint32_t predicted,
+                    unsigned source);
+  /// Codes `symbol` in a run (the order-12 match is at least runLength).
+  uint32_t codeInRun(BitCoder &coder, uint32_t symbol);
+  /// Brings the context hashes up to date after the symbols a run coded
+  /// without them.
+  void leaveRun();
   uint32_t lastAfterSlot(unsigned order) const;
   /// The slot of the order-`order` table that holds the counter of bit
   /// tree node `node` (1 is the root) under the current context.
@@ -219,6 +246,16 @@ private:
   std::vector<uint32_t> longLastPosition;
   size_t longPtr = 0;
   uint32_t longLength = 0;
+  // Runs: the flag's probability of a hit (32 bits) and update count, per
+  // hashed previous and predicted symbol.
+  struct RunCounter {
+    uint32_t p = 1u << 31;
+    uint32_t n = 0;
+  };
+  unsigned runLength = 0;
+  bool inRun = false; // symbols were coded in a run since the last hashes
+  uint64_t inRuns = 0, sureHits = 0;
+  std::vector<RunCounter> runCounters;
 };
 
 /// Unsigned numbers and flags, each under a context the caller chooses.

@@ -33,6 +33,11 @@ struct PackedSizes {
   /// flag).
   uint64_t bodySymbols = 0;
   uint64_t predictedSymbols = 0;
+  /// Of the body symbols, how many were coded in runs (deep in a long
+  /// match: the fast path), and how many of those were hits its own flag
+  /// alone coded.
+  uint64_t runSymbols = 0;
+  uint64_t runSureHits = 0;
   /// packWpp: traces folded again while coded (more folded items than it
   /// keeps).
   uint64_t foldedAgain = 0;
