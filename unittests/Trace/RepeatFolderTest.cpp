@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <random>
+#include <string>
 
 using namespace mlir::phaedrus::trace;
 
@@ -99,6 +101,94 @@ TEST(RepeatFolderTest, LosslessOnRandomStreams) {
         EXPECT_GE(item.count, 2u);
         EXPECT_LE(folder.body(item.body).size(), maxPeriod);
       }
+  }
+}
+
+/// The folding rule written plainly (no sealing, nothing kept but text): an
+/// open repeat before the last p items absorbs them, else the last p items
+/// equal to the p before them become a repeat, the smallest p first; until
+/// nothing changes. Items print as tokens and (body)xcount.
+std::string referenceFold(const std::vector<uint32_t> &tokens,
+                          unsigned maxPeriod) {
+  struct Item {
+    std::string text; // canonical form of a token or a repeat's body
+    uint64_t count = 0; // 0 for a token
+    bool operator==(const Item &o) const {
+      return text == o.text && count == o.count;
+    }
+  };
+  auto bodyText = [](const std::vector<Item> &items) {
+    std::string s;
+    for (const Item &item : items)
+      s += item.count ? "(" + item.text + ")x" + std::to_string(item.count) + " "
+                      : item.text + " ";
+    return s;
+  };
+  std::vector<Item> out;
+  std::map<std::string, size_t> bodySize;
+  for (uint32_t token : tokens) {
+    out.push_back({std::to_string(token), 0});
+    for (bool changed = true; changed;) {
+      changed = false;
+      size_t n = out.size();
+      for (size_t p = 1; p <= maxPeriod && p + 1 <= n && !changed; ++p) {
+        Item &repeat = out[n - 1 - p];
+        std::vector<Item> tail(out.end() - p, out.end());
+        if (repeat.count && bodySize[repeat.text] == p &&
+            bodyText(tail) == repeat.text) {
+          ++repeat.count;
+          out.resize(n - p);
+          changed = true;
+        }
+      }
+      for (size_t p = 1; p <= maxPeriod && 2 * p <= n && !changed; ++p) {
+        if (std::equal(out.end() - p, out.end(), out.end() - 2 * p)) {
+          std::vector<Item> body(out.end() - p, out.end());
+          std::string text = bodyText(body);
+          bodySize[text] = p;
+          out.resize(n - 2 * p);
+          out.push_back({text, 2});
+          changed = true;
+        }
+      }
+    }
+  }
+  return bodyText(out);
+}
+
+std::string canonical(const RepeatFolder &folder,
+                      const std::vector<RepeatFolder::Item> &items) {
+  std::string s;
+  for (const RepeatFolder::Item &item : items)
+    s += item.isToken() ? std::to_string(item.token) + " "
+                        : "(" + canonical(folder, folder.body(item.body)) +
+                              ")x" + std::to_string(item.count) + " ";
+  return s;
+}
+
+// The folder makes what the rule written plainly makes, for short periods
+// and for periods past 64.
+TEST(RepeatFolderTest, FoldsAsTheRuleWrittenPlainly) {
+  std::mt19937_64 rng(5);
+  for (int trial = 0; trial < 300; ++trial) {
+    std::vector<uint32_t> tokens;
+    int pieces = rng() % 12;
+    bool longBlocks = trial % 3 == 0;
+    for (int p = 0; p < pieces; ++p) {
+      // (Long blocks of many tokens: few squares inside them, so that
+      // periods past 64 occur.)
+      std::vector<uint32_t> block(longBlocks ? 62 + rng() % 6 : rng() % 6 + 1);
+      for (uint32_t &t : block)
+        t = rng() % (longBlocks ? 1000 : 4);
+      int repeats = rng() % 2 == 0 ? rng() % 5 + 1 : 1;
+      for (int r = 0; r < repeats; ++r)
+        tokens.insert(tokens.end(), block.begin(), block.end());
+    }
+    unsigned maxPeriod = longBlocks ? 60 + rng() % 40 : rng() % 10 + 1;
+    RepeatFolder folder = fold(tokens, maxPeriod);
+    ASSERT_EQ(canonical(folder, folder.items()),
+              referenceFold(tokens, maxPeriod))
+        << "trial " << trial << ", max period " << maxPeriod;
   }
 }
 

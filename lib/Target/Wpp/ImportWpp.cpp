@@ -11,6 +11,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Verifier.h"
+#include "llvm/ADT/DenseMap.h"
 
 #include <map>
 
@@ -90,7 +91,10 @@ decodeWpp(StringRef bytes, Location loc, const ImportWppOptions &options,
     uint32_t function = 0, path = 0;
   };
   std::map<uint32_t, PendingRun> pendingPath; // per thread
-  std::map<std::pair<uint32_t, uint32_t>, uint32_t> pathIds;
+  // (function << 32 | path) -> its number: a hash table, as every path
+  // event looks it up (a std::map took 8% of --pack-wpp on a Lua path
+  // trace).
+  llvm::DenseMap<uint64_t, uint32_t> pathIds;
   std::vector<std::pair<uint32_t, uint32_t>> pathOrder;
   uint64_t danglingPathMarks = 0;
   // The function each token enters (its own for a function, the callee's
@@ -131,10 +135,10 @@ decodeWpp(StringRef bytes, Location loc, const ImportWppOptions &options,
         }
         PendingRun &pending = pendingPath[thread];
         auto pushPath = [&](uint32_t function, uint32_t path, uint32_t length) {
-          auto key = std::make_pair(function, path);
-          auto [it, inserted] = pathIds.try_emplace(key, pathOrder.size());
+          auto [it, inserted] = pathIds.try_emplace(
+              uint64_t(function) << 32 | path, pathOrder.size());
           if (inserted)
-            pathOrder.push_back(key);
+            pathOrder.emplace_back(function, path);
           onEvent(thread, PHAEDRUS_PATH_MARK | it->second, length);
         };
         for (size_t i = 0; i < count; ++i) {
