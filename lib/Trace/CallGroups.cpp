@@ -90,11 +90,10 @@ void CallGroupFolder::resolve(Next next, uint32_t caller) {
   // next kept token of the members left out before it.
   for (size_t i = pending.size(); i-- > 0;) {
     Check &check = pending[i];
-    bool reinserted =
-        next == Next::End ||
-        (next == Next::Call &&
-         std::find(check.popped.begin(), check.popped.end(), caller) ==
-             check.popped.end());
+    auto begin = popped.begin() + check.poppedBegin;
+    auto end = popped.begin() + check.poppedEnd;
+    bool reinserted = next == Next::End ||
+                      (next == Next::Call && std::find(begin, end, caller) == end);
     uint8_t &length = occurrenceLengths[check.occurrence];
     if (!reinserted && length >= check.position)
       length = static_cast<uint8_t>(check.position - 1);
@@ -104,6 +103,7 @@ void CallGroupFolder::resolve(Next next, uint32_t caller) {
     }
   }
   pending.clear();
+  popped.clear();
 }
 
 void CallGroupFolder::analyze(const uint32_t *tokens, size_t count) {
@@ -118,8 +118,8 @@ void CallGroupFolder::analyze(const uint32_t *tokens, size_t count) {
         stack.push_back({info.callee});
       continue;
     }
-    scratch.clear();
-    bool found = popTo(info.caller, &scratch);
+    size_t poppedBegin = popped.size();
+    bool found = popTo(info.caller, &popped);
     if (found) {
       Frame &top = stack.back();
       if (top.group != CallGroupTable::kNone && top.group == info.group &&
@@ -127,7 +127,8 @@ void CallGroupFolder::analyze(const uint32_t *tokens, size_t count) {
           occurrenceLengths[top.occurrence] == top.matched) {
         // The frame's next child is its group's next member: leave it out
         // if the next kept token brings it back.
-        pending.push_back({top.occurrence, top.matched + 1, info.caller, scratch});
+        pending.push_back({top.occurrence, top.matched + 1, info.caller,
+                           poppedBegin, popped.size()});
         ++top.matched;
         occurrenceLengths[top.occurrence] = static_cast<uint8_t>(top.matched);
         if (top.matched == table.members(top.group).size())

@@ -99,12 +99,16 @@ private:
   size_t numGroupTokens = 0;
 };
 
-/// FNV-1a 64 of a token stream, to check a rewrite against its source.
+/// A hash of a token stream and its length, to check a rewrite against its
+/// source in the same process (never stored): a token at a time, one
+/// multiply (byte-wise FNV-1a, four dependent multiplies a token, took 7%
+/// of --pack-wpp on a Lua function trace).
 struct StreamDigest {
   uint64_t hash = PHAEDRUS_FNV64_INIT;
   uint64_t length = 0;
   void add(uint32_t token) {
-    hash = phaedrus_fnv1a64(&token, sizeof(token), hash);
+    hash = (hash ^ token) * 0x9e3779b97f4a7c15ull;
+    hash ^= hash >> 29;
     ++length;
   }
   bool operator==(const StreamDigest &o) const {
@@ -143,7 +147,8 @@ private:
     uint64_t occurrence;
     uint32_t position; // 1-based member number
     uint32_t caller;
-    std::vector<uint32_t> popped; // functions of the frames the member popped
+    /// The functions of the frames the member popped: popped[begin, end).
+    size_t poppedBegin, poppedEnd;
   };
   enum class Next { Call, NoPop, End };
   void resolve(Next next, uint32_t caller);
@@ -155,7 +160,8 @@ private:
   std::vector<Frame> stack;
   std::vector<uint8_t> occurrenceLengths;
   std::vector<Check> pending;
-  std::vector<uint32_t> scratch;
+  std::vector<uint32_t> popped; // of every pending check, and the last call
+
   StreamDigest source;
   uint64_t nextOccurrence = 0;
   uint64_t dropped = 0;
