@@ -61,7 +61,8 @@ struct DecodedWpp {
 static std::optional<DecodedWpp>
 decodeWpp(StringRef bytes, Location loc, const ImportWppOptions &options,
           WppEventCallback deliver,
-          llvm::function_ref<void(const trace::Header &)> onHeader = nullptr) {
+          llvm::function_ref<void(const trace::Header &)> onHeader = nullptr,
+          WppSpanCallback deliverSpan = nullptr) {
   DecodedWpp decoded;
   // Every event goes through here, counted (for the progress callback too).
   uint64_t &events = decoded.events;
@@ -77,6 +78,20 @@ decodeWpp(StringRef bytes, Location loc, const ImportWppOptions &options,
     if (events >= nextReport) {
       nextReport = events + kProgressEvery;
       report(false);
+    }
+  };
+  // (Cut where a report falls due: reports come as they do event by event.)
+  auto onSpan = [&](uint32_t thread, const uint32_t *tokens, size_t count) {
+    while (count > 0) {
+      size_t take = std::min<uint64_t>(count, nextReport - events);
+      deliverSpan(thread, tokens, take);
+      events += take;
+      tokens += take;
+      count -= take;
+      if (events >= nextReport) {
+        nextReport = events + kProgressEvery;
+        report(false);
+      }
     }
   };
   bool headerSeen = false;
@@ -142,6 +157,16 @@ decodeWpp(StringRef bytes, Location loc, const ImportWppOptions &options,
           onEvent(thread, PHAEDRUS_PATH_MARK | it->second, length);
         };
         for (size_t i = 0; i < count; ++i) {
+          if (deliverSpan && pending.words == 0) {
+            size_t end = i;
+            while (end < count && (tokens[end] & PHAEDRUS_PATH_KIND_MASK) == 0)
+              ++end;
+            if (end > i) {
+              onSpan(thread, tokens + i, end - i);
+              i = end - 1;
+              continue;
+            }
+          }
           uint32_t word = tokens[i];
           if (pending.words == 1) {
             pending.path = word;
@@ -296,10 +321,11 @@ uint32_t WppShell::entryId(uint32_t token) const {
 FailureOr<WppShell> mlir::phaedrus::readWpp(
     StringRef bytes, MLIRContext *context, Location loc,
     const ImportWppOptions &options, WppEventCallback onEvent,
-    llvm::function_ref<void(const trace::Header &)> onHeader) {
+    llvm::function_ref<void(const trace::Header &)> onHeader,
+    WppSpanCallback onSpan) {
   context->loadDialect<PhaedrusDialect>();
   std::optional<DecodedWpp> decoded =
-      decodeWpp(bytes, loc, options, onEvent, onHeader);
+      decodeWpp(bytes, loc, options, onEvent, onHeader, onSpan);
   if (!decoded)
     return failure();
 
@@ -333,11 +359,12 @@ FailureOr<WppShell> mlir::phaedrus::readWpp(
 
 void mlir::phaedrus::rereadWpp(StringRef bytes, Location loc,
                                const ImportWppOptions &options,
-                               WppEventCallback onEvent) {
+                               WppEventCallback onEvent,
+                               WppSpanCallback onSpan) {
   // The file read without error before; its diagnostics were given then.
   ScopedDiagnosticHandler quiet(loc->getContext(),
                                 [](Diagnostic &) { return success(); });
-  (void)decodeWpp(bytes, loc, options, onEvent);
+  (void)decodeWpp(bytes, loc, options, onEvent, nullptr, onSpan);
 }
 
 OwningOpRef<ModuleOp> mlir::phaedrus::importWpp(StringRef bytes,
@@ -345,11 +372,17 @@ OwningOpRef<ModuleOp> mlir::phaedrus::importWpp(StringRef bytes,
                                                 Location loc,
                                                 const ImportWppOptions &options) {
   std::map<uint32_t, trace::RepeatFolder> folders;
+  auto folderOf = [&](uint32_t thread) -> trace::RepeatFolder & {
+    return folders.try_emplace(thread, options.maxPeriod).first->second;
+  };
   FailureOr<WppShell> shell = readWpp(
       bytes, context, loc, options,
       [&](uint32_t thread, uint32_t token, uint64_t length) {
-        foldEvent(folders.try_emplace(thread, options.maxPeriod).first->second,
-                  token, length);
+        foldEvent(folderOf(thread), token, length);
+      },
+      nullptr,
+      [&](uint32_t thread, const uint32_t *tokens, size_t count) {
+        folderOf(thread).push(tokens, count);
       });
   if (failed(shell))
     return {};

@@ -1204,21 +1204,25 @@ LogicalResult mlir::phaedrus::packWpp(StringRef bytes, MLIRContext *context,
   // --phaedrus-call-groups leaves it).
   std::vector<bool> seen;
   bool functionGranularity = false;
+  auto firstRead = [&](uint32_t thread, uint32_t token, uint64_t length) {
+    if (!functionGranularity) {
+      if (!firstFoldingStopped())
+        foldInto(folders, thread, token, length, onNew);
+      return checkBudget(1);
+    }
+    if (token >= seen.size())
+      seen.resize(std::max<size_t>(token + 1, 2 * seen.size()), false);
+    seen[token] = true;
+  };
   FailureOr<WppShell> shell = readWpp(
-      bytes, context, loc, options,
-      [&](uint32_t thread, uint32_t token, uint64_t length) {
-        if (!functionGranularity) {
-          if (!firstFoldingStopped())
-            foldInto(folders, thread, token, length, onNew);
-          return checkBudget(1);
-        }
-        if (token >= seen.size())
-          seen.resize(std::max<size_t>(token + 1, 2 * seen.size()), false);
-        seen[token] = true;
-      },
+      bytes, context, loc, options, firstRead,
       [&](const trace::Header &header) {
         functionGranularity = (header.granularity & ~PHAEDRUS_NARROW_EVENTS) ==
                               PHAEDRUS_GRANULARITY_FUNCTION;
+      },
+      [&](uint32_t thread, const uint32_t *tokens, size_t count) {
+        for (size_t i = 0; i < count; ++i)
+          firstRead(thread, tokens[i], 1);
       });
   // The checks importWpp's verification makes of the vocabulary (dense
   // ids, the fields each kind needs): packing reads those fields.
@@ -1289,15 +1293,25 @@ LogicalResult mlir::phaedrus::packWpp(StringRef bytes, MLIRContext *context,
         checkBudget(batch.size());
         batch.clear();
       };
-      rereadWpp(bytes, loc, rereadOptions,
-                [&](uint32_t thread, uint32_t token, uint64_t) {
-                  if (only && thread != *only)
-                    return;
-                  if (thread != batchThread || batch.size() == 4096)
-                    flush();
-                  batchThread = thread;
-                  batch.push_back(token);
-                });
+      rereadWpp(
+          bytes, loc, rereadOptions,
+          [&](uint32_t thread, uint32_t token, uint64_t) {
+            if (only && thread != *only)
+              return;
+            if (thread != batchThread || batch.size() == 4096)
+              flush();
+            batchThread = thread;
+            batch.push_back(token);
+          },
+          // Stretches of plain tokens (all of a function trace, read
+          // without a call per event) go on as they are, after the batch.
+          [&](uint32_t thread, const uint32_t *tokens, size_t count) {
+            if (only && thread != *only)
+              return;
+            flush();
+            sink(groupedOf(thread), tokens, count);
+            checkBudget(count);
+          });
       flush();
     };
     if (first) {

@@ -59,6 +59,11 @@ struct ImportWppOptions {
 /// WppShell::entryId(token)).
 using WppEventCallback =
     llvm::function_ref<void(uint32_t thread, uint32_t token, uint64_t length)>;
+/// Receives `count` events of a thread at once, each a vocabulary id
+/// (length 1): where a reader takes them (a function trace's tokens), it
+/// costs no call per event.
+using WppSpanCallback = llvm::function_ref<void(
+    uint32_t thread, const uint32_t *tokens, size_t count)>;
 
 /// What importWpp builds around the trace bodies: the module with the
 /// vocabulary (path entries included) and a trace op per recording thread
@@ -80,16 +85,21 @@ struct WppShell {
 /// Reads a trace file, handing its events to `onEvent` as they are read and
 /// the header to `onHeader` before the first event (or at the end, if there
 /// is none). Diagnostics as importWpp.
+///
+/// With `onSpan`, stretches of a chunk that are plain vocabulary ids go to
+/// it instead, one call per stretch; the other events (path runs, entry
+/// paths) still go to `onEvent`, in order.
 FailureOr<WppShell>
 readWpp(StringRef bytes, MLIRContext *context, Location loc,
         const ImportWppOptions &options, WppEventCallback onEvent,
-        llvm::function_ref<void(const trace::Header &)> onHeader = nullptr);
+        llvm::function_ref<void(const trace::Header &)> onHeader = nullptr,
+        WppSpanCallback onSpan = nullptr);
 
 /// Hands the events of a file that readWpp read without error to `onEvent`
-/// again, in the same order and numbering, without diagnostics (a second
-/// pass over the file).
+/// (and `onSpan`, as readWpp) again, in the same order and numbering,
+/// without diagnostics (a second pass over the file).
 void rereadWpp(StringRef bytes, Location loc, const ImportWppOptions &options,
-               WppEventCallback onEvent);
+               WppEventCallback onEvent, WppSpanCallback onSpan = nullptr);
 
 /// Adds an event to a thread's folder as importWpp does (a run of a path at
 /// once, in time independent of its length).
