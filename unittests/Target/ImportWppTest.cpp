@@ -16,6 +16,8 @@
 
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 using namespace mlir;
 using namespace mlir::phaedrus;
 using mlir::phaedrus::testing::TraceBuilder;
@@ -148,6 +150,56 @@ TEST_F(ImportWppTest, PathRunsBecomePathEntriesAndRepeats) {
             (std::vector<std::pair<std::string, int64_t>>{{"f", 5}, {"f", 7}}));
 
   EXPECT_EQ(expandedTokens(*module), (std::vector<int32_t>{0, 2, 2, 2, 3}));
+}
+
+TEST_F(ImportWppTest, SpansCarryThePlainTokensInOrderBetweenPathEvents) {
+  // Two threads; plain tokens around every kind of path word. Read with a
+  // span callback, the events are those of a read event by event, in the
+  // same order per thread, and the plain stretches come as a few spans.
+  const char *vocabulary =
+      "0\tfunction\tmain\n1\tfunction\tf\n2\tcall_site\tmain\t0\tf\n";
+  TraceBuilder b = start(vocabulary);
+  b.events(0, 0, {0, 1, 1, 0, PHAEDRUS_PATH_MARK | 1, 5, 3, 0, 1,
+                  PHAEDRUS_PATH_ENTRY | 2u << 16 | 5, 1,
+                  PHAEDRUS_PATH_SHORT | 1u << 16 | 7, 0, 0, 0});
+  b.events(1, 0, {1, 1, 1, 0});
+  b.events(0, 1, {PHAEDRUS_PATH_MARK | 1, 5, 2, 1, 0});
+  b.end();
+  using Event = std::tuple<uint32_t, uint32_t, uint64_t>;
+  ImportWppOptions options;
+  std::vector<Event> one, spans;
+  size_t spanCalls = 0;
+  ASSERT_TRUE(succeeded(readWpp(
+      b.bytes, &context, UnknownLoc::get(&context), options,
+      [&](uint32_t thread, uint32_t token, uint64_t length) {
+        one.emplace_back(thread, token, length);
+      })));
+  FailureOr<WppShell> shell = readWpp(
+      b.bytes, &context, UnknownLoc::get(&context), options,
+      [&](uint32_t thread, uint32_t token, uint64_t length) {
+        spans.emplace_back(thread, token, length);
+      },
+      nullptr,
+      [&](uint32_t thread, const uint32_t *tokens, size_t count) {
+        ++spanCalls;
+        for (size_t i = 0; i < count; ++i)
+          spans.emplace_back(thread, tokens[i], 1);
+      });
+  ASSERT_TRUE(succeeded(shell));
+  EXPECT_EQ(spans, one);
+  EXPECT_EQ(spanCalls, 6u);
+  EXPECT_EQ(shell->events, 24u);
+  std::vector<Event> again;
+  rereadWpp(
+      b.bytes, UnknownLoc::get(&context), options,
+      [&](uint32_t thread, uint32_t token, uint64_t length) {
+        again.emplace_back(thread, token, length);
+      },
+      [&](uint32_t thread, const uint32_t *tokens, size_t count) {
+        for (size_t i = 0; i < count; ++i)
+          again.emplace_back(thread, tokens[i], 1);
+      });
+  EXPECT_EQ(again, one);
 }
 
 TEST_F(ImportWppTest, OneWordPathRunsMeanLengthOne) {
