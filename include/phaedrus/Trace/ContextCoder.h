@@ -16,8 +16,8 @@
 //   one binary decision per symbol. With runs (version 5), a symbol deep in
 //   an order-12 match costs less time too: its flag comes from one counter
 //   under the previous and predicted symbols, and nothing else is updated,
-//   unless that counter is unsure and the mixed flag decides. `Bitwise` coding (versions 1 and 2)
-//   codes every symbol's bits. The bits go most significant first, each
+//   unless that counter is unsure and the mixed flag decides. `Bitwise`
+//   coding (versions 1 and 2) codes every symbol's bits. The bits go most significant first, each
 //   predicted from the symbols before it: adaptive counters under the
 //   orders 0, 1, 2, 3, 4 and 6 contexts (hashed; for 3, 4 and 6 after a
 //   miss also with the failed prediction), and an expected symbol (bitwise:
