@@ -1190,12 +1190,22 @@ LogicalResult mlir::phaedrus::packWpp(StringRef bytes, MLIRContext *context,
         folder.stopFolding(); // the check goes on
     }
   };
-  auto foldInto = [&](Folders &into, uint32_t thread, uint32_t token,
-                      uint64_t length, auto &&onNewFolder) {
-    auto [it, fresh] = into.try_emplace(thread, options.maxPeriod);
-    if (fresh)
-      onNewFolder(thread, it->second);
-    foldEvent(it->second, token, length);
+  // The folder of the last event's thread, during one read of the file
+  // into one map (whose nodes stay put): events come a chunk of one thread
+  // at a time, so most need no lookup.
+  struct LastFolder {
+    uint32_t thread = 0;
+    trace::RepeatFolder *folder = nullptr;
+  };
+  auto foldInto = [&](Folders &into, LastFolder &last, uint32_t thread,
+                      uint32_t token, uint64_t length, auto &&onNewFolder) {
+    if (!last.folder || last.thread != thread) {
+      auto [it, fresh] = into.try_emplace(thread, options.maxPeriod);
+      if (fresh)
+        onNewFolder(thread, it->second);
+      last = {thread, &it->second};
+    }
+    foldEvent(*last.folder, token, length);
   };
 
   // Pass 1 reads and checks the file. It folds a path-granularity trace as
@@ -1204,10 +1214,11 @@ LogicalResult mlir::phaedrus::packWpp(StringRef bytes, MLIRContext *context,
   // --phaedrus-call-groups leaves it).
   std::vector<bool> seen;
   bool functionGranularity = false;
+  LastFolder firstReadFolder;
   auto firstRead = [&](uint32_t thread, uint32_t token, uint64_t length) {
     if (!functionGranularity) {
       if (!firstFoldingStopped())
-        foldInto(folders, thread, token, length, onNew);
+        foldInto(folders, firstReadFolder, thread, token, length, onNew);
       return checkBudget(1);
     }
     if (token >= seen.size())
@@ -1259,11 +1270,12 @@ LogicalResult mlir::phaedrus::packWpp(StringRef bytes, MLIRContext *context,
   // recorded events (false if it does not).
   auto foldAsImported = [&](Folders &into, std::optional<uint32_t> only,
                             auto &&onNewFolder) {
+    LastFolder last;
     rereadWpp(bytes, loc, rereadOptions,
               [&](uint32_t thread, uint32_t token, uint64_t length) {
                 if (only ? thread != *only : firstFoldingStopped())
                   return;
-                foldInto(into, thread, token, length, onNewFolder);
+                foldInto(into, last, thread, token, length, onNewFolder);
                 checkBudget(1);
               });
   };
