@@ -161,7 +161,6 @@ private:
   std::vector<uint8_t> occurrenceLengths;
   std::vector<Check> pending;
   std::vector<uint32_t> popped; // of every pending check, and the last call
-
   StreamDigest source;
   uint64_t nextOccurrence = 0;
   uint64_t dropped = 0;
