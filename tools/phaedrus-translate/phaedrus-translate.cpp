@@ -364,8 +364,9 @@ wppTraceCountsTranslation(const std::shared_ptr<llvm::SourceMgr> &sourceMgr,
 static llvm::cl::opt<bool> packedSizes(
     "packed-sizes",
     llvm::cl::desc("--export-packed, --pack-wpp: print to stderr how many "
-                   "bytes the vocabularies, grammars and traces take (and "
-                   "whether --pack-wpp folded a trace again)"),
+                   "bytes the vocabularies, grammars and traces take, how "
+                   "many body symbols were coded, predicted and coded in "
+                   "runs (and whether --pack-wpp folded a trace again)"),
     llvm::cl::init(false));
 
 static void printPackedSizes(const PackedSizes &sizes) {
