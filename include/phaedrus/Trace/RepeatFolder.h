@@ -8,8 +8,11 @@
 // sequence that contains a repeat.
 //
 // Repeat bodies are interned, so comparing two items is O(1); each token
-// costs O(maxPeriod) amortised. Expanding the items gives back the stream
-// exactly.
+// costs O(maxPeriod) amortised, and O(1) when a filter of the last items
+// (hashed tokens, and the one push at which each repeat could absorb what
+// follows it) shows that it cannot fold: most tokens of a trace whose
+// loops are longer than maxPeriod. Expanding the items gives back the
+// stream exactly.
 //
 // Only the last kSealWindow items of the output may still fold: an item
 // further back is sealed, never part of a later repeat (whatever folds
@@ -92,6 +95,16 @@ public:
 
 private:
   bool fold();
+  /// The candidate filter (maxPeriod <= kFilterMaxPeriod): what the last
+  /// maxPeriod items of the output hold, enough to tell that a pushed token
+  /// can fold with none of them.
+  static constexpr unsigned kFilterMaxPeriod = 16;
+  static unsigned filterSlot(uint32_t token) {
+    return (token * 0x9e3779b1u) >> 24;
+  }
+  void rebuildFilter();
+  /// After push() added a token without folding: the filter slides.
+  void slideFilter();
   /// Seals what lies before the window, and hands it to the sink.
   void seal();
   uint32_t intern(std::vector<Item> body);
@@ -106,6 +119,14 @@ private:
   std::map<std::vector<Item>, uint32_t> bodyIds;
   /// Expanded length of each body, computed when first asked (0: not yet).
   mutable std::vector<uint64_t> bodyLengths;
+  /// The filter, valid until a fold: per hash slot, how many of the last
+  /// maxPeriod items are tokens that fall in it; and bit k set if the
+  /// (k+1)-th push from now lands right after a repeat's body length past
+  /// the repeat (the one push at which that repeat may absorb what
+  /// follows it).
+  bool filterValid = false;
+  uint64_t openDue = 0;
+  uint8_t slotCounts[256] = {};
 };
 
 } // namespace mlir::phaedrus::trace
