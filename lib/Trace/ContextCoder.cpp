@@ -105,8 +105,9 @@ int counterP(uint32_t counter) {
   return std::clamp(static_cast<int>(counter >> 20), 1, 4095);
 }
 
-/// 2^16 / (n + 1.5): the step of a counter after n updates.
-int32_t counterStep(uint32_t n) {
+/// `p` moved toward `target` by 1 / (n + 1.5) of the error: the step of an
+/// adaptive probability after n updates (n < 1024).
+int64_t adapt(int64_t p, int64_t target, uint32_t n) {
   static const struct Reciprocals {
     int32_t values[1024];
     Reciprocals() {
@@ -114,14 +115,12 @@ int32_t counterStep(uint32_t n) {
         values[n] = 131072 / (2 * n + 3);
     }
   } reciprocals;
-  return reciprocals.values[n];
+  return p + (((target - p) * reciprocals.values[n]) >> 16);
 }
 
 void updateCounter(uint32_t &counter, bool bit, uint32_t limit) {
   uint32_t n = counter & 1023;
-  int64_t p = counter >> 10;
-  int64_t target = bit ? (1 << 22) - 1 : 0;
-  p += ((target - p) * counterStep(n)) >> 16;
+  int64_t p = adapt(counter >> 10, bit ? (1 << 22) - 1 : 0, n);
   if (n < limit)
     ++n;
   counter = (static_cast<uint32_t>(p) << 10) | n;
@@ -149,6 +148,9 @@ void learn(int32_t *w, const int *inputs, unsigned n, bool bit, int p) {
 constexpr unsigned kMaxSymbolBits = 24;
 constexpr unsigned kMatchMinLength = 6;
 constexpr unsigned kLongMatchMinLength = 12; // predicted coding's second match
+static_assert(kLongMatchMinLength == SymbolModel::kMinRunLength);
+/// The start of the chain of context hashes (SymbolModel::beginSymbol).
+constexpr uint32_t kChainSeed = 0x5eed0000u;
 constexpr uint32_t kOrderLengths[] = {1, 2, 3, 4, 6};
 /// Runs: 2^16 counters; a run's own flag is used while it gives a miss at
 /// most 512 / 2^16 = 1/128. (Lua's strings.lua path trace: its own flag
@@ -206,7 +208,7 @@ SymbolModel::SymbolModel(unsigned symbolBits, unsigned tableBits,
                              << 20;
     if (runLength) {
       // (The order-12 match starts at 12 symbols or more.)
-      this->runLength = std::clamp(runLength, kLongMatchMinLength, 65535u);
+      this->runLength = std::clamp(runLength, kMinRunLength, kMaxRunLength);
       runCounters.resize(size_t(1) << kRunContextBits);
     }
   }
@@ -221,7 +223,7 @@ void SymbolModel::beginSymbol() {
     // value). The order-12 hash joins chain[6] to chain[6] of 6 symbols
     // ago rather than extending the chain (a serial chain of hashes is
     // what this costs per symbol).
-    chain[0] = 0x5eed0000u;
+    chain[0] = kChainSeed;
     for (uint32_t j = 1; j <= 6; ++j)
       chain[j] = hashCombine(chain[j - 1], j <= n ? recent[j - 1] + 1 : 0);
     uint32_t &sixAgo = pastChain6[n % pastChain6.size()];
@@ -455,9 +457,8 @@ uint32_t SymbolModel::codeInRun(BitCoder &coder, uint32_t symbol) {
       beginSymbol();
     hit = codeFlag(coder, symbol == predicted, predicted, 5);
   }
-  int64_t target = hit ? int64_t(UINT32_MAX) : 0;
   counter.p = static_cast<uint32_t>(
-      counter.p + (((target - counter.p) * counterStep(counter.n)) >> 16));
+      adapt(counter.p, hit ? int64_t(UINT32_MAX) : 0, counter.n));
   if (counter.n < kRunCountLimit)
     ++counter.n;
   if (!hit) {
@@ -480,7 +481,7 @@ void SymbolModel::leaveRun() {
   // last 6 (a run is at least 12 symbols long, so all 6 are there).
   size_t n = history.size();
   for (size_t m = n - pastChain6.size(); m < n; ++m) {
-    uint32_t h = 0x5eed0000u;
+    uint32_t h = kChainSeed;
     for (uint32_t j = 1; j <= 6; ++j)
       h = hashCombine(h, history[m - j] + 1);
     pastChain6[m % pastChain6.size()] = h;

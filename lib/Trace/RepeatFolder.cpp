@@ -122,19 +122,12 @@ void RepeatFolder::push(uint32_t token) {
   // items (Lua's objects.lua function trace, 37.4M tokens: fold took 14 ns
   // a token).
   bool filtered = maxPeriod <= kFilterMaxPeriod;
-  if (filtered) {
-    if (!filterValid)
-      rebuildFilter();
-    if (!(openDue & 1) && slotCounts[filterSlot(token)] == 0) {
-      output.push_back(item);
-      slideFilter();
-      seal();
-      return;
-    }
-  }
+  if (filtered && !filterValid)
+    rebuildFilter();
+  bool mayFold = !filtered || (openDue & 1) || slotCounts[filterSlot(token)];
   output.push_back(item);
   bool folded = false;
-  while (fold())
+  while (mayFold && fold())
     folded = true;
   if (filtered) {
     if (folded)

@@ -17,8 +17,8 @@
 //   an order-12 match costs less time too: its flag comes from one counter
 //   under the previous and predicted symbols, and nothing else is updated,
 //   unless that counter is unsure and the mixed flag decides. `Bitwise`
-//   coding (versions 1 and 2) codes every symbol's bits. The bits go most significant first, each
-//   predicted from the symbols before it: adaptive counters under the
+//   coding (versions 1 and 2) codes every symbol's bits. The bits go most
+//   significant first, each predicted from the symbols before it: adaptive counters under the
 //   orders 0, 1, 2, 3, 4 and 6 contexts (hashed; for 3, 4 and 6 after a
 //   miss also with the failed prediction), and an expected symbol (bitwise:
 //   the order-6 match's; predicted: the next guess after the failed one);
@@ -119,6 +119,10 @@ public:
   /// every bit through the mixer. `Predicted` (version 3): first a flag
   /// "the symbol is the predicted one", and only on a miss its bits.
   enum Coding { Bitwise, Predicted };
+
+  /// The run lengths a model takes besides 0 (the order-12 match starts at
+  /// 12 symbols; its length saturates at 65535).
+  static constexpr unsigned kMinRunLength = 12, kMaxRunLength = 65535;
 
   /// `tableBits` (10 to 24) sets the size of each hashed context table:
   /// 2^tableBits counters of 4 bytes.

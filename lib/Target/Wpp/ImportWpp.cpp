@@ -72,26 +72,25 @@ decodeWpp(StringRef bytes, Location loc, const ImportWppOptions &options,
       options.progress(
           {WppProgress::Read, events, options.expectedEvents, finished});
   };
-  auto onEvent = [&](uint32_t thread, uint32_t token, uint64_t length) {
-    deliver(thread, token, length);
-    events += length;
+  auto counted = [&](uint64_t delivered) {
+    events += delivered;
     if (events >= nextReport) {
       nextReport = events + kProgressEvery;
       report(false);
     }
+  };
+  auto onEvent = [&](uint32_t thread, uint32_t token, uint64_t length) {
+    deliver(thread, token, length);
+    counted(length);
   };
   // (Cut where a report falls due: reports come as they do event by event.)
   auto onSpan = [&](uint32_t thread, const uint32_t *tokens, size_t count) {
     while (count > 0) {
       size_t take = std::min<uint64_t>(count, nextReport - events);
       deliverSpan(thread, tokens, take);
-      events += take;
       tokens += take;
       count -= take;
-      if (events >= nextReport) {
-        nextReport = events + kProgressEvery;
-        report(false);
-      }
+      counted(take);
     }
   };
   bool headerSeen = false;

@@ -411,8 +411,6 @@ constexpr unsigned kMaxWindowBits = 32;
 /// smaller on objects.lua, up to 1.4% larger on other Lua traces
 /// (docs/PackedTrace.md).
 constexpr unsigned kBodyRunLength = 32;
-/// What a decoder accepts: 0 (no runs) or 12 to 65535 (SymbolModel's).
-constexpr uint64_t kMinRunLength = 12, kMaxRunLength = 65535;
 
 //===----------------------------------------------------------------------===//
 // Packing
@@ -1047,8 +1045,10 @@ OwningOpRef<ModuleOp> Unpacker::unpack() {
     }
     // Version 5 codes symbols deep in a long match in runs (0: none).
     uint64_t runLength = version >= 5 ? codec.number(0, kRunLength) : 0;
-    if (!ok() || (runLength != 0 && (runLength < kMinRunLength ||
-                                     runLength > kMaxRunLength))) {
+    // (What a decoder accepts: SymbolModel's run lengths.)
+    if (!ok() || (runLength != 0 &&
+                  (runLength < trace::SymbolModel::kMinRunLength ||
+                   runLength > trace::SymbolModel::kMaxRunLength))) {
       corrupt("a run length out of range");
       return fail();
     }
@@ -1310,7 +1310,7 @@ LogicalResult mlir::phaedrus::packWpp(StringRef bytes, MLIRContext *context,
           [&](uint32_t thread, uint32_t token, uint64_t) {
             if (only && thread != *only)
               return;
-            if (thread != batchThread || batch.size() == 4096)
+            if (thread != batchThread || batch.size() == kBudgetCheckEvents)
               flush();
             batchThread = thread;
             batch.push_back(token);
