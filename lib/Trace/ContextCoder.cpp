@@ -176,11 +176,19 @@ uint32_t mlir::phaedrus::trace::hashCombine(uint32_t a, uint32_t b) {
 
 SymbolModel::SymbolModel(unsigned symbolBits, unsigned tableBits,
                          Coding coding, unsigned windowBits, unsigned flagBits,
-                         unsigned runLength)
+                         unsigned runLength, bool growTables)
     : symbolBits(std::clamp(symbolBits, 1u, kMaxSymbolBits)),
-      tableBits(std::clamp(tableBits, 10u, 24u)), coding(coding),
+      tableBits(std::clamp(tableBits, 10u, 24u)),
+      maxTableBits(this->tableBits), coding(coding),
       window(windowBits ? uint64_t(1) << windowBits : UINT64_MAX),
       flagBits(flagBits == 16 ? 16 : 12), history(windowBits) {
+  assert((!growTables || coding == Predicted) &&
+         "tables grow with predicted coding");
+  if (growTables && coding == Predicted) {
+    this->tableBits = std::min(this->tableBits, kGrowStartBits);
+    if (this->tableBits < maxTableBits)
+      growAt = uint64_t(1) << (this->tableBits - 1);
+  }
   assert((windowBits == 0 ||
           (windowBits >= SymbolHistory::kChunkBits && windowBits <= 32)) &&
          "a window of 2^20 to 2^32 symbols");
@@ -421,7 +429,33 @@ bool SymbolModel::codeFlag(BitCoder &coder, bool hit, uint32_t predicted,
   return coded;
 }
 
+void SymbolModel::grow() {
+  auto spreadTop = [](std::vector<uint32_t> &table) {
+    std::vector<uint32_t> grown(2 * table.size());
+    for (size_t i = 0; i < table.size(); ++i)
+      grown[2 * i] = grown[2 * i + 1] = table[i];
+    table.swap(grown);
+  };
+  auto spreadLow = [](std::vector<uint32_t> &table) {
+    size_t size = table.size();
+    table.resize(2 * size);
+    std::copy_n(table.begin(), size, table.begin() + size);
+  };
+  for (auto &table : tables)
+    spreadTop(table);
+  spreadTop(lastPosition);
+  spreadTop(longLastPosition);
+  spreadLow(lastAfter);
+  spreadLow(flagCounters);
+  ++tableBits;
+  tableMask = (1u << tableBits) - 1;
+  growAt =
+      tableBits < maxTableBits ? uint64_t(1) << (tableBits - 1) : UINT64_MAX;
+}
+
 uint32_t SymbolModel::code(BitCoder &coder, uint32_t symbol) {
+  if (history.size() - sureHits >= growAt)
+    grow();
   if (coding == Bitwise) {
     uint32_t coded = codeBits(coder, symbol, kNoSymbol, 0, kNoSymbol, 0);
     endSymbol(coded);

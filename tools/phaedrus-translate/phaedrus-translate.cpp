@@ -366,7 +366,9 @@ static llvm::cl::opt<bool> packedSizes(
     llvm::cl::desc("--export-packed, --pack-wpp: print to stderr how many "
                    "bytes the vocabularies, grammars and traces take, how "
                    "many body symbols were coded, predicted and coded in "
-                   "runs (and whether --pack-wpp folded a trace again)"),
+                   "runs, the body model's table size (log2, at the end / "
+                   "the most it may grow to), and whether --pack-wpp folded "
+                   "a trace again"),
     llvm::cl::init(false));
 
 static void printPackedSizes(const PackedSizes &sizes) {
@@ -379,7 +381,9 @@ static void printPackedSizes(const PackedSizes &sizes) {
   llvm::errs() << "packed-sizes: body-symbols=" << sizes.bodySymbols
                << " predicted=" << sizes.predictedSymbols
                << " in-runs=" << sizes.runSymbols
-               << " run-sure-hits=" << sizes.runSureHits << "\n";
+               << " run-sure-hits=" << sizes.runSureHits
+               << " table-bits=" << sizes.tableBits << "/"
+               << sizes.maxTableBits << "\n";
   if (sizes.foldedAgain)
     llvm::errs() << "packed-sizes: " << sizes.foldedAgain
                  << " trace(s) folded again while coded (more than "

@@ -143,9 +143,20 @@ public:
   /// one, while that counter is sure (a miss at most 1 in 128), and no
   /// table, context hash or match position is updated until the match
   /// fails. 0 turns runs off (versions 3 and 4).
+  ///
+  /// `growTables` (Predicted coding; packed format version 6): the hashed
+  /// tables start at 2^kGrowStartBits counters (or 2^tableBits if smaller)
+  /// and double, up to 2^tableBits, whenever the symbols coded outside a
+  /// run's sure hits (which touch no table) reach half the counters one
+  /// table holds: a trace that is mostly runs then does not clear tables
+  /// sized for all of its symbols.
   SymbolModel(unsigned symbolBits, unsigned tableBits,
               Coding coding = Bitwise, unsigned windowBits = 0,
-              unsigned flagBits = 12, unsigned runLength = 0);
+              unsigned flagBits = 12, unsigned runLength = 0,
+              bool growTables = false);
+
+  /// Where growing tables start.
+  static constexpr unsigned kGrowStartBits = 18;
 
   /// Codes `symbol` (must be below 2^symbolBits when encoding; ignored when
   /// decoding) and returns the symbol coded.
@@ -159,6 +170,11 @@ public:
 
   /// How many symbols were coded so far.
   uint64_t symbolsCoded() const { return history.size(); }
+
+  /// The hashed tables' size now, and the most they may grow to: 2^bits
+  /// counters each.
+  unsigned currentTableBits() const { return tableBits; }
+  unsigned tableBitsLimit() const { return maxTableBits; }
 
   /// (Runs) how many symbols so far were coded in a run, and of them how
   /// many by the run's own flag alone (hits it was sure of).
@@ -216,8 +232,16 @@ private:
   }
   void findMatch(std::vector<uint32_t> &positions, uint32_t hash,
                  unsigned minLength, size_t &ptr, uint32_t &length);
+  /// Doubles the hashed tables (growTables), each context keeping what it
+  /// had learned: a counter or position indexed by the top bits of a hash
+  /// goes to both slots one more bit picks, one indexed by the low bits
+  /// to the slot and the one in the new upper half.
+  void grow();
 
-  unsigned symbolBits, tableBits;
+  unsigned symbolBits, tableBits, maxTableBits;
+  /// The count of symbols coded outside sure run hits at which the tables
+  /// grow next (UINT64_MAX: at their size).
+  uint64_t growAt = UINT64_MAX;
   Coding coding;
   /// How far back a match may start: 2^windowBits, or unbounded.
   uint64_t window;

@@ -46,7 +46,7 @@ constexpr char kMagic[4] = {'P', 'H', 'P', 'K'};
 // (names front-coded, call sites' and groups' symbols as skips, callees by
 // rank among the recent ones); 5: symbols deep in a long match are coded
 // in runs (SymbolModel's runLength, a number in the file after the window).
-constexpr uint32_t kVersion = 5;
+constexpr uint32_t kVersion = 6;
 constexpr size_t kHeaderSize = 24;
 constexpr unsigned kMaxDepth = 4096; // repeat nesting a decoder accepts
 
@@ -297,7 +297,8 @@ struct BodyCoder {
         model(alphabet.bits(), tableBits,
               version >= 3 ? trace::SymbolModel::Predicted
                            : trace::SymbolModel::Bitwise,
-              windowBits, version >= 4 ? 16 : 12, runLength) {}
+              windowBits, version >= 4 ? 16 : 12, runLength,
+              /*growTables=*/version >= 6) {}
 
   uint32_t symbol(uint32_t s) {
     if (progress && model.symbolsCoded() + 1 >= nextReport) {
@@ -822,6 +823,10 @@ LogicalResult Packer::pack(Operation *module) {
     sizes.predictedSymbols += bodies.model.predictionHits();
     sizes.runSymbols += bodies.model.runSymbols();
     sizes.runSureHits += bodies.model.runSureHits();
+    sizes.tableBits =
+        std::max(sizes.tableBits, bodies.model.currentTableBits());
+    sizes.maxTableBits =
+        std::max(sizes.maxTableBits, bodies.model.tableBitsLimit());
     if (progress)
       progress({WppProgress::Code, bodies.model.symbolsCoded(),
                 bodies.totalSymbols, true});

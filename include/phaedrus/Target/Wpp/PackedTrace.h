@@ -38,6 +38,10 @@ struct PackedSizes {
   /// alone coded.
   uint64_t runSymbols = 0;
   uint64_t runSureHits = 0;
+  /// The body model's hashed tables at the end (2^tableBits counters
+  /// each; the largest of the file's models) and the most they could grow
+  /// to (packed format 6: they grow with the symbols coded outside runs).
+  unsigned tableBits = 0, maxTableBits = 0;
   /// packWpp: traces folded again while coded (more folded items than it
   /// keeps).
   uint64_t foldedAgain = 0;
