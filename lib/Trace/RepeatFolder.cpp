@@ -3,8 +3,23 @@
 #include "phaedrus/Trace/RepeatFolder.h"
 
 #include <algorithm>
+#include <cstdio>
 
 using namespace mlir::phaedrus::trace;
+
+void RepeatFolder::ItemBuffer::reserve(size_t n) {
+  if (n <= capacity)
+    return;
+  void *grown = n <= SIZE_MAX / sizeof(Item)
+                    ? std::realloc(first, n * sizeof(Item))
+                    : nullptr;
+  if (!grown) {
+    std::fputs("phaedrus: out of memory for folded items\n", stderr);
+    std::abort();
+  }
+  first = static_cast<Item *>(grown);
+  capacity = n;
+}
 
 uint32_t RepeatFolder::intern(std::vector<Item> body) {
   auto [it, inserted] = bodyIds.try_emplace(body, bodies.size());
@@ -26,7 +41,7 @@ bool RepeatFolder::fold() {
     if (!std::equal(body.begin(), body.end(), output.end() - p))
       continue;
     ++repeat.count;
-    output.resize(sealed + n - p);
+    output.truncate(sealed + n - p);
     return true;
   }
   // A square: the last p items equal the p before them.
@@ -36,7 +51,7 @@ bool RepeatFolder::fold() {
     if (!std::equal(output.end() - p, output.end(), output.end() - 2 * p))
       continue;
     std::vector<Item> body(output.end() - p, output.end());
-    output.resize(sealed + n - 2 * p);
+    output.truncate(sealed + n - 2 * p);
     Item repeat;
     repeat.body = intern(std::move(body));
     repeat.count = 2;
@@ -58,7 +73,7 @@ void RepeatFolder::seal() {
   // Drop what was handed on once it is a window's worth: each item moves
   // at most once.
   if (sealed >= kSealWindow) {
-    output.erase(output.begin(), output.begin() + sealed);
+    output.dropFront(sealed);
     sealed = 0;
   }
 }
@@ -68,7 +83,7 @@ void RepeatFolder::setSink(std::function<void(const Item &)> newSink) {
   sink = std::move(newSink);
   for (size_t i = 0; i < sealed; ++i)
     sink(output[i]);
-  output.erase(output.begin(), output.begin() + sealed);
+  output.dropFront(sealed);
   sealed = 0;
 }
 
@@ -204,8 +219,7 @@ void RepeatFolder::expand(const Item &item, std::vector<uint32_t> &out) const {
     expand(bodies[item.body], out);
 }
 
-void RepeatFolder::expand(const std::vector<Item> &items,
-                          std::vector<uint32_t> &out) const {
+void RepeatFolder::expand(Items items, std::vector<uint32_t> &out) const {
   for (const Item &item : items)
     expand(item, out);
 }

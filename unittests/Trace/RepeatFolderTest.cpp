@@ -28,8 +28,7 @@ std::vector<uint32_t> expand(const RepeatFolder &folder) {
 }
 
 /// Independent expansion, not through RepeatFolder::expand.
-void expandInto(const RepeatFolder &folder,
-                const std::vector<RepeatFolder::Item> &items,
+void expandInto(const RepeatFolder &folder, RepeatFolder::Items items,
                 std::vector<uint32_t> &out) {
   for (const RepeatFolder::Item &item : items) {
     if (item.isToken()) {
@@ -157,7 +156,7 @@ std::string referenceFold(const std::vector<uint32_t> &tokens,
 }
 
 std::string canonical(const RepeatFolder &folder,
-                      const std::vector<RepeatFolder::Item> &items) {
+                      RepeatFolder::Items items) {
   std::string s;
   for (const RepeatFolder::Item &item : items)
     s += item.isToken() ? std::to_string(item.token) + " "
@@ -311,7 +310,8 @@ TEST(RepeatFolderTest, SinkGetsTheKeptItemsInBoundedMemory) {
     kept.finish();
     streamed.finish();
     ASSERT_GT(kept.items().size(), 4 * RepeatFolder::kSealWindow);
-    EXPECT_EQ(handed, kept.items());
+    EXPECT_EQ(handed, std::vector<RepeatFolder::Item>(kept.items().begin(),
+                                                       kept.items().end()));
     EXPECT_TRUE(streamed.items().empty());
     EXPECT_LE(most, 2 * RepeatFolder::kSealWindow + 1);
     std::vector<uint32_t> out;

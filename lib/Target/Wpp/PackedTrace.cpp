@@ -436,7 +436,7 @@ struct FoldedBody {
 
 /// Symbols that `items`, each followed by END or CLOSE, code to.
 static void countItems(const trace::RepeatFolder &folder,
-                       ArrayRef<FoldedItem> items, uint64_t &symbols);
+                       trace::RepeatFolder::Items items, uint64_t &symbols);
 
 /// Symbols that one top-level `item` codes to.
 static uint64_t countItem(const trace::RepeatFolder &folder,
@@ -450,7 +450,7 @@ static uint64_t countItem(const trace::RepeatFolder &folder,
 }
 
 static void countItems(const trace::RepeatFolder &folder,
-                       ArrayRef<FoldedItem> items, uint64_t &symbols) {
+                       trace::RepeatFolder::Items items, uint64_t &symbols) {
   for (const FoldedItem &item : items)
     symbols += countItem(folder, item);
   ++symbols; // END or CLOSE

@@ -53,8 +53,7 @@ struct ItemEmitter {
         run[i] = renumber(run[i]);
   }
 
-  void emit(OpBuilder &builder,
-            const std::vector<trace::RepeatFolder::Item> &items) {
+  void emit(OpBuilder &builder, trace::RepeatFolder::Items items) {
     std::vector<uint32_t> run;
     auto flush = [&] {
       flushTokenRun(builder, loc, run, blobPrefix, blobs, inlineLimit);
