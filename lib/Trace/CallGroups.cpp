@@ -202,74 +202,8 @@ void CallGroupFolder::rewrite(const uint32_t *tokens, size_t count,
 }
 
 //===----------------------------------------------------------------------===//
-// CallGroupExpander
+// CallGroupRepeatFolder
 //===----------------------------------------------------------------------===//
-
-void CallGroupExpander::attach(uint32_t caller, std::vector<uint32_t> &out) {
-  while (true) {
-    if (stack.empty()) {
-      if (caller != CallGroupTable::kNone)
-        stack.push_back({caller});
-      return;
-    }
-    if (stack.back().function == caller)
-      return;
-    stack.pop_back();
-    if (stack.empty())
-      continue;
-    Frame &uncovered = stack.back();
-    if (uncovered.next < uncovered.length) {
-      uint32_t member = table.members(uncovered.group)[uncovered.next++];
-      out.push_back(member);
-      stack.push_back({table[member].callee});
-    }
-  }
-}
-
-void CallGroupExpander::push(const uint32_t *tokens, size_t count,
-                             std::vector<uint32_t> &out) {
-  using Kind = CallGroupTable::Kind;
-  for (size_t i = 0; i < count; ++i) {
-    uint32_t token = tokens[i];
-    const CallGroupTable::Token &info = table[token];
-    switch (info.kind) {
-    case Kind::Other:
-    case Kind::Path:
-      out.push_back(token);
-      break;
-    case Kind::Entry:
-      out.push_back(token);
-      stack.push_back({info.callee});
-      break;
-    case Kind::Call:
-      attach(info.caller, out);
-      out.push_back(token);
-      stack.push_back({info.callee});
-      break;
-    case Kind::Group: {
-      uint32_t first = table.members(info.group)[0];
-      attach(info.caller, out);
-      out.push_back(first);
-      Frame &caller = stack.back();
-      caller.group = info.group;
-      caller.next = 1;
-      caller.length = info.position;
-      stack.push_back({table[first].callee});
-      break;
-    }
-    }
-  }
-}
-
-void CallGroupExpander::finish(std::vector<uint32_t> &out) {
-  attach(CallGroupTable::kNone, out);
-}
-
-void CallGroupRepeatFolder::check() {
-  for (uint32_t token : expanded)
-    digest.add(token);
-  expanded.clear();
-}
 
 void CallGroupRepeatFolder::endAnalysis() {
   if (!analyzed)
@@ -283,14 +217,12 @@ void CallGroupRepeatFolder::rewrite(const uint32_t *tokens, size_t count) {
   groups.rewrite(tokens, count, rewritten);
   if (folding)
     repeats.push(rewritten.data(), rewritten.size());
-  expander.push(rewritten.data(), rewritten.size(), expanded);
-  check();
+  expander.push(rewritten.data(), rewritten.size(), digest);
 }
 
 bool CallGroupRepeatFolder::finish() {
   endAnalysis(); // (an empty trace has no rewrite)
-  expander.finish(expanded);
-  check();
+  expander.finish(digest);
   repeats.finish();
   return digest == groups.sourceDigest();
 }

@@ -111,6 +111,9 @@ struct StreamDigest {
     hash ^= hash >> 29;
     ++length;
   }
+  /// (An output for CallGroupExpander: the check hashes what it expands
+  /// without storing it.)
+  void push_back(uint32_t token) { add(token); }
   bool operator==(const StreamDigest &o) const {
     return hash == o.hash && length == o.length;
   }
@@ -166,12 +169,16 @@ private:
   uint64_t dropped = 0;
 };
 
-/// Undoes CallGroupFolder: feed the folded stream, then finish().
+/// Undoes CallGroupFolder: feed the folded stream, then finish(). `Out` is
+/// anything with push_back(uint32_t): a vector, or a StreamDigest.
 class CallGroupExpander {
 public:
   explicit CallGroupExpander(const CallGroupTable &table) : table(table) {}
-  void push(const uint32_t *tokens, size_t count, std::vector<uint32_t> &out);
-  void finish(std::vector<uint32_t> &out);
+  template <typename Out>
+  void push(const uint32_t *tokens, size_t count, Out &out);
+  template <typename Out> void finish(Out &out) {
+    attach(CallGroupTable::kNone, out);
+  }
 
 private:
   struct Frame {
@@ -182,11 +189,68 @@ private:
   };
   /// Pops down to the nearest frame running `caller`, writing owed calls of
   /// uncovered frames; with kNone (the end) pops everything.
-  void attach(uint32_t caller, std::vector<uint32_t> &out);
+  template <typename Out> void attach(uint32_t caller, Out &out);
 
   const CallGroupTable &table;
   std::vector<Frame> stack;
 };
+
+template <typename Out>
+void CallGroupExpander::attach(uint32_t caller, Out &out) {
+  while (true) {
+    if (stack.empty()) {
+      if (caller != CallGroupTable::kNone)
+        stack.push_back({caller});
+      return;
+    }
+    if (stack.back().function == caller)
+      return;
+    stack.pop_back();
+    if (stack.empty())
+      continue;
+    Frame &uncovered = stack.back();
+    if (uncovered.next < uncovered.length) {
+      uint32_t member = table.members(uncovered.group)[uncovered.next++];
+      out.push_back(member);
+      stack.push_back({table[member].callee});
+    }
+  }
+}
+
+template <typename Out>
+void CallGroupExpander::push(const uint32_t *tokens, size_t count, Out &out) {
+  using Kind = CallGroupTable::Kind;
+  for (size_t i = 0; i < count; ++i) {
+    uint32_t token = tokens[i];
+    const CallGroupTable::Token &info = table[token];
+    switch (info.kind) {
+    case Kind::Other:
+    case Kind::Path:
+      out.push_back(token);
+      break;
+    case Kind::Entry:
+      out.push_back(token);
+      stack.push_back({info.callee});
+      break;
+    case Kind::Call:
+      attach(info.caller, out);
+      out.push_back(token);
+      stack.push_back({info.callee});
+      break;
+    case Kind::Group: {
+      uint32_t first = table.members(info.group)[0];
+      attach(info.caller, out);
+      out.push_back(first);
+      Frame &caller = stack.back();
+      caller.group = info.group;
+      caller.next = 1;
+      caller.length = info.position;
+      stack.push_back({table[first].callee});
+      break;
+    }
+    }
+  }
+}
 
 /// Call groups, then repeats, of one trace, checked: what
 /// --phaedrus-call-groups makes of a trace and --pack-wpp of a thread's
@@ -218,7 +282,6 @@ public:
 private:
   /// Ends the analysis once, before the first rewrite.
   void endAnalysis();
-  void check();
 
   CallGroupFolder groups;
   CallGroupExpander expander;
@@ -226,7 +289,7 @@ private:
   StreamDigest digest;
   bool analyzed = false;
   bool folding = true;
-  std::vector<uint32_t> rewritten, expanded;
+  std::vector<uint32_t> rewritten;
 };
 
 } // namespace mlir::phaedrus::trace
