@@ -2,6 +2,10 @@
 
 #include "phaedrus/Trace/ContextCoder.h"
 
+#include <cstdio>
+#include <cstdlib>
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <cassert>
 
@@ -170,6 +174,28 @@ uint32_t mlir::phaedrus::trace::hashCombine(uint32_t a, uint32_t b) {
   return h ^ (h >> 15);
 }
 
+void *mlir::phaedrus::trace::allocateTable(size_t bytes) {
+  constexpr size_t kHugePage = size_t(1) << 21;
+  void *memory = nullptr;
+  if (bytes >= kHugePage) {
+    size_t rounded = (bytes + kHugePage - 1) & ~(kHugePage - 1);
+    if (posix_memalign(&memory, kHugePage, rounded) == 0) {
+#ifdef MADV_HUGEPAGE
+      (void)madvise(memory, rounded, MADV_HUGEPAGE); // a hint: may fail
+#endif
+      return memory;
+    }
+    memory = nullptr;
+  } else {
+    memory = std::malloc(bytes ? bytes : 1);
+  }
+  if (!memory) {
+    std::fputs("phaedrus: out of memory for a coder table\n", stderr);
+    std::abort();
+  }
+  return memory;
+}
+
 //===----------------------------------------------------------------------===//
 // SymbolModel
 //===----------------------------------------------------------------------===//
@@ -265,7 +291,7 @@ uint32_t SymbolModel::lastAfterOrder(uint32_t excluded, unsigned &order) const {
   return kNoSymbol;
 }
 
-void SymbolModel::findMatch(std::vector<uint32_t> &positions, uint32_t hash,
+void SymbolModel::findMatch(Table<uint32_t> &positions, uint32_t hash,
                             unsigned minLength, size_t &ptr,
                             uint32_t &length) {
   size_t n = history.size();
@@ -430,13 +456,13 @@ bool SymbolModel::codeFlag(BitCoder &coder, bool hit, uint32_t predicted,
 }
 
 void SymbolModel::grow() {
-  auto spreadTop = [](std::vector<uint32_t> &table) {
-    std::vector<uint32_t> grown(2 * table.size());
+  auto spreadTop = [](Table<uint32_t> &table) {
+    Table<uint32_t> grown(2 * table.size());
     for (size_t i = 0; i < table.size(); ++i)
       grown[2 * i] = grown[2 * i + 1] = table[i];
     table.swap(grown);
   };
-  auto spreadLow = [](std::vector<uint32_t> &table) {
+  auto spreadLow = [](Table<uint32_t> &table) {
     size_t size = table.size();
     table.resize(2 * size);
     std::copy_n(table.begin(), size, table.begin() + size);

@@ -39,6 +39,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -111,6 +112,31 @@ private:
   std::vector<std::unique_ptr<uint32_t[]>> chunks;
   size_t count = 0;
 };
+
+/// TableAllocator's memory (freed with std::free); aborts when out of
+/// memory, as a std::vector does.
+void *allocateTable(size_t bytes);
+
+/// An allocator for large tables read at random: from 2 MiB on, the
+/// memory is aligned to 2 MiB and asked to be backed by huge pages
+/// (madvise; where the kernel leaves that to the program), before anything
+/// touches it: one page fault and one TLB entry per 2 MiB instead of 512.
+template <typename T> struct TableAllocator {
+  using value_type = T;
+  TableAllocator() = default;
+  template <typename U> TableAllocator(const TableAllocator<U> &) {}
+  T *allocate(size_t n) {
+    return static_cast<T *>(allocateTable(n * sizeof(T)));
+  }
+  void deallocate(T *p, size_t) { std::free(p); }
+  template <typename U> bool operator==(const TableAllocator<U> &) const {
+    return true;
+  }
+  template <typename U> bool operator!=(const TableAllocator<U> &) const {
+    return false;
+  }
+};
+template <typename T> using Table = std::vector<T, TableAllocator<T>>;
 
 /// Symbols of `symbolBits` bits (1 to 24), predicted from their history.
 class SymbolModel {
@@ -230,7 +256,7 @@ private:
     return matchLength > 0 && matchPtr < history.size() ? history[matchPtr]
                                                         : kNoSymbol;
   }
-  void findMatch(std::vector<uint32_t> &positions, uint32_t hash,
+  void findMatch(Table<uint32_t> &positions, uint32_t hash,
                  unsigned minLength, size_t &ptr, uint32_t &length);
   /// Doubles the hashed tables (growTables), each context keeping what it
   /// had learned: a counter or position indexed by the top bits of a hash
@@ -247,12 +273,12 @@ private:
   uint64_t window;
   unsigned flagBits;
   std::vector<uint32_t> order0;                 // 2^symbolBits counters
-  std::array<std::vector<uint32_t>, kOrders> tables;
+  std::array<Table<uint32_t>, kOrders> tables;
   std::array<uint32_t, kOrders> contextHash{};
   SymbolHistory history;
   std::array<uint32_t, 6> recent{}; // the last 6 symbols, the last first
   // Match model: where the current order-6 context last occurred.
-  std::vector<uint32_t> lastPosition;
+  Table<uint32_t> lastPosition;
   size_t matchPtr = 0;
   uint32_t matchLength = 0;
   std::vector<uint32_t> matchCounters; // by length bucket and expected bit
@@ -262,8 +288,8 @@ private:
   // Predicted coding only.
   std::array<uint32_t, 7> chain{}; // hashes of the previous 0 to 6 symbols
   uint32_t tableMask = 0;
-  std::vector<uint32_t> lastAfter; // symbol + 1 last seen after orders 1-3
-  std::vector<uint32_t> flagCounters;
+  Table<uint32_t> lastAfter; // symbol + 1 last seen after orders 1-3
+  Table<uint32_t> flagCounters;
   std::vector<int32_t> flagWeights; // per source, agreement, last flag
   std::vector<uint32_t> refine; // the flag's probability refined, 33 points
   uint32_t recentHits = 0;      // the last flags, one bit each
@@ -271,7 +297,7 @@ private:
   // A second match model, on order-12 contexts.
   std::array<uint32_t, 6> pastChain6{}; // chain[6] of the last 6 positions
   uint32_t longHash = 0;
-  std::vector<uint32_t> longLastPosition;
+  Table<uint32_t> longLastPosition;
   size_t longPtr = 0;
   uint32_t longLength = 0;
   // Runs: the flag's probability of a hit (32 bits) and update count, per
