@@ -11,6 +11,15 @@ using namespace mlir::phaedrus::trace;
 
 namespace {
 
+/// `count` symbols drawn uniformly below `alphabet`.
+std::vector<uint32_t> randomSymbols(std::mt19937 &rng, size_t count,
+                                    uint32_t alphabet) {
+  std::vector<uint32_t> symbols(count);
+  for (uint32_t &s : symbols)
+    s = rng() % alphabet;
+  return symbols;
+}
+
 std::vector<uint8_t>
 encodeSymbols(const std::vector<uint32_t> &symbols, unsigned bits,
               SymbolModel::Coding coding = SymbolModel::Bitwise,
@@ -49,9 +58,7 @@ decodeSymbols(const std::vector<uint8_t> &bytes, unsigned bits, size_t count,
 TEST(ContextCoderTest, RandomSymbolsRoundTrip) {
   std::mt19937 rng(7);
   for (unsigned bits : {1u, 3u, 9u, 17u, 24u}) {
-    std::vector<uint32_t> symbols(5000);
-    for (uint32_t &s : symbols)
-      s = rng() & ((1u << bits) - 1);
+    std::vector<uint32_t> symbols = randomSymbols(rng, 5000, 1u << bits);
     std::vector<uint8_t> bytes = encodeSymbols(symbols, bits);
     bool overran = true;
     EXPECT_EQ(decodeSymbols(bytes, bits, symbols.size(), &overran), symbols)
@@ -91,9 +98,7 @@ TEST(ContextCoderTest, LongRepeatsCostAlmostNothing) {
   // A random block of 1000 symbols, then 100 copies of it: the match model
   // must code the copies in a small fraction of the first block's size.
   std::mt19937 rng(3);
-  std::vector<uint32_t> block(1000);
-  for (uint32_t &s : block)
-    s = rng() % 300;
+  std::vector<uint32_t> block = randomSymbols(rng, 1000, 300);
   std::vector<uint32_t> once = block, many;
   for (int i = 0; i < 101; ++i)
     many.insert(many.end(), block.begin(), block.end());
@@ -128,9 +133,7 @@ TEST(ContextCoderTest, NumbersAndFlagsRoundTrip) {
 
 TEST(ContextCoderTest, TruncatedInputIsDetected) {
   std::mt19937 rng(1);
-  std::vector<uint32_t> symbols(3000);
-  for (uint32_t &s : symbols)
-    s = rng() % 200;
+  std::vector<uint32_t> symbols = randomSymbols(rng, 3000, 200);
   std::vector<uint8_t> bytes = encodeSymbols(symbols, 8);
   bytes.resize(bytes.size() / 2);
   bool overran = false;
@@ -147,9 +150,7 @@ constexpr SymbolModel::Coding kPredicted = SymbolModel::Predicted;
 TEST(ContextCoderTest, PredictedRandomSymbolsRoundTrip) {
   std::mt19937 rng(17);
   for (unsigned bits : {1u, 2u, 3u, 9u, 17u, 24u}) {
-    std::vector<uint32_t> symbols(5000);
-    for (uint32_t &s : symbols)
-      s = rng() & ((1u << bits) - 1);
+    std::vector<uint32_t> symbols = randomSymbols(rng, 5000, 1u << bits);
     std::vector<uint8_t> bytes = encodeSymbols(symbols, bits, kPredicted);
     bool overran = true;
     EXPECT_EQ(decodeSymbols(bytes, bits, symbols.size(), &overran, kPredicted),
@@ -166,11 +167,8 @@ TEST(ContextCoderTest, PredictedRandomSymbolsRoundTrip) {
 std::vector<uint32_t> repetitiveStream(std::mt19937 &rng, size_t size,
                                        uint32_t alphabet) {
   std::vector<std::vector<uint32_t>> bodies(20);
-  for (auto &body : bodies) {
-    body.resize(3 + rng() % 30);
-    for (uint32_t &s : body)
-      s = rng() % alphabet;
-  }
+  for (auto &body : bodies)
+    body = randomSymbols(rng, 3 + rng() % 30, alphabet);
   std::vector<uint32_t> out;
   while (out.size() < size) {
     const auto &body = bodies[rng() % 4 == 0 ? rng() % bodies.size() : 0];
@@ -268,9 +266,7 @@ TEST(ContextCoderTest, SixteenBitFlagsCostLessWhereNearlyAllIsPredicted) {
   // what 12-bit ones take (measured: 119 bytes against 438; 4M hits cost at
   // least 171 bytes at 12 bits), and the mixed stream in about the same.
   std::mt19937 rng(41);
-  std::vector<uint32_t> body(50);
-  for (uint32_t &s : body)
-    s = rng() % 4000;
+  std::vector<uint32_t> body = randomSymbols(rng, 50, 4000);
   std::vector<uint32_t> loop;
   for (int i = 0; i < 80000; ++i)
     loop.insert(loop.end(), body.begin(), body.end());
@@ -303,11 +299,8 @@ TEST(ContextCoderTest, RunsDecodeExactlyAndCodeMostOfALoopAlone) {
   // (measured: the loop 4,074 bytes against 4,271, 97% of its 1.26M
   // symbols in runs; the mixed stream 2,664 against 2,866).
   std::mt19937 rng(43);
-  std::vector<uint32_t> body(40), inner(13);
-  for (uint32_t &s : body)
-    s = rng() % 4000;
-  for (uint32_t &s : inner)
-    s = rng() % 4000;
+  std::vector<uint32_t> body = randomSymbols(rng, 40, 4000);
+  std::vector<uint32_t> inner = randomSymbols(rng, 13, 4000);
   std::vector<uint32_t> loop;
   for (int i = 0; i < 30000; ++i) {
     size_t end = rng() % 50 == 0 ? 1 + rng() % 40 : body.size();
@@ -410,9 +403,7 @@ TEST(ContextCoderTest, SureRunHitsDoNotGrowTheTables) {
   // nearly every symbol is a sure hit in a run, so tables allowed 2^22
   // counters stay at their starting 2^18.
   std::mt19937 rng(67);
-  std::vector<uint32_t> body(64);
-  for (uint32_t &s : body)
-    s = rng() % 4000;
+  std::vector<uint32_t> body = randomSymbols(rng, 64, 4000);
   std::vector<uint8_t> bytes;
   BitCoder coder = BitCoder::encoder(bytes);
   SymbolModel model(12, 22, kPredicted, 24, 16, 32, true);

@@ -27,12 +27,14 @@
 #ifndef PHAEDRUS_TRACE_REPEATFOLDER_H
 #define PHAEDRUS_TRACE_REPEATFOLDER_H
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <functional>
 #include <map>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace mlir::phaedrus::trace {

@@ -45,7 +45,9 @@ constexpr char kMagic[4] = {'P', 'H', 'P', 'K'};
 // with 16-bit probabilities, and vocabulary entries are coded tighter
 // (names front-coded, call sites' and groups' symbols as skips, callees by
 // rank among the recent ones); 5: symbols deep in a long match are coded
-// in runs (SymbolModel's runLength, a number in the file after the window).
+// in runs (SymbolModel's runLength, a number in the file after the window);
+// 6: the body model's tables grow, up to the size in the file, with the
+// symbols coded outside runs' sure hits (SymbolModel's growTables).
 constexpr uint32_t kVersion = 6;
 constexpr size_t kHeaderSize = 24;
 constexpr unsigned kMaxDepth = 4096; // repeat nesting a decoder accepts
