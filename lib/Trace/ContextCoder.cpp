@@ -211,7 +211,9 @@ SymbolModel::SymbolModel(unsigned symbolBits, unsigned tableBits,
   assert((!growTables || coding == Predicted) &&
          "tables grow with predicted coding");
   if (growTables && coding == Predicted) {
-    this->tableBits = std::min(this->tableBits, kGrowStartBits);
+    this->tableBits = std::min(
+        this->tableBits,
+        std::max(kGrowStartBits, this->tableBits - kGrowStartShift));
     if (this->tableBits < maxTableBits)
       growAt = uint64_t(1) << (this->tableBits - 1);
   }

@@ -171,18 +171,20 @@ public:
   /// fails. 0 turns runs off (versions 3 and 4).
   ///
   /// `growTables` (Predicted coding; packed format version 6): the hashed
-  /// tables start at 2^kGrowStartBits counters (or 2^tableBits if smaller)
-  /// and double, up to 2^tableBits, whenever the symbols coded outside a
-  /// run's sure hits (which touch no table) reach half the counters one
-  /// table holds: a trace that is mostly runs then does not clear tables
-  /// sized for all of its symbols.
+  /// tables start at a quarter of 2^tableBits counters, but at least
+  /// 2^kGrowStartBits (or 2^tableBits if smaller), and double, up to
+  /// 2^tableBits, whenever the symbols coded outside a run's sure hits
+  /// (which touch no table) reach half the counters one table holds: a
+  /// trace that is mostly runs then does not clear tables sized for all of
+  /// its symbols.
   SymbolModel(unsigned symbolBits, unsigned tableBits,
               Coding coding = Bitwise, unsigned windowBits = 0,
               unsigned flagBits = 12, unsigned runLength = 0,
               bool growTables = false);
 
-  /// Where growing tables start.
-  static constexpr unsigned kGrowStartBits = 18;
+  /// Where growing tables start: 2^-kGrowStartShift of their limit, and
+  /// at least 2^kGrowStartBits counters.
+  static constexpr unsigned kGrowStartBits = 18, kGrowStartShift = 2;
 
   /// Codes `symbol` (must be below 2^symbolBits when encoding; ignored when
   /// decoding) and returns the symbol coded.
