@@ -57,12 +57,15 @@ struct DecodedWpp {
 /// `token` is a vocabulary id, or PHAEDRUS_PATH_MARK | k for the k-th
 /// distinct (function, path) (its entry id is then the number of static
 /// entries plus k). Reports problems at `loc` as importWpp documents them;
-/// nullopt on an error.
+/// nullopt on an error. `reread`: the file was read before, so its
+/// vocabulary is neither parsed nor checked again (the result has no
+/// entries; a Lua vocabulary took a fifth of packing a short trace, parsed
+/// once per read).
 static std::optional<DecodedWpp>
 decodeWpp(StringRef bytes, Location loc, const ImportWppOptions &options,
           WppEventCallback deliver,
           llvm::function_ref<void(const trace::Header &)> onHeader = nullptr,
-          WppSpanCallback deliverSpan = nullptr) {
+          WppSpanCallback deliverSpan = nullptr, bool reread = false) {
   DecodedWpp decoded;
   // Every event goes through here, counted (for the progress callback too).
   uint64_t &events = decoded.events;
@@ -224,6 +227,10 @@ decodeWpp(StringRef bytes, Location loc, const ImportWppOptions &options,
     emitWarning(loc) << "trace is incomplete: " << status.problem << "; "
                      << describeRecovery(status);
   }
+  if (reread) {
+    report(true);
+    return decoded;
+  }
   std::string vocabularyError;
   std::optional<std::vector<trace::VocabularyEntry>> entries =
       trace::parseVocabulary(decoded.header.vocabulary, vocabularyError);
@@ -363,7 +370,8 @@ void mlir::phaedrus::rereadWpp(StringRef bytes, Location loc,
   // The file read without error before; its diagnostics were given then.
   ScopedDiagnosticHandler quiet(loc->getContext(),
                                 [](Diagnostic &) { return success(); });
-  (void)decodeWpp(bytes, loc, options, onEvent, nullptr, onSpan);
+  (void)decodeWpp(bytes, loc, options, onEvent, nullptr, onSpan,
+                  /*reread=*/true);
 }
 
 OwningOpRef<ModuleOp> mlir::phaedrus::importWpp(StringRef bytes,
