@@ -174,6 +174,18 @@ uint32_t mlir::phaedrus::trace::hashCombine(uint32_t a, uint32_t b) {
   return h ^ (h >> 15);
 }
 
+namespace {
+/// The chain of context hashes before a position: chain[j] covers the j
+/// symbols before it, `before(j)` being the j-th symbol back plus 1 (0 for
+/// one before the start).
+template <typename Before>
+void hashChain(std::array<uint32_t, 7> &chain, Before before) {
+  chain[0] = kChainSeed;
+  for (uint32_t j = 1; j <= 6; ++j)
+    chain[j] = hashCombine(chain[j - 1], before(j));
+}
+} // namespace
+
 void *mlir::phaedrus::trace::allocateTable(size_t bytes) {
   constexpr size_t kHugePage = size_t(1) << 21;
   void *memory = nullptr;
@@ -259,9 +271,7 @@ void SymbolModel::beginSymbol() {
     // value). The order-12 hash joins chain[6] to chain[6] of 6 symbols
     // ago rather than extending the chain (a serial chain of hashes is
     // what this costs per symbol).
-    chain[0] = kChainSeed;
-    for (uint32_t j = 1; j <= 6; ++j)
-      chain[j] = hashCombine(chain[j - 1], j <= n ? recent[j - 1] + 1 : 0);
+    hashChain(chain, [&](uint32_t j) { return j <= n ? recent[j - 1] + 1 : 0; });
     uint32_t &sixAgo = pastChain6[n % pastChain6.size()];
     longHash = hashCombine(chain[6], sixAgo);
     sixAgo = chain[6];
@@ -542,11 +552,10 @@ void SymbolModel::leaveRun() {
   // The order-12 hash reads chain[6] of 6 symbols back from a ring of the
   // last 6 (a run is at least 12 symbols long, so all 6 are there).
   size_t n = history.size();
+  std::array<uint32_t, 7> past;
   for (size_t m = n - pastChain6.size(); m < n; ++m) {
-    uint32_t h = kChainSeed;
-    for (uint32_t j = 1; j <= 6; ++j)
-      h = hashCombine(h, history[m - j] + 1);
-    pastChain6[m % pastChain6.size()] = h;
+    hashChain(past, [&](uint32_t j) { return history[m - j] + 1; });
+    pastChain6[m % pastChain6.size()] = past[6];
   }
   beginSymbol();
 }

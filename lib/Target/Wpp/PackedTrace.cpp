@@ -1326,7 +1326,7 @@ LogicalResult mlir::phaedrus::packWpp(StringRef bytes, MLIRContext *context,
           // without a call per event) go on as they are, after the batch,
           // the budget checked as often as with batches (a check after
           // 64K events let a folder's items pass 2^24 before it, and their
-          // vector double: objects.lua's function trace peaked at 649 MiB
+          // buffer double: objects.lua's function trace peaked at 649 MiB
           // instead of 415).
           [&](uint32_t thread, const uint32_t *tokens, size_t count) {
             if (only && thread != *only)
