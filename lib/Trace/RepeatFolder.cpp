@@ -28,12 +28,11 @@ uint32_t RepeatFolder::intern(std::vector<Item> body) {
   return it->second;
 }
 
-/// One folding step at the end of the output; true if it changed anything.
-bool RepeatFolder::fold() {
+bool RepeatFolder::fold(bool absorb, bool square) {
   size_t n = output.size() - sealed; // positions below are relative to `sealed`
   // An open repeat right before the last p items absorbs them if they are
   // one more occurrence of its body.
-  for (size_t p = 1; p <= maxPeriod && p + 1 <= n; ++p) {
+  for (size_t p = 1; absorb && p <= maxPeriod && p + 1 <= n; ++p) {
     Item &repeat = output[sealed + n - 1 - p];
     if (repeat.isToken() || bodies[repeat.body].size() != p)
       continue;
@@ -45,7 +44,7 @@ bool RepeatFolder::fold() {
     return true;
   }
   // A square: the last p items equal the p before them.
-  for (size_t p = 1; p <= maxPeriod && 2 * p <= n; ++p) {
+  for (size_t p = 1; square && p <= maxPeriod && 2 * p <= n; ++p) {
     if (!(output.back() == output[sealed + n - 1 - p]))
       continue;
     if (!std::equal(output.end() - p, output.end(), output.end() - 2 * p))
@@ -139,11 +138,17 @@ void RepeatFolder::push(uint32_t token) {
   bool filtered = maxPeriod <= kFilterMaxPeriod;
   if (filtered && !filterValid)
     rebuildFilter();
-  bool mayFold = !filtered || (openDue & 1) || slotCounts[filterSlot(token)];
+  // The first step's rules: a repeat may absorb the pushed token only at
+  // its due push, and a square needs an equal token among the last items.
+  bool absorb = !filtered || (openDue & 1);
+  bool square = !filtered || slotCounts[filterSlot(token)];
   output.push_back(item);
   bool folded = false;
-  while (mayFold && fold())
+  if ((absorb || square) && fold(absorb, square)) {
     folded = true;
+    while (fold()) {
+    }
+  }
   if (filtered) {
     if (folded)
       filterValid = false;

@@ -115,7 +115,10 @@ public:
   void expand(const Item &item, std::vector<uint32_t> &out) const;
 
 private:
-  bool fold();
+  /// One folding step at the end of the output; true if it changed
+  /// anything. `absorb` and `square` say which of its two rules may apply
+  /// (the filter rules one or both out for the first step after a push).
+  bool fold(bool absorb = true, bool square = true);
   /// The candidate filter (maxPeriod <= kFilterMaxPeriod): what the last
   /// maxPeriod items of the output hold, enough to tell that a pushed token
   /// can fold with none of them.
