@@ -447,6 +447,23 @@ TEST_F(ImportWppTest, PackingRefusesTokensOutsideTheVocabulary) {
                    "of 2 entries"));
 }
 
+// In a function trace over a vocabulary with call groups, the groups'
+// analysis reads each token's entry: a token past the vocabulary is refused
+// before it (a chunk damaged under an intact record checksum crashed
+// --pack-wpp there), and a huge one without memory sized by it.
+TEST_F(ImportWppTest, PackingRefusesTokensOutsideTheVocabularyBeforeGroups) {
+  for (uint32_t bad : {5u, 0x3ffffff0u}) {
+    TraceBuilder b = start(kGroupVocabulary);
+    b.events(0, 0, {0, 2, 3, bad, 1});
+    b.end();
+    messages.clear();
+    EXPECT_FALSE(pack(b));
+    EXPECT_TRUE(said("corrupt trace: it records token " + std::to_string(bad) +
+                     ", outside its vocabulary of 5 entries"))
+        << (messages.empty() ? "(none)" : messages.front());
+  }
+}
+
 TEST_F(ImportWppTest, PackingVerifiesTheVocabularyAsImportDoes) {
   TraceBuilder b = start("0\tfunction\tmain\n7\tfunction\tf\n");
   b.events(0, 0, {0});

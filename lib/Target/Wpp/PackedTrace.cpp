@@ -1222,11 +1222,20 @@ LogicalResult mlir::phaedrus::packWpp(StringRef bytes, MLIRContext *context,
   std::vector<bool> seen;
   bool functionGranularity = false;
   LastFolder firstReadFolder;
+  // The first token past what any vocabulary holds (the vocabulary is known
+  // once the file is read): `seen` is not sized by a damaged word.
+  constexpr uint32_t kMaxToken = 1u << 24;
+  std::optional<uint32_t> outOfRange;
   auto firstRead = [&](uint32_t thread, uint32_t token, uint64_t length) {
     if (!functionGranularity) {
       if (!firstFoldingStopped())
         foldInto(folders, firstReadFolder, thread, token, length, onNew);
       return checkBudget(1);
+    }
+    if (token >= kMaxToken) {
+      if (!outOfRange)
+        outOfRange = token;
+      return;
     }
     if (token >= seen.size())
       seen.resize(std::max<size_t>(token + 1, 2 * seen.size()), false);
@@ -1247,6 +1256,17 @@ LogicalResult mlir::phaedrus::packWpp(StringRef bytes, MLIRContext *context,
   if (failed(shell) || failed(verify(shell->vocabulary)))
     return failure();
   VocabularyOp vocabulary = shell->vocabulary;
+  // Every token of a function trace is checked here, before the call
+  // groups' passes read the entry of each (a path trace's are checked as
+  // they are coded).
+  uint64_t numEntries = vocabulary.getNumEntries();
+  for (size_t token = numEntries; !outOfRange && token < seen.size(); ++token)
+    if (seen[token])
+      outOfRange = static_cast<uint32_t>(token);
+  if (outOfRange)
+    return emitError(loc) << "corrupt trace: it records token " << *outOfRange
+                          << ", outside its vocabulary of " << numEntries
+                          << " entries";
   // Later reads know how many events the file holds.
   ImportWppOptions rereadOptions = options;
   rereadOptions.expectedEvents = shell->events;
