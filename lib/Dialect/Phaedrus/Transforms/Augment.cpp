@@ -149,6 +149,25 @@ struct PhaedrusAugmentPass
 
     // Read every recorded trace once: legality, counts, leaves, contexts.
     for (TraceOp trace : traces) {
+      FailureOr<uint64_t> length = walker.getRecordedLength(trace);
+      if (failed(length))
+        return failure();
+      if (*length > maxEvents) {
+        // (The length saturates at 2^64 - 1.)
+        InFlightDiagnostic warning = trace.emitWarning();
+        warning << kPass << ": trace @" << trace.getSymName()
+                << " stands for ";
+        if (*length == UINT64_MAX)
+          warning << "2^64 - 1 or more";
+        else
+          warning << *length;
+        warning << " events, more than max-events="
+                << static_cast<uint64_t>(maxEvents)
+                << " (augmenting reads and writes every event); it is not "
+                   "augmented";
+        ++numSkipped;
+        continue;
+      }
       auto facts = std::make_unique<trace::StreamFacts>(
           shared.table, shared.enterable,
           streamSeed(trace.getSymName(), UINT64_MAX));

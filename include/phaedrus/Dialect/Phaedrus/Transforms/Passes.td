@@ -417,6 +417,12 @@ def PhaedrusAugmentPass : Pass<"phaedrus-augment", "::mlir::ModuleOp"> {
     recorded trace is checked first; one that does not read legally is not
     augmented (a warning says where it breaks).
 
+    Augmenting reads every event of the recorded traces and writes every
+    event of each copy, whatever their repeats fold: a recorded trace of
+    more than `max-events` events (call groups expanded) is not augmented,
+    and a warning says how long it is (a trace that folds to a few ops may
+    stand for 2^60 events).
+
     The augmented trace of recorded trace `@t` number k is `@t_augk`, placed
     after `@t`, with `@t`'s input descriptor and the attribute
     `phaedrus.augmented = {from = [@t, @partner], copy = k, seed = S,
@@ -449,6 +455,9 @@ def PhaedrusAugmentPass : Pass<"phaedrus-augment", "::mlir::ModuleOp"> {
            "Probability that each rare leaf call site is dropped">,
     Option<"spread", "spread", "unsigned", "1",
            "Buckets away from its own that a resampled count may move">,
+    Option<"maxEvents", "max-events", "uint64_t", "uint64_t(1) << 30",
+           "Augment only recorded traces of at most this many events (each is "
+           "read in full, and each copy written in full)">,
     Option<"bucketsPerOctave", "buckets-per-octave", "unsigned", "4",
            "Count buckets per doubling (the models' is 4)">,
     Option<"maxPeriod", "max-period", "unsigned", "8",
@@ -464,7 +473,7 @@ def PhaedrusAugmentPass : Pass<"phaedrus-augment", "::mlir::ModuleOp"> {
     Statistic<"numCountsResampled", "counts-resampled",
               "Number of repeat counts resampled">,
     Statistic<"numSkipped", "skipped",
-              "Number of recorded traces not augmented (illegal, or copies rejected)">
+              "Number of recorded traces not augmented (illegal, too long, or copies rejected)">
   ];
   let dependentDialects = ["::mlir::phaedrus::PhaedrusDialect"];
 }
