@@ -146,6 +146,21 @@ FailureOr<uint64_t> TraceWalker::getRecordedLength(TraceOp trace) {
   return recordedLength(vocabulary, *counts);
 }
 
+std::string mlir::phaedrus::describeLength(uint64_t length) {
+  return length == UINT64_MAX ? "2^64 - 1 or more" : std::to_string(length);
+}
+
+LogicalResult mlir::phaedrus::checkMaxTokens(TraceOp trace, uint64_t length,
+                                             uint64_t maxTokens,
+                                             StringRef consequence) {
+  if (length <= maxTokens)
+    return success();
+  return trace.emitOpError()
+         << "expands to " << describeLength(length)
+         << " tokens, more than max-tokens=" << maxTokens << "; "
+         << consequence;
+}
+
 uint64_t mlir::phaedrus::recordedLength(VocabularyOp vocabulary,
                                         ArrayRef<uint64_t> tokenCounts) {
   uint64_t total = 0;

@@ -153,18 +153,12 @@ struct PhaedrusAugmentPass
       if (failed(length))
         return failure();
       if (*length > maxEvents) {
-        // (The length saturates at 2^64 - 1.)
-        InFlightDiagnostic warning = trace.emitWarning();
-        warning << kPass << ": trace @" << trace.getSymName()
-                << " stands for ";
-        if (*length == UINT64_MAX)
-          warning << "2^64 - 1 or more";
-        else
-          warning << *length;
-        warning << " events, more than max-events="
-                << static_cast<uint64_t>(maxEvents)
-                << " (augmenting reads and writes every event); it is not "
-                   "augmented";
+        trace.emitWarning() << kPass << ": trace @" << trace.getSymName()
+                            << " stands for " << describeLength(*length)
+                            << " events, more than max-events="
+                            << static_cast<uint64_t>(maxEvents)
+                            << " (augmenting reads and writes every event); "
+                               "it is not augmented";
         ++numSkipped;
         continue;
       }

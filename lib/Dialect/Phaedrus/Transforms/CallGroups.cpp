@@ -393,6 +393,12 @@ struct PhaedrusCallGroupsPass
     for (EntryOp entry : vocabulary.getBody().getOps<EntryOp>())
       if (entry.getKind() == EntryKind::Group && (*counts)[entry.getId()])
         return success(); // folded before
+    FailureOr<uint64_t> length = walker.getExpandedLength(trace);
+    if (failed(length) ||
+        failed(checkMaxTokens(trace, *length, maxTokens,
+                              "left as it is (folding reads every token "
+                              "twice)")))
+      return failure();
 
     auto asTokens = [](ArrayRef<int32_t> piece) {
       return reinterpret_cast<const uint32_t *>(piece.data());

@@ -34,11 +34,8 @@ struct PhaedrusExpandPass
         anyFailed = true;
         continue;
       }
-      if (*length > maxTokens) {
-        trace.emitOpError() << "expands to " << *length
-                            << " tokens, more than max-tokens="
-                            << static_cast<uint64_t>(maxTokens)
-                            << "; left compressed";
+      if (failed(checkMaxTokens(trace, *length, maxTokens,
+                                "left compressed"))) {
         anyFailed = true;
         continue;
       }

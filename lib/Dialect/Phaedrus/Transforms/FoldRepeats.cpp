@@ -29,6 +29,11 @@ struct PhaedrusFoldRepeatsPass
       // Rules stay as they are: folding applies to grammar-free traces.
       if (trace.getGrammarAttr())
         continue;
+      FailureOr<uint64_t> length = walker.getExpandedLength(trace);
+      if (failed(length) ||
+          failed(checkMaxTokens(trace, *length, maxTokens,
+                                "left as it is (folding reads every token)")))
+        return signalPassFailure();
       trace::RepeatFolder folder(maxPeriod);
       if (failed(walker.expand(trace, [&](ArrayRef<int32_t> piece) {
             folder.push(reinterpret_cast<const uint32_t *>(piece.data()),

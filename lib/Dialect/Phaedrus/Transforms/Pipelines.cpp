@@ -19,6 +19,11 @@ struct CompressOptions : public PassPipelineOptions<CompressOptions> {
                                       "before --export-packed: rules cut the "
                                       "contexts its model predicts from)"),
                        llvm::cl::init(true)};
+  Option<uint64_t> maxTokens{
+      *this, "max-tokens",
+      llvm::cl::desc("Refuse to fold a trace of more tokens than this "
+                     "(folding reads every token)"),
+      llvm::cl::init(uint64_t(1) << 30)};
 };
 } // namespace
 
@@ -30,8 +35,11 @@ void mlir::phaedrus::registerPhaedrusPipelines() {
       [](OpPassManager &pm, const CompressOptions &options) {
         PhaedrusCallGroupsPassOptions groups;
         groups.programPath = options.program;
+        groups.maxTokens = options.maxTokens;
         pm.addPass(createPhaedrusCallGroupsPass(groups));
-        pm.addPass(createPhaedrusFoldRepeatsPass());
+        PhaedrusFoldRepeatsPassOptions fold;
+        fold.maxTokens = options.maxTokens;
+        pm.addPass(createPhaedrusFoldRepeatsPass(fold));
         if (options.grammar)
           pm.addPass(createPhaedrusGrammarPass());
       });

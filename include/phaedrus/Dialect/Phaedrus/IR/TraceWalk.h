@@ -92,6 +92,17 @@ FailureOr<trace::CallGroupTable>
 buildCallGroupTable(VocabularyOp vocabulary,
                     SmallVectorImpl<StringAttr> *functionNames = nullptr);
 
+/// A token count for a diagnostic: the number, or for a saturated length
+/// (UINT64_MAX) "2^64 - 1 or more".
+std::string describeLength(uint64_t length);
+
+/// Passes that read every token of a trace refuse one of more than
+/// `maxTokens` (the pass's max-tokens): an error at `trace`, "expands to N
+/// tokens, more than max-tokens=M; CONSEQUENCE". A trace of a few ops can
+/// stand for 2^64 tokens.
+LogicalResult checkMaxTokens(TraceOp trace, uint64_t length, uint64_t maxTokens,
+                             StringRef consequence);
+
 /// The number of recorded events that per-token counts (as countTokens
 /// gives them) stand for: a group token counts once per member. Saturates
 /// at UINT64_MAX.

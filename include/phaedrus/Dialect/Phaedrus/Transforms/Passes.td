@@ -367,6 +367,9 @@ def PhaedrusCallGroupsPass : Pass<"phaedrus-call-groups", "::mlir::ModuleOp"> {
            "next member, as remarks on the program's calls">,
     Option<"maxPeriod", "max-period", "unsigned", "8",
            "Longest block of items folded into a repeat afterwards">,
+    Option<"maxTokens", "max-tokens", "uint64_t", "uint64_t(1) << 30",
+           "Refuse to fold a trace of more tokens than this (folding reads "
+           "every token)">,
     Option<"minRepeatTokens", "min-repeat-tokens", "uint64_t", "0",
            "Write a repeat that stands for fewer tokens than this as its "
            "tokens (fewer ops; the same trace)">,
@@ -552,6 +555,9 @@ def PhaedrusFoldRepeatsPass : Pass<"phaedrus-fold-repeats", "::mlir::ModuleOp"> 
   let options = [
     Option<"maxPeriod", "max-period", "unsigned", "8",
            "Longest block of items folded into a repeat">,
+    Option<"maxTokens", "max-tokens", "uint64_t", "uint64_t(1) << 30",
+           "Refuse to fold a trace of more tokens than this (folding reads "
+           "every token)">,
     Option<"minRepeatTokens", "min-repeat-tokens", "uint64_t", "0",
            "Write a repeat that stands for fewer tokens than this as its "
            "tokens (fewer ops; the same trace)">,
