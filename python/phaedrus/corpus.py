@@ -195,15 +195,92 @@ def load(path: Path) -> dict:
     if corpus.get("version") != VERSION:
         raise ToolError(f"{path}: corpus version {corpus.get('version')} is "
                         f"not supported (this driver reads version {VERSION})")
-    size = len(corpus["vocabulary"]["entries"])
-    for r in corpus["runs"]:
-        for pair in r["tokens"]:
-            if not (0 <= pair[0] < size) or pair[1] < 1:
-                raise ToolError(f"{path}: run {r['name']} has token {pair}, "
-                                f"outside the vocabulary of {size} or not counted")
-    if not corpus["runs"]:
-        raise ToolError(f"{path}: the corpus has no runs")
+    check_structure(corpus, path)
     return corpus
+
+
+ENTRY_KINDS = ("function", "call_site", "path", "group")
+MAX_COUNT = 2 ** 64 - 1
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_structure(corpus: dict, path) -> None:
+    """Refuses, naming the field, a corpus that is not as docs/Corpus.md
+    describes it (a file edited or written by another tool): what the
+    trainer and the driver read must be there, of the right type and in
+    range."""
+    def fail(where, what):
+        raise ToolError(f"{path}: {where}: {what} (docs/Corpus.md has the "
+                        f"format)")
+
+    def field(record, key, where, kinds, what):
+        if key not in record:
+            fail(where, f"\"{key}\" is missing")
+        value = record[key]
+        if not isinstance(value, kinds) or isinstance(value, bool):
+            fail(where, f"\"{key}\" must be {what}, not {json.dumps(value)[:60]}")
+        return value
+
+    fingerprint = field(corpus, "fingerprint", "the corpus", str, "a decimal string")
+    if not fingerprint.isdigit():
+        fail("the corpus", f"\"fingerprint\" must be a decimal string, not "
+                           f"{json.dumps(fingerprint)[:60]}")
+    if "featurizer" in corpus and not (_is_int(corpus["featurizer"])
+                                       and corpus["featurizer"] >= 1):
+        fail("the corpus", "\"featurizer\" must be a version number (1 or more)")
+    vocabulary = field(corpus, "vocabulary", "the corpus", dict, "an object")
+    entries = field(vocabulary, "entries", "the vocabulary", list, "a list")
+    for i, e in enumerate(entries):
+        where = f"vocabulary entry {i}"
+        if not isinstance(e, dict):
+            fail(where, "must be an object")
+        if field(e, "id", where, int, "an integer") != i:
+            fail(where, f"its id is {e['id']}; ids are 0, 1, 2, ... in order")
+        if field(e, "kind", where, str, "a string") not in ENTRY_KINDS:
+            fail(where, f"unknown kind {json.dumps(e['kind'])[:40]} (the kinds "
+                        f"are {', '.join(ENTRY_KINDS)})")
+        if not field(e, "symbol", where, str, "a string"):
+            fail(where, "\"symbol\" is empty")
+    runs = field(corpus, "runs", "the corpus", list, "a list")
+    if not runs:
+        raise ToolError(f"{path}: the corpus has no runs")
+    names = set()
+    for i, r in enumerate(runs):
+        where = f"run {i}"
+        if not isinstance(r, dict):
+            fail(where, "must be an object")
+        name = field(r, "name", where, str, "a string")
+        where = f"run {i} ({name})"
+        if name in names:
+            fail(where, "another run has the same name")
+        names.add(name)
+        argv = field(r, "argv", where, list, "a list of strings")
+        descriptor = field(r, "descriptor", where, list, "a list of strings")
+        for key, values in (("argv", argv), ("descriptor", descriptor)):
+            if not all(isinstance(v, str) for v in values):
+                fail(where, f"\"{key}\" must be a list of strings")
+        for key in ("stdin", "cwd"):
+            if r.get(key) is not None and not isinstance(r[key], str):
+                fail(where, f"\"{key}\" must be a path or null")
+        events = field(r, "events", where, int, "an integer")
+        if not 0 <= events <= MAX_COUNT:
+            fail(where, f"\"events\" is {events}, not a count")
+        seen = set()
+        for pair in field(r, "tokens", where, list, "a list of [id, count] pairs"):
+            if not (isinstance(pair, list) and len(pair) == 2
+                    and all(_is_int(v) for v in pair)):
+                fail(where, f"token {json.dumps(pair)[:60]} is not an [id, count] "
+                            f"pair of integers")
+            if not 0 <= pair[0] < len(entries) or not 1 <= pair[1] <= MAX_COUNT:
+                fail(where, f"token {pair} is outside the vocabulary of "
+                            f"{len(entries)} entries or not counted (counts are "
+                            f"1 to 2^64 - 1)")
+            if pair[0] in seen:
+                fail(where, f"token {pair[0]} is listed twice")
+            seen.add(pair[0])
 
 
 def save(corpus: dict, path: Path):

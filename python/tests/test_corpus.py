@@ -1,0 +1,99 @@
+"""A corpus file that is not as docs/Corpus.md describes it is refused with
+an error naming the field, never a traceback from deep in training."""
+
+import copy
+import json
+import subprocess
+import sys
+
+import pytest
+
+from phaedrus import corpus as corpus_mod
+from phaedrus.tools import REPO_ROOT, ToolError
+
+GOOD = {
+    "format": "phaedrus-corpus", "version": 1, "fingerprint": "42", "featurizer": 2,
+    "vocabulary": {"name": "v", "fingerprint": "42", "entries": [
+        {"id": 0, "kind": "function", "symbol": "main"},
+        {"id": 1, "kind": "call_site", "symbol": "main", "index": 0, "callee": "f"},
+        {"id": 2, "kind": "function", "symbol": "f"}]},
+    "runs": [
+        {"name": "a", "argv": ["p", "1"], "stdin": None, "cwd": "/tmp",
+         "descriptor": ["argc=1"], "events": 3, "tokens": [[0, 1], [1, 2]]},
+        {"name": "b", "argv": ["p", "2"], "stdin": "/tmp/in", "cwd": None,
+         "descriptor": ["argc=1", "arg1=num1"], "events": 1, "tokens": [[0, 1]]}],
+}
+
+
+def _load(tmp_path, corpus):
+    path = tmp_path / "c.json"
+    path.write_text(json.dumps(corpus))
+    return corpus_mod.load(path)
+
+
+def _edited(edit):
+    corpus = copy.deepcopy(GOOD)
+    edit(corpus)
+    return corpus
+
+
+def test_a_well_formed_corpus_loads(tmp_path):
+    assert _load(tmp_path, GOOD)["runs"][1]["name"] == "b"
+
+
+# Each edit, and the words of the error it gets.
+BROKEN = [
+    (lambda c: c.pop("runs"), "the corpus: \"runs\" is missing"),
+    (lambda c: c.update(runs=[]), "the corpus has no runs"),
+    (lambda c: c.update(vocabulary=[]), "the corpus: \"vocabulary\" must be an object"),
+    (lambda c: c["vocabulary"].pop("entries"), "the vocabulary: \"entries\" is missing"),
+    (lambda c: c.update(fingerprint=42), "\"fingerprint\" must be a decimal string"),
+    (lambda c: c.update(featurizer=None), "\"featurizer\" must be a version number"),
+    (lambda c: c["vocabulary"]["entries"][1].update(id=5),
+     "vocabulary entry 1: its id is 5; ids are 0, 1, 2, ... in order"),
+    (lambda c: c["vocabulary"]["entries"][2].update(kind="loop"),
+     "vocabulary entry 2: unknown kind \"loop\""),
+    (lambda c: c["runs"][0].pop("tokens"), "run 0 (a): \"tokens\" is missing"),
+    (lambda c: c["runs"][0].pop("descriptor"), "run 0 (a): \"descriptor\" is missing"),
+    (lambda c: c["runs"][1].update(descriptor="argc=1"),
+     "run 1 (b): \"descriptor\" must be a list of strings"),
+    (lambda c: c["runs"][1].update(descriptor=[1]),
+     "run 1 (b): \"descriptor\" must be a list of strings"),
+    (lambda c: c["runs"][0].update(stdin=7), "run 0 (a): \"stdin\" must be a path or null"),
+    (lambda c: c["runs"][1].update(name="a"), "run 1 (a): another run has the same name"),
+    (lambda c: c["runs"][0].update(events=-1), "run 0 (a): \"events\" is -1, not a count"),
+    (lambda c: c["runs"][0].update(tokens=None), "run 0 (a): \"tokens\" must be a list"),
+    (lambda c: c["runs"][0]["tokens"].append([2]),
+     "run 0 (a): token [2] is not an [id, count] pair of integers"),
+    (lambda c: c["runs"][0]["tokens"].append([2, 1.5]),
+     "run 0 (a): token [2, 1.5] is not an [id, count] pair of integers"),
+    (lambda c: c["runs"][0]["tokens"].append([2, True]),
+     "run 0 (a): token [2, true] is not an [id, count] pair of integers"),
+    (lambda c: c["runs"][0]["tokens"].append([3, 1]),
+     "run 0 (a): token [3, 1] is outside the vocabulary of 3 entries or not counted"),
+    (lambda c: c["runs"][0]["tokens"].append([2, 0]),
+     "run 0 (a): token [2, 0] is outside the vocabulary of 3 entries or not counted"),
+    (lambda c: c["runs"][0]["tokens"].append([2, 2 ** 64]),
+     "or not counted (counts are 1 to 2^64 - 1)"),
+    (lambda c: c["runs"][0]["tokens"].append([0, 4]), "run 0 (a): token 0 is listed twice"),
+]
+
+
+@pytest.mark.parametrize("edit,words", BROKEN)
+def test_a_malformed_corpus_is_refused_naming_the_field(tmp_path, edit, words):
+    with pytest.raises(ToolError) as error:
+        _load(tmp_path, _edited(edit))
+    assert words in str(error.value)
+
+
+def test_phaedrus_train_says_what_is_wrong_without_a_traceback(tmp_path):
+    path = tmp_path / "c.json"
+    path.write_text(json.dumps(_edited(lambda c: c["runs"][0].pop("tokens"))))
+    result = subprocess.run(
+        [sys.executable, "-m", "phaedrus", "train", str(path), "-o", str(tmp_path / "m.mlir")],
+        capture_output=True, text=True,
+        env={"PYTHONPATH": str(REPO_ROOT / "python"), "PATH": "/usr/bin:/bin"})
+    assert result.returncode == 1
+    assert "phaedrus train: error:" in result.stderr
+    assert "run 0 (a): \"tokens\" is missing" in result.stderr
+    assert "Traceback" not in result.stderr
