@@ -305,6 +305,48 @@ def describe_run(trace: Path, argv, stdin=None, cwd=None) -> dict:
     return info
 
 
+def read_description(path) -> dict:
+    """An input description (TRACE.input.json from `phaedrus run`, or one
+    written by hand): a JSON object whose "argv" is a non-empty list of
+    strings, the program name first, and whose "stdin" and "cwd", when
+    present, are paths or null. Refused with an error naming the file
+    otherwise."""
+    path = Path(path)
+    try:
+        info = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise ToolError(f"input description not found: {path}")
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise ToolError(f"{path} is not an input description (JSON): {e}")
+    argv = info.get("argv") if isinstance(info, dict) else None
+    if not isinstance(argv, list) or not argv or \
+            not all(isinstance(a, str) for a in argv):
+        raise ToolError(f"{path}: an input description needs \"argv\": a list "
+                        f"of strings, the program name first")
+    for key in ("stdin", "cwd"):
+        if info.get(key) is not None and not isinstance(info[key], str):
+            raise ToolError(f"{path}: \"{key}\" must be a path or null")
+    return info
+
+
+def read_sidecar(path) -> dict:
+    """The input description `phaedrus run` kept next to a trace: also its
+    "descriptor" (a list of strings) and "featurizer" (a version, when
+    present)."""
+    info = read_description(path)
+    descriptor = info.get("descriptor")
+    if not isinstance(descriptor, list) or \
+            not all(isinstance(d, str) for d in descriptor):
+        raise ToolError(f"{path}: \"descriptor\" must be the list of strings "
+                        f"phaedrus-featurize printed; record the run again "
+                        f"with 'phaedrus run'")
+    if "featurizer" in info and not (_is_int(info["featurizer"])
+                                     and info["featurizer"] >= 1):
+        raise ToolError(f"{path}: \"featurizer\" must be a version number "
+                        f"(1 or more)")
+    return info
+
+
 def corpus_from_traces(traces, fingerprint=None, sequences=None,
                        show_progress=False) -> dict:
     """Counts each trace file (with its sidecar from `phaedrus run`) and
@@ -322,7 +364,7 @@ def corpus_from_traces(traces, fingerprint=None, sequences=None,
         if not side.exists():
             raise ToolError(f"{trace} has no input description {side}: "
                             f"record runs with 'phaedrus run'")
-        info = json.loads(side.read_text())
+        info = read_sidecar(side)
         name = trace.name.split(".")[0]
         # Counts are all a corpus needs of a run: one pass over the trace
         # file, no IR (a Lua path trace of 10^8 events imports to 0.6 GB of
@@ -334,7 +376,7 @@ def corpus_from_traces(traces, fingerprint=None, sequences=None,
                             f"takes only complete runs:\n{warnings}")
         vocabulary, run = run_entry(counts, trace, info["descriptor"],
                                     name=name, argv=info["argv"],
-                                    stdin=info["stdin"],
+                                    stdin=info.get("stdin"),
                                     cwd=info.get("cwd"),
                                     featurizer=featurizer_of(info))
         if sequences is not None:

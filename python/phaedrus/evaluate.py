@@ -68,17 +68,8 @@ def load_input(path) -> Input:
     """An input description: the TRACE.input.json `phaedrus run` writes, or
     by hand {"argv": [...], "stdin": FILE or null, "cwd": DIR or null}."""
     path = Path(path)
-    try:
-        info = json.loads(path.read_text())
-    except FileNotFoundError:
-        raise ToolError(f"input description not found: {path}")
-    except json.JSONDecodeError as e:
-        raise ToolError(f"{path} is not an input description (JSON): {e}")
-    argv = info.get("argv") if isinstance(info, dict) else None
-    if not isinstance(argv, list) or not argv or \
-            not all(isinstance(a, str) for a in argv):
-        raise ToolError(f"{path}: an input description needs \"argv\": a list "
-                        f"of strings, the program name first")
+    info = corpus_mod.read_description(path)
+    argv = info["argv"]
     stdin = info.get("stdin")
     if stdin and not Path(stdin).is_file():
         raise ToolError(f"{path}: standard input file not found: {stdin}")

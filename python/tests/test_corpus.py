@@ -97,3 +97,44 @@ def test_phaedrus_train_says_what_is_wrong_without_a_traceback(tmp_path):
     assert "phaedrus train: error:" in result.stderr
     assert "run 0 (a): \"tokens\" is missing" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+# The input description `phaedrus run` keeps next to a trace
+# (TRACE.input.json), as `phaedrus corpus` reads it; `phaedrus eval
+# --held-out` reads the same files, without needing the descriptor.
+SIDECARS = [
+    ("{not json", "is not an input description (JSON)"),
+    ("[1, 2]", "an input description needs \"argv\""),
+    ('{"descriptor": []}', "an input description needs \"argv\""),
+    ('{"argv": []}', "an input description needs \"argv\""),
+    ('{"argv": ["p", 3]}', "an input description needs \"argv\""),
+    ('{"argv": ["p"], "stdin": 5, "descriptor": []}', "\"stdin\" must be a path or null"),
+    ('{"argv": ["p"], "cwd": [], "descriptor": []}', "\"cwd\" must be a path or null"),
+    ('{"argv": ["p"]}', "\"descriptor\" must be the list of strings"),
+    ('{"argv": ["p"], "descriptor": "argc=0"}', "\"descriptor\" must be the list of strings"),
+    ('{"argv": ["p"], "descriptor": [], "featurizer": "2"}',
+     "\"featurizer\" must be a version number"),
+]
+
+
+@pytest.mark.parametrize("text,words", SIDECARS)
+def test_a_malformed_input_description_is_refused(tmp_path, text, words):
+    side = tmp_path / "r.wpp.input.json"
+    side.write_text(text)
+    with pytest.raises(ToolError) as error:
+        corpus_mod.read_sidecar(side)
+    assert words in str(error.value) and str(side) in str(error.value)
+
+
+def test_phaedrus_corpus_says_what_is_wrong_with_a_sidecar(tmp_path):
+    trace = tmp_path / "r.wpp"
+    trace.write_bytes(b"PHDRWPP\n")
+    corpus_mod.sidecar_of(trace).write_text('{"argv": ["p"], "stdin": null}')
+    result = subprocess.run(
+        [sys.executable, "-m", "phaedrus", "corpus", str(trace), "-o", str(tmp_path / "c.json")],
+        capture_output=True, text=True,
+        env={"PYTHONPATH": str(REPO_ROOT / "python"), "PATH": "/usr/bin:/bin"})
+    assert result.returncode == 1
+    assert "phaedrus corpus: error:" in result.stderr
+    assert "\"descriptor\" must be the list of strings" in result.stderr
+    assert "Traceback" not in result.stderr
