@@ -25,6 +25,13 @@ GOOD = {
 }
 
 
+def _phaedrus(*args):
+    """The driver, as a user runs it."""
+    return subprocess.run(
+        [sys.executable, "-m", "phaedrus", *map(str, args)], capture_output=True,
+        text=True, env={"PYTHONPATH": str(REPO_ROOT / "python"), "PATH": "/usr/bin:/bin"})
+
+
 def _load(tmp_path, corpus):
     path = tmp_path / "c.json"
     path.write_text(json.dumps(corpus))
@@ -89,10 +96,7 @@ def test_a_malformed_corpus_is_refused_naming_the_field(tmp_path, edit, words):
 def test_phaedrus_train_says_what_is_wrong_without_a_traceback(tmp_path):
     path = tmp_path / "c.json"
     path.write_text(json.dumps(_edited(lambda c: c["runs"][0].pop("tokens"))))
-    result = subprocess.run(
-        [sys.executable, "-m", "phaedrus", "train", str(path), "-o", str(tmp_path / "m.mlir")],
-        capture_output=True, text=True,
-        env={"PYTHONPATH": str(REPO_ROOT / "python"), "PATH": "/usr/bin:/bin"})
+    result = _phaedrus("train", path, "-o", tmp_path / "m.mlir")
     assert result.returncode == 1
     assert "phaedrus train: error:" in result.stderr
     assert "run 0 (a): \"tokens\" is missing" in result.stderr
@@ -130,10 +134,7 @@ def test_phaedrus_corpus_says_what_is_wrong_with_a_sidecar(tmp_path):
     trace = tmp_path / "r.wpp"
     trace.write_bytes(b"PHDRWPP\n")
     corpus_mod.sidecar_of(trace).write_text('{"argv": ["p"], "stdin": null}')
-    result = subprocess.run(
-        [sys.executable, "-m", "phaedrus", "corpus", str(trace), "-o", str(tmp_path / "c.json")],
-        capture_output=True, text=True,
-        env={"PYTHONPATH": str(REPO_ROOT / "python"), "PATH": "/usr/bin:/bin"})
+    result = _phaedrus("corpus", trace, "-o", tmp_path / "c.json")
     assert result.returncode == 1
     assert "phaedrus corpus: error:" in result.stderr
     assert "\"descriptor\" must be the list of strings" in result.stderr
