@@ -422,7 +422,6 @@ FailureOr<WppCounts> mlir::phaedrus::countWpp(StringRef bytes,
   bool overflow = false;
   // A corrupt word must not make the tally allocate without bound; the
   // vocabulary is only known once the whole file is read.
-  constexpr uint32_t kMaxToken = 1u << 24;
   std::optional<uint32_t> outOfRange;
   std::optional<DecodedWpp> decoded = decodeWpp(
       bytes, loc, options, [&](uint32_t thread, uint32_t token, uint64_t length) {
@@ -433,7 +432,7 @@ FailureOr<WppCounts> mlir::phaedrus::countWpp(StringRef bytes,
         std::vector<uint64_t> &counts = path ? tally.paths : tally.tokens;
         uint32_t index = token & ~PHAEDRUS_PATH_MARK;
         // Path indices are dense (one per distinct path the file names).
-        if (!path && index >= kMaxToken) {
+        if (!path && index >= kMaxTraceToken) {
           outOfRange = index;
           return;
         }

@@ -1222,9 +1222,8 @@ LogicalResult mlir::phaedrus::packWpp(StringRef bytes, MLIRContext *context,
   std::vector<bool> seen;
   bool functionGranularity = false;
   LastFolder firstReadFolder;
-  // The first token past what any vocabulary holds (the vocabulary is known
-  // once the file is read): `seen` is not sized by a damaged word.
-  constexpr uint32_t kMaxToken = 1u << 24;
+  // (The vocabulary is known once the file is read: `seen` is not sized by
+  // a damaged word.)
   std::optional<uint32_t> outOfRange;
   auto firstRead = [&](uint32_t thread, uint32_t token, uint64_t length) {
     if (!functionGranularity) {
@@ -1232,7 +1231,7 @@ LogicalResult mlir::phaedrus::packWpp(StringRef bytes, MLIRContext *context,
         foldInto(folders, firstReadFolder, thread, token, length, onNew);
       return checkBudget(1);
     }
-    if (token >= kMaxToken) {
+    if (token >= kMaxTraceToken) {
       if (!outOfRange)
         outOfRange = token;
       return;

@@ -30,6 +30,12 @@ struct WppProgress {
 /// Events read (or symbols coded) between two calls of a progress callback.
 constexpr uint64_t kProgressEvery = uint64_t(1) << 22;
 
+/// Readers that tally a trace file's tokens before its vocabulary is known
+/// (--wpp-trace-counts, --pack-wpp's first read of a function trace) take a
+/// token from here on for damage: no vocabulary is that large, and a
+/// damaged word must not size their tables.
+constexpr uint32_t kMaxTraceToken = 1u << 24;
+
 struct ImportWppOptions {
   /// Symbol name of the trace of the first thread; thread k > 0 gets
   /// "<name>_t<k>".
