@@ -31,6 +31,30 @@ from . import pipeline
 from .tools import ToolError, log
 
 
+def at_least(minimum):
+    """An argparse type: an integer of at least `minimum`."""
+    def parse(text):
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer")
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}, not {value}")
+        return value
+    return parse
+
+
+def positive_float(text):
+    """An argparse type: a number above 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number")
+    if not value > 0:  # (also refuses nan)
+        raise argparse.ArgumentTypeError(f"must be above 0, not {text}")
+    return value
+
+
 def cmd_ir(args):
     out = pipeline.sources_to_mlir(args.sources, args.output,
                                    shlex.split(args.cflags), jobs=args.jobs)
@@ -119,12 +143,19 @@ def cmd_train(args):
         num_layers=args.num_layers,
         validation=args.validation.split(",") if args.validation else None,
         progress=sys.stderr.isatty())
+    output = Path(args.output)
+    try:  # before training, not after
+        output.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise ToolError(f"cannot make the directory of {output}: {e.strerror}")
     try:
         model, space, report = model_mod.train(corpus, config)
     except ValueError as e:
         raise ToolError(str(e))
-    Path(args.output).write_text(
-        model_mod.model_ir(model, space, corpus, args.kind, report))
+    try:
+        output.write_text(model_mod.model_ir(model, space, corpus, args.kind, report))
+    except OSError as e:
+        raise ToolError(f"cannot write {output}: {e.strerror}")
     log(f"wrote {args.output}: {args.kind} model, {report['epochs']} epochs "
         f"(best {report['best_epoch']}), training loss "
         f"{report['train_loss']:.4f}, validation loss "
@@ -206,7 +237,7 @@ def main(argv=None):
     p.add_argument("sources", nargs="+", help="C source files")
     p.add_argument("-o", "--output", required=True, help="output .mlir")
     p.add_argument("--cflags", default="", help="extra clang flags, e.g. '-DX -Iinc'")
-    p.add_argument("-j", "--jobs", type=int, default=None, help="parallel compiles")
+    p.add_argument("-j", "--jobs", type=at_least(1), default=None, help="parallel compiles")
     p.set_defaults(func=cmd_ir)
 
     p = sub.add_parser("instrument", help="build a binary that records its "
@@ -260,14 +291,14 @@ def main(argv=None):
                         "a learned-similarity blend of the training runs' "
                         "profiles (docs/Model.md)")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--epochs", type=int, default=300, help="at most")
-    p.add_argument("--patience", type=int, default=30,
+    p.add_argument("--epochs", type=at_least(1), default=300, help="at most")
+    p.add_argument("--patience", type=at_least(1), default=30,
                    help="stop after this many epochs without a better "
                         "validation loss")
-    p.add_argument("--learning-rate", type=float, default=1e-2)
-    p.add_argument("--hidden-size", type=int, default=128)
-    p.add_argument("--embedding-dim", type=int, default=64)
-    p.add_argument("--num-layers", type=int, default=1)
+    p.add_argument("--learning-rate", type=positive_float, default=1e-2)
+    p.add_argument("--hidden-size", type=at_least(1), default=128)
+    p.add_argument("--embedding-dim", type=at_least(1), default=64)
+    p.add_argument("--num-layers", type=at_least(1), default=1)
     p.add_argument("--validation", help="comma-separated run names held out "
                    "for early stopping, then trained on too (default: from 10 "
                    "runs on one run in five, seeded; below 10 none; retrieval "

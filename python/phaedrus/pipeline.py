@@ -12,6 +12,7 @@ from .tools import ToolError, llvm_tool, log, phaedrus_tool, run, runtime_librar
 # clang flags that keep the IR as the front end made it, so that the
 # instrumented program is optimised the same way as the plain one.
 FRONTEND_FLAGS = ["-O2", "-Xclang", "-disable-llvm-passes", "-emit-llvm", "-c"]
+C_SUFFIXES = (".c", ".i")
 
 
 def sources_to_mlir(sources, output: Path, cflags=(), jobs=None) -> Path:
@@ -23,6 +24,11 @@ def sources_to_mlir(sources, output: Path, cflags=(), jobs=None) -> Path:
     for s in sources:
         if not s.exists():
             raise ToolError(f"source file not found: {s}")
+        # (clang takes any other file for the linker, and with -c makes
+        # nothing of it.)
+        if s.suffix not in C_SUFFIXES:
+            raise ToolError(f"{s} is not a C source: phaedrus ir compiles "
+                            f"{' and '.join(C_SUFFIXES)} files")
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
     clang = llvm_tool("clang")
@@ -133,6 +139,8 @@ def run_program(binary: Path, args, *, trace: Path = None, stdin_path=None,
                                 stdin=stdin,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 env=env, cwd=cwd, timeout=timeout)
+    except OSError as e:  # not executable, not a program
+        raise ToolError(f"cannot run {binary}: {e.strerror}")
     finally:
         if stdin_path:
             stdin.close()

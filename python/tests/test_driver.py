@@ -290,3 +290,28 @@ def test_eval_errors(tmp_path):
     assert "the corpus was recorded from another build" in result.stderr
     for r in [result]:
         assert "Traceback" not in r.stderr
+
+
+def test_bad_arguments_and_files_get_errors_not_tracebacks(tmp_path):
+    """Found by running every command on wrong files and numbers: a file that
+    is not C, a program that cannot run, training for no epochs."""
+    text = tmp_path / "notes.txt"
+    text.write_text("not C\n")
+    result = phaedrus("ir", text, "-o", tmp_path / "p.mlir")
+    assert result.returncode == 1
+    assert f"phaedrus ir: error: {text} is not a C source" in result.stderr
+    result = phaedrus("run", text, "-o", tmp_path / "r.wpp", "--", "a")
+    assert result.returncode == 1
+    assert f"phaedrus run: error: cannot run {text}: Permission denied" in result.stderr
+    corpus = tmp_path / "c.json"
+    corpus.write_text("{}")
+    for option, value, words in [("--epochs", "0", "must be at least 1, not 0"),
+                                 ("--patience", "-1", "must be at least 1, not -1"),
+                                 ("--hidden-size", "x", "'x' is not an integer"),
+                                 ("--learning-rate", "0", "must be above 0, not 0"),
+                                 ("--learning-rate", "nan", "must be above 0, not nan")]:
+        result = phaedrus("train", corpus, "-o", tmp_path / "m.mlir", option, value)
+        assert result.returncode == 2
+        assert f"phaedrus train: error: argument {option}: {words}" in result.stderr
+    for r in [result]:
+        assert "Traceback" not in r.stderr
