@@ -350,3 +350,78 @@ def test_augmented_traces_of_real_runs_respect_the_call_graph(program_name, tmp_
         source = counts[name.rsplit("_aug", 1)[0]]
         assert counts[name]["events"] > 0
         assert counts[name]["entry_counts"] != source["entry_counts"], name
+
+
+def _record_checksum(tag: bytes, length: int, aux: int, payload: bytes) -> int:
+    """A trace record's checksum (docs/TraceFormat.md)."""
+    data = tag + length.to_bytes(4, "little") + aux.to_bytes(4, "little") + payload
+    n, h = len(data) // 4 * 4, 2166136261
+    for v in [int.from_bytes(data[i:i + 4], "little") for i in range(0, n, 4)] + list(data[n:]):
+        h = ((h ^ v) * 16777619) & 0xFFFFFFFF
+    return h
+
+
+def damaged_traces(data: bytes, count: int, seed: int):
+    """`count` damaged copies of a trace file, seeded: bits flipped inside
+    an event chunk whose record checksum is then made to match (what a
+    reader cannot tell from a real chunk: zstd frames carry no checksum of
+    their own), and cuts, flips and zeroed bytes anywhere."""
+    import random
+    rng = random.Random(seed)
+    records, offset = [], 8
+    while offset + 16 <= len(data):
+        length = int.from_bytes(data[offset + 4:offset + 8], "little")
+        if data[offset:offset + 2] == b"EV" and length:
+            records.append((offset, length))
+        offset += 16 + length
+    assert records
+    for i in range(count):
+        d = bytearray(data)
+        if i % 4 == 3:
+            kind = rng.choice(["cut", "flip", "zero"])
+            j = rng.randrange(8, len(d))
+            if kind == "cut":
+                d = d[:j]
+            elif kind == "flip":
+                d[j] ^= 1 << rng.randrange(8)
+            else:
+                d[j:j + 32] = bytes(len(d[j:j + 32]))
+        else:
+            offset, length = rng.choice(records)
+            for _ in range(rng.randint(1, 3)):
+                d[offset + 16 + rng.randrange(length)] ^= 1 << rng.randrange(8)
+            tag, aux = bytes(d[offset:offset + 4]), int.from_bytes(d[offset + 12:offset + 16], "little")
+            payload = bytes(d[offset + 16:offset + 16 + length])
+            d[offset + 8:offset + 12] = _record_checksum(tag, length, aux, payload).to_bytes(4, "little")
+        yield bytes(d)
+
+
+def test_damaged_real_traces_get_a_diagnostic_never_a_crash(tmp_path):
+    """Lua's strings.lua at function granularity (16-bit zstd chunks, a
+    vocabulary with call groups), damaged 40 ways: --pack-wpp, --import-wpp
+    and --wpp-trace-counts each pack, import or count it (a damaged chunk
+    can decode to other valid tokens) or refuse it with an error, never
+    crash. (A token past the vocabulary crashed --pack-wpp's call groups
+    before 2026-11-25: 2 of these 40 files.)"""
+    from phaedrus.tools import phaedrus_tool
+    program = PROGRAMS["lua5.4"]
+    b = programs.build(program)
+    run, = _named_runs(program, {"lua5.4": ["strings"]})
+    trace = tmp_path / "run.wpp"
+    pipeline.run_program(b.instrumented, run.args, trace=trace, cwd=b.workdir,
+                         repeatable=True, argv0=program.name)
+    translate = phaedrus_tool("phaedrus-translate")
+    outcomes = {}
+    for i, damaged in enumerate(damaged_traces(trace.read_bytes(), 40, seed=28)):
+        path = tmp_path / "damaged.wpp"
+        path.write_bytes(damaged)
+        for option in ("--pack-wpp", "--import-wpp", "--wpp-trace-counts"):
+            result = subprocess.run([str(translate), option, str(path), "-o",
+                                     str(tmp_path / "out")],
+                                    capture_output=True, text=True, errors="replace")
+            assert result.returncode in (0, 1), (i, option, result.stderr[-2000:])
+            assert "Stack dump" not in result.stderr, (i, option)
+            if result.returncode:
+                assert "error: " in result.stderr, (i, option, result.stderr)
+            outcomes[result.returncode] = outcomes.get(result.returncode, 0) + 1
+    assert outcomes.get(1, 0) > 0  # most damage is caught
