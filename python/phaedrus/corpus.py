@@ -207,6 +207,25 @@ def _is_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+# The optional fields of corpora, corpus runs and input descriptions: the
+# words of an error for a malformed one, or None.
+
+def _malformed_paths(record: dict):
+    """"stdin" and "cwd": a path or null."""
+    for key in ("stdin", "cwd"):
+        if record.get(key) is not None and not isinstance(record[key], str):
+            return f"\"{key}\" must be a path or null"
+    return None
+
+
+def _malformed_featurizer(record: dict):
+    """"featurizer": a version number."""
+    if "featurizer" in record and not (_is_int(record["featurizer"])
+                                       and record["featurizer"] >= 1):
+        return "\"featurizer\" must be a version number (1 or more)"
+    return None
+
+
 def check_structure(corpus: dict, path) -> None:
     """Refuses, naming the field, a corpus that is not as docs/Corpus.md
     describes it (a file edited or written by another tool): what the
@@ -228,9 +247,8 @@ def check_structure(corpus: dict, path) -> None:
     if not fingerprint.isdigit():
         fail("the corpus", f"\"fingerprint\" must be a decimal string, not "
                            f"{json.dumps(fingerprint)[:60]}")
-    if "featurizer" in corpus and not (_is_int(corpus["featurizer"])
-                                       and corpus["featurizer"] >= 1):
-        fail("the corpus", "\"featurizer\" must be a version number (1 or more)")
+    if _malformed_featurizer(corpus):
+        fail("the corpus", _malformed_featurizer(corpus))
     vocabulary = field(corpus, "vocabulary", "the corpus", dict, "an object")
     entries = field(vocabulary, "entries", "the vocabulary", list, "a list")
     for i, e in enumerate(entries):
@@ -262,9 +280,8 @@ def check_structure(corpus: dict, path) -> None:
         for key, values in (("argv", argv), ("descriptor", descriptor)):
             if not all(isinstance(v, str) for v in values):
                 fail(where, f"\"{key}\" must be a list of strings")
-        for key in ("stdin", "cwd"):
-            if r.get(key) is not None and not isinstance(r[key], str):
-                fail(where, f"\"{key}\" must be a path or null")
+        if _malformed_paths(r):
+            fail(where, _malformed_paths(r))
         events = field(r, "events", where, int, "an integer")
         if not 0 <= events <= MAX_COUNT:
             fail(where, f"\"events\" is {events}, not a count")
@@ -323,9 +340,8 @@ def read_description(path) -> dict:
             not all(isinstance(a, str) for a in argv):
         raise ToolError(f"{path}: an input description needs \"argv\": a list "
                         f"of strings, the program name first")
-    for key in ("stdin", "cwd"):
-        if info.get(key) is not None and not isinstance(info[key], str):
-            raise ToolError(f"{path}: \"{key}\" must be a path or null")
+    if _malformed_paths(info):
+        raise ToolError(f"{path}: {_malformed_paths(info)}")
     return info
 
 
@@ -340,10 +356,8 @@ def read_sidecar(path) -> dict:
         raise ToolError(f"{path}: \"descriptor\" must be the list of strings "
                         f"phaedrus-featurize printed; record the run again "
                         f"with 'phaedrus run'")
-    if "featurizer" in info and not (_is_int(info["featurizer"])
-                                     and info["featurizer"] >= 1):
-        raise ToolError(f"{path}: \"featurizer\" must be a version number "
-                        f"(1 or more)")
+    if _malformed_featurizer(info):
+        raise ToolError(f"{path}: {_malformed_featurizer(info)}")
     return info
 
 

@@ -20,7 +20,6 @@ clang's profiles are applied with `opt -passes=pgo-instr-use` to the same IR
 at the same point where Phaedrus attaches its profile, so that every build
 then runs the identical optimisation pipeline."""
 
-import json
 import os
 import re
 import statistics

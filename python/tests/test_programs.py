@@ -352,15 +352,6 @@ def test_augmented_traces_of_real_runs_respect_the_call_graph(program_name, tmp_
         assert counts[name]["entry_counts"] != source["entry_counts"], name
 
 
-def _record_checksum(tag: bytes, length: int, aux: int, payload: bytes) -> int:
-    """A trace record's checksum (docs/TraceFormat.md)."""
-    data = tag + length.to_bytes(4, "little") + aux.to_bytes(4, "little") + payload
-    n, h = len(data) // 4 * 4, 2166136261
-    for v in [int.from_bytes(data[i:i + 4], "little") for i in range(0, n, 4)] + list(data[n:]):
-        h = ((h ^ v) * 16777619) & 0xFFFFFFFF
-    return h
-
-
 def damaged_traces(data: bytes, count: int, seed: int):
     """`count` damaged copies of a trace file, seeded: bits flipped inside
     an event chunk whose record checksum is then made to match (what a
@@ -368,12 +359,9 @@ def damaged_traces(data: bytes, count: int, seed: int):
     their own), and cuts, flips and zeroed bytes anywhere."""
     import random
     rng = random.Random(seed)
-    records, offset = [], 8
-    while offset + 16 <= len(data):
-        length = int.from_bytes(data[offset + 4:offset + 8], "little")
-        if data[offset:offset + 2] == b"EV" and length:
-            records.append((offset, length))
-        offset += 16 + length
+    from wpp_records import event_records, record_checksum
+    records = [(offset, size - 16) for offset, size, _ in event_records(data)
+               if size > 16]
     assert records
     for i in range(count):
         d = bytearray(data)
@@ -392,7 +380,7 @@ def damaged_traces(data: bytes, count: int, seed: int):
                 d[offset + 16 + rng.randrange(length)] ^= 1 << rng.randrange(8)
             tag, aux = bytes(d[offset:offset + 4]), int.from_bytes(d[offset + 12:offset + 16], "little")
             payload = bytes(d[offset + 16:offset + 16 + length])
-            d[offset + 8:offset + 12] = _record_checksum(tag, length, aux, payload).to_bytes(4, "little")
+            d[offset + 8:offset + 12] = record_checksum(tag, length, aux, payload).to_bytes(4, "little")
         yield bytes(d)
 
 

@@ -14,6 +14,7 @@ import pytest
 
 from phaedrus import pipeline
 from phaedrus.tools import REPO_ROOT, ToolError, llvm_tool, runtime_library
+from wpp_records import event_records
 
 SOURCES = REPO_ROOT / "test" / "e2e" / "runtime"
 
@@ -241,19 +242,6 @@ def test_tracing_off(builds, tmp_path):
     code, out, err = pipeline.run_program(inst, ["2", "10"], cwd=tmp_path)
     assert code == 0 and err == b""
     assert list(tmp_path.iterdir()) == []  # PHAEDRUS_TRACE=off wrote nothing
-
-
-def event_records(data: bytes):
-    """(offset, length, tag) of each event chunk record (EVNT, EVNZ, EVNP,
-    EV2T, EV2Z) of a trace: 16-byte headers (tag, length, checksum, aux)
-    after the magic."""
-    offset, records = 8, []
-    while offset + 16 <= len(data):
-        tag, length = data[offset:offset + 4], int.from_bytes(data[offset + 4:offset + 8], "little")
-        if tag in (b"EVNT", b"EVNZ", b"EVNP", b"EV2T", b"EV2Z"):
-            records.append((offset, 16 + length, tag.decode()))
-        offset += 16 + length
-    return records
 
 
 def test_import_refuses_damaged_traces(builds, tmp_path):

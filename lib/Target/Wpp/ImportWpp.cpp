@@ -407,6 +407,14 @@ OwningOpRef<ModuleOp> mlir::phaedrus::importWpp(StringRef bytes,
   return std::move(shell->module);
 }
 
+LogicalResult mlir::phaedrus::emitTokenOutsideVocabulary(Location loc,
+                                                         uint64_t token,
+                                                         uint64_t entries) {
+  return emitError(loc) << "corrupt trace: it records token " << token
+                        << ", outside its vocabulary of " << entries
+                        << " entries";
+}
+
 FailureOr<WppCounts> mlir::phaedrus::countWpp(StringRef bytes,
                                               MLIRContext *context,
                                               Location loc,
@@ -451,10 +459,7 @@ FailureOr<WppCounts> mlir::phaedrus::countWpp(StringRef bytes,
   size_t numEntries = decoded->entries.size();
   size_t staticEntries = decoded->staticEntries;
   auto tokenOutOfRange = [&](uint64_t token) {
-    emitError(loc) << "corrupt trace: it records token " << token
-                   << ", outside its vocabulary of " << staticEntries
-                   << " entries";
-    return failure();
+    return emitTokenOutsideVocabulary(loc, token, staticEntries);
   };
   if (outOfRange)
     return tokenOutOfRange(*outOfRange);

@@ -589,10 +589,8 @@ LogicalResult Packer::packToken(BodyCoder &coder, TraceOp trace,
                                 uint32_t &hash) {
   uint32_t id = folded.renumber(token);
   if (id >= coder.alphabet.numTokens)
-    return trace.emitError()
-           << "corrupt trace: it records token " << id
-           << ", outside its vocabulary of " << coder.alphabet.numTokens
-           << " entries";
+    return emitTokenOutsideVocabulary(trace.getLoc(), id,
+                                      coder.alphabet.numTokens);
   coder.symbol(id);
   hash = hashCombine(hash, id);
   return success();
@@ -1263,9 +1261,7 @@ LogicalResult mlir::phaedrus::packWpp(StringRef bytes, MLIRContext *context,
     if (seen[token])
       outOfRange = static_cast<uint32_t>(token);
   if (outOfRange)
-    return emitError(loc) << "corrupt trace: it records token " << *outOfRange
-                          << ", outside its vocabulary of " << numEntries
-                          << " entries";
+    return emitTokenOutsideVocabulary(loc, *outOfRange, numEntries);
   // Later reads know how many events the file holds.
   ImportWppOptions rereadOptions = options;
   rereadOptions.expectedEvents = shell->events;

@@ -36,6 +36,11 @@ constexpr uint64_t kProgressEvery = uint64_t(1) << 22;
 /// damaged word must not size their tables.
 constexpr uint32_t kMaxTraceToken = 1u << 24;
 
+/// The error for a trace file that records `token` outside its vocabulary
+/// of `entries` entries (--wpp-trace-counts, --pack-wpp); fails.
+LogicalResult emitTokenOutsideVocabulary(Location loc, uint64_t token,
+                                         uint64_t entries);
+
 struct ImportWppOptions {
   /// Symbol name of the trace of the first thread; thread k > 0 gets
   /// "<name>_t<k>".

@@ -393,9 +393,9 @@ struct PhaedrusCallGroupsPass
     for (EntryOp entry : vocabulary.getBody().getOps<EntryOp>())
       if (entry.getKind() == EntryKind::Group && (*counts)[entry.getId()])
         return success(); // folded before
-    FailureOr<uint64_t> length = walker.getExpandedLength(trace);
-    if (failed(length) ||
-        failed(checkMaxTokens(trace, *length, maxTokens,
+    // (No group tokens: the counts add up to the trace's length.)
+    if (failed(checkMaxTokens(trace, recordedLength(vocabulary, *counts),
+                              maxTokens,
                               "left as it is (folding reads every token "
                               "twice)")))
       return failure();
