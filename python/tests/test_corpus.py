@@ -55,6 +55,19 @@ BROKEN = [
     (lambda c: c.update(vocabulary=[]), "the corpus: \"vocabulary\" must be an object"),
     (lambda c: c["vocabulary"].pop("entries"), "the vocabulary: \"entries\" is missing"),
     (lambda c: c.update(fingerprint=42), "\"fingerprint\" must be a decimal string"),
+    (lambda c: c.update(fingerprint="0x2a"),
+     "the corpus: \"fingerprint\" must be a decimal string, not \"0x2a\""),
+    (lambda c: c["vocabulary"]["entries"].append("main"),
+     "vocabulary entry 3: must be an object"),
+    (lambda c: c["vocabulary"]["entries"][0].update(symbol=""),
+     "vocabulary entry 0: \"symbol\" is empty"),
+    (lambda c: c["runs"].append(["a"]), "run 2: must be an object"),
+    (lambda c: c["runs"][0].pop("name"), "run 0: \"name\" is missing"),
+    (lambda c: c["runs"][0].update(argv=["p", 3]),
+     "run 0 (a): \"argv\" must be a list of strings"),
+    (lambda c: c["runs"][1].update(cwd=False), "run 1 (b): \"cwd\" must be a path or null"),
+    (lambda c: c["runs"][0].update(events="3"),
+     "run 0 (a): \"events\" must be an integer, not \"3\""),
     (lambda c: c.update(featurizer=None), "\"featurizer\" must be a version number"),
     (lambda c: c["vocabulary"]["entries"][1].update(id=5),
      "vocabulary entry 1: its id is 5; ids are 0, 1, 2, ... in order"),
@@ -128,6 +141,31 @@ def test_a_malformed_input_description_is_refused(tmp_path, text, words):
     with pytest.raises(ToolError) as error:
         corpus_mod.read_sidecar(side)
     assert words in str(error.value) and str(side) in str(error.value)
+
+
+def test_an_input_description_that_is_not_text_is_refused(tmp_path):
+    side = tmp_path / "r.wpp.input.json"
+    side.write_bytes(b"\xff\xfe\x00binary")
+    with pytest.raises(ToolError) as error:
+        corpus_mod.read_sidecar(side)
+    assert "is not an input description (JSON)" in str(error.value)
+
+
+def test_phaedrus_train_says_where_it_cannot_write_the_model(tmp_path):
+    corpus = tmp_path / "c.json"
+    corpus.write_text(json.dumps(GOOD))
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    result = _phaedrus("train", corpus, "-o", blocker / "m.mlir")
+    assert result.returncode == 1
+    assert f"phaedrus train: error: cannot make the directory of {blocker / 'm.mlir'}" \
+        in result.stderr
+    # Trained, then written where a directory stands.
+    result = _phaedrus("train", corpus, "-o", tmp_path, "--kind", "retrieval",
+                       "--epochs", "1")
+    assert result.returncode == 1, result.stderr
+    assert f"phaedrus train: error: cannot write {tmp_path}: Is a directory" in result.stderr
+    assert "Traceback" not in result.stderr
 
 
 def test_phaedrus_corpus_says_what_is_wrong_with_a_sidecar(tmp_path):
