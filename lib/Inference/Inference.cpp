@@ -84,6 +84,9 @@ struct Model::Impl {
   void buildLstmLayers();
   void buildStep();
   void buildMlp();
+  /// MLP: the hidden layer (and its softmax) for `descriptorIds`, into
+  /// mlpHidden; oneDNN may throw.
+  bool runHidden(const std::vector<int64_t> &descriptorIds, std::string &error);
   void resetState();
   const float *runStep(int64_t id);
 };
@@ -159,10 +162,26 @@ bool Model::Impl::check(std::string &error) {
     if (!flag("hidden_softmax", hiddenSoftmax) ||
         !flag("output_counts", outputCounts))
       return false;
+    if (!spec.runs.empty() && !hiddenSoftmax) {
+      error = "the model names " + std::to_string(spec.runs.size()) +
+              " training runs, but it does not blend runs (hidden_softmax "
+              "is not 1)";
+      return false;
+    }
+    if (!spec.runs.empty() && static_cast<int64_t>(spec.runs.size()) != hs) {
+      error = "the model names " + std::to_string(spec.runs.size()) +
+              " training runs for its " + std::to_string(hs) +
+              " hidden units (one run each)";
+      return false;
+    }
     return expectShape(spec, "hidden.weight", {hs, d}, error) &&
            expectShape(spec, "hidden.bias", {hs}, error) &&
            expectShape(spec, "output.weight", {v, hs}, error) &&
            expectShape(spec, "output.bias", {v}, error);
+  }
+  if (!spec.runs.empty()) {
+    error = "an lstm model names training runs; only a blending mlp may";
+    return false;
   }
   if (!hyper("embedding_dim", embeddingDim, 1) ||
       !hyper("num_layers", numLayers, 1))
@@ -542,6 +561,52 @@ bool Model::generate(const std::vector<int64_t> &descriptorIds,
 
 bool Model::outputsCounts() const { return impl->outputCounts; }
 
+const std::vector<std::string> &Model::runNames() const {
+  return impl->spec.runs;
+}
+
+bool Model::Impl::runHidden(const std::vector<int64_t> &descriptorIds,
+                            std::string &error) {
+  float *in = static_cast<float *>(mlpIn.get_data_handle());
+  std::fill(in, in + space.numDescriptors, 0.f);
+  for (int64_t id : descriptorIds) {
+    if (id < 0 || id >= space.numDescriptors) {
+      error = "descriptor id " + std::to_string(id) + " is not one of the "
+              "model's " + std::to_string(space.numDescriptors);
+      return false;
+    }
+    in[id] = 1.f;
+  }
+  hidden.execute(stream, {{DNNL_ARG_SRC, mlpIn},
+                          {DNNL_ARG_WEIGHTS, mlpHiddenW},
+                          {DNNL_ARG_BIAS, mlpHiddenB},
+                          {DNNL_ARG_DST, mlpHidden}});
+  if (hiddenSoftmax)
+    hiddenNormalize.execute(stream, {{DNNL_ARG_SRC, mlpHidden},
+                                     {DNNL_ARG_DST, mlpHidden}});
+  return true;
+}
+
+bool Model::blendWeights(const std::vector<int64_t> &descriptorIds,
+                         std::vector<float> &weights, std::string &error) {
+  Impl &m = *impl;
+  if (m.spec.runs.empty()) {
+    error = "the model names no training runs to blend";
+    return false;
+  }
+  try {
+    if (!m.runHidden(descriptorIds, error))
+      return false;
+    m.stream.wait();
+    const float *w = static_cast<const float *>(m.mlpHidden.get_data_handle());
+    weights.assign(w, w + m.hiddenSize);
+  } catch (const dnnl::error &e) {
+    error = std::string("oneDNN failed: ") + e.what();
+    return false;
+  }
+  return true;
+}
+
 bool Model::predictLogCounts(const std::vector<int64_t> &descriptorIds,
                              std::vector<float> &logCounts,
                              std::string &error) {
@@ -551,23 +616,8 @@ bool Model::predictLogCounts(const std::vector<int64_t> &descriptorIds,
   }
   Impl &m = *impl;
   try {
-    float *in = static_cast<float *>(m.mlpIn.get_data_handle());
-    std::fill(in, in + m.space.numDescriptors, 0.f);
-    for (int64_t id : descriptorIds) {
-      if (id < 0 || id >= m.space.numDescriptors) {
-        error = "descriptor id " + std::to_string(id) + " is not one of the "
-                "model's " + std::to_string(m.space.numDescriptors);
-        return false;
-      }
-      in[id] = 1.f;
-    }
-    m.hidden.execute(m.stream, {{DNNL_ARG_SRC, m.mlpIn},
-                                {DNNL_ARG_WEIGHTS, m.mlpHiddenW},
-                                {DNNL_ARG_BIAS, m.mlpHiddenB},
-                                {DNNL_ARG_DST, m.mlpHidden}});
-    if (m.hiddenSoftmax)
-      m.hiddenNormalize.execute(m.stream, {{DNNL_ARG_SRC, m.mlpHidden},
-                                           {DNNL_ARG_DST, m.mlpHidden}});
+    if (!m.runHidden(descriptorIds, error))
+      return false;
     m.output.execute(m.stream, {{DNNL_ARG_SRC, m.mlpHidden},
                                 {DNNL_ARG_WEIGHTS, m.mlpOutW},
                                 {DNNL_ARG_BIAS, m.mlpOutB},

@@ -20,6 +20,7 @@ clang's profiles are applied with `opt -passes=pgo-instr-use` to the same IR
 at the same point where Phaedrus attaches its profile, so that every build
 then runs the identical optimisation pipeline."""
 
+import json
 import os
 import re
 import statistics
@@ -360,8 +361,21 @@ class Evaluation:
             log(f"{inp.name}: {warnings}")
         return self.lowered_ll(predicted, out_ll)
 
-    def nearest_run(self, inp: Input) -> dict:
-        descriptor = corpus_mod.featurize(inp.argv, stdin=inp.stdin, cwd=inp.cwd)
+    def predicted_blend(self, descriptor) -> dict:
+        """The weight of each training run (0.005 and more) in the blend the
+        model predicts for `descriptor`, as phaedrus-model computes it; None
+        for a model that names no runs (docs/Model.md)."""
+        header = pipeline.model_header(self.model)
+        if not header["runs"]:
+            return None
+        index = {d: i for i, d in enumerate(header["descriptors"])}
+        ids = ",".join(str(index[d]) for d in descriptor if d in index)
+        result = run([phaedrus_tool("phaedrus-model"), self.model, "--log-counts",
+                      f"--descriptor-ids={ids}"], what="phaedrus-model")
+        blend = json.loads(result.stdout)["blend"]
+        return {name: w for name, w in blend.items() if w >= 0.005}
+
+    def nearest_run(self, descriptor) -> dict:
         return min(self.corpus["runs"],
                    key=lambda r: (descriptor_distance(descriptor, r["descriptor"]),
                                   r["name"]))
@@ -423,7 +437,8 @@ class Evaluation:
                                 f"evaluate on held-out inputs only")
 
     def evaluate_input(self, inp: Input) -> dict:
-        nearest = self.nearest_run(inp)
+        descriptor = corpus_mod.featurize(inp.argv, stdin=inp.stdin, cwd=inp.cwd)
+        nearest = self.nearest_run(descriptor)
         d = self.workdir / inp.name
         d.mkdir(exist_ok=True)
         log(f"eval {inp.name}: profiles (oracle, measured, predicted, nearest: "
@@ -482,6 +497,9 @@ class Evaluation:
         }
         ceiling, weights = blend_ceiling(self.training_counters, counters["oracle"])
         row["blend_ceiling"] = {"overlap": ceiling, "weights": weights}
+        blend = self.predicted_blend(descriptor)
+        if blend is not None:
+            row["predicted_blend"] = blend
         return row
 
     def run(self, inputs) -> dict:
@@ -548,6 +566,12 @@ def summarize(rows) -> dict:
     return summary
 
 
+def _mix(weights: dict) -> str:
+    """Run weights, heaviest first."""
+    return ", ".join(f"{n} {w:.2f}" for n, w in sorted(weights.items(),
+                                                        key=lambda x: -x[1]))
+
+
 def print_row(row):
     print(f"{row['input']}: speedup over plain (median of "
           f"{len(row['times_s']['plain'])} runs), overlap with the oracle, "
@@ -559,10 +583,11 @@ def print_row(row):
             line += f"  overlap {row['overlap'][v]:.3f}  hot {row['hot_coverage'][v]:.3f}"
         print(line, flush=True)
     if "blend_ceiling" in row:
-        mix = ", ".join(f"{n} {w:.2f}" for n, w in sorted(
-            row["blend_ceiling"]["weights"].items(), key=lambda x: -x[1]))
+        mix = _mix(row["blend_ceiling"]["weights"])
         print(f"  best blend of the training runs: overlap "
               f"{row['blend_ceiling']['overlap']:.3f} ({mix})", flush=True)
+    if "predicted_blend" in row:
+        print(f"  the prediction's blend: {_mix(row['predicted_blend'])}", flush=True)
 
 
 def plot(result: dict, output: Path):

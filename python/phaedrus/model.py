@@ -30,6 +30,7 @@ import torch
 from torch import nn
 
 from . import corpus as corpus_mod
+from . import pipeline
 from .pipeline import mlir_string
 from .tools import progress
 
@@ -140,6 +141,9 @@ class RetrievalModel(nn.Module):
         self.hidden = nn.Linear(num_descriptors, num_runs)
         self.output = nn.Linear(num_runs, vocab_size)
         self.scale = 1.0
+        # The training run of each hidden unit; the model file names them
+        # (`runs`), so that a prediction says which runs it blends.
+        self.run_names = None
 
     def scores(self, multi_hot):
         return self.hidden(multi_hot)
@@ -348,6 +352,7 @@ def train(corpus: dict, config: TrainConfig):
             # profile: the measure phaedrus eval reports, on trace tokens
             # (eval compares clang's counters).
             model = RetrievalModel(len(descriptors), vocab_size, len(runs))
+            model.run_names = [r["name"] for r in runs]
             profiles, scale = normalized_profiles(vocab_size, runs)
             keys = torch.stack([multi_hot(space, r["descriptor"]) for r in runs])
             model.remember(keys, profiles, RETRIEVAL_TEMPERATURE, scale)
@@ -564,6 +569,9 @@ def model_ir(model, space: TokenSpace, corpus: dict, kind: str, report=None,
         data = tensor.numpy().astype("<f4").tobytes()
         blobs.append(f"      {blob}: \"0x04000000{data.hex().upper()}\"")
     descriptors = ", ".join(mlir_string(d) for d in space.descriptors)
+    run_names = getattr(model, "run_names", None)
+    runs = ([f"    runs([{', '.join(mlir_string(r) for r in run_names)}])"]
+            if run_names else [])
     vocab_symbol = corpus_mod.symbol_ref(vocabulary["name"])
     return "\n".join([
         "// A phaedrus model, written by `phaedrus train` (docs/Model.md).",
@@ -572,6 +580,7 @@ def model_ir(model, space: TokenSpace, corpus: dict, kind: str, report=None,
         f"phaedrus.model {corpus_mod.symbol_ref(name)} {kind} vocabulary({vocab_symbol}) "
         f"fingerprint({vocabulary['fingerprint']}) vocab_size({space.vocab_size})",
         f"    descriptors([{descriptors}])",
+        *runs,
         f"    hyperparameters({{{', '.join(attrs)}}})",
         f"    weights({{{', '.join(weights)}}})",
         "}",
@@ -593,10 +602,8 @@ def load_model_ir(path) -> tuple:
     # The IR part is small; the resource blobs are read line by line (a
     # regular expression over megabytes of hex would backtrack for ages).
     ir, _, resources = open(path).read().partition("{-#")
-    kind = re.search(r"phaedrus\.model @\S+ (\w+) vocabulary", ir).group(1)
+    header = pipeline.model_header(path)
     hyper = {k: int(v) for k, v in re.findall(r"(\w+) = (\d+) : i64", ir)}
-    desc = re.search(r"descriptors\(\[(.*?)\]\)", ir, re.S).group(1)
-    descriptors = re.findall(r'"((?:[^"\\]|\\.)*)"', desc)
     shapes = dict(re.findall(r'"([^"]+)" = dense_resource<(\w+)>', ir))
     blobs = {}
     for line in resources.splitlines():
@@ -610,4 +617,4 @@ def load_model_ir(path) -> tuple:
         tensors[key] = torch.from_numpy(
             np.frombuffer(data, dtype="<f4").copy()).reshape(
                 [int(s) for s in shape.split("x")])
-    return kind, hyper, descriptors, tensors
+    return header["kind"], hyper, header["descriptors"], tensors

@@ -2,6 +2,7 @@
 instrumented and plain binaries, runs that record traces, trace import."""
 
 import os
+import re
 import subprocess
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
@@ -226,6 +227,35 @@ def mlir_string(text: str) -> str:
         out.append("\\%02X" % b if c in '"\\' or b < 0x20 or b >= 0x7f else c)
     out.append('"')
     return "".join(out)
+
+
+def mlir_strings(text: str) -> list:
+    """The strings of MLIR string literals in `text` (such as a list
+    attribute's), their escapes undone: the inverse of mlir_string."""
+    return [re.sub(rb"\\([0-9A-Fa-f]{2})", lambda m: bytes.fromhex(m.group(1).decode()),
+                   body.encode()).decode(errors="replace")
+            for body in re.findall(r'"((?:[^"\\]|\\.)*)"', text)]
+
+
+def model_header(path) -> dict:
+    """The kind, descriptor tokens and training run names (None when it
+    names none) of a model file (docs/Model.md), without its weights."""
+    with open(path) as f:
+        ir = f.read().partition("{-#")[0]
+    op = re.search(r"phaedrus\.model @\S+ (\w+) vocabulary", ir)
+    if op is None:
+        raise ToolError(f"{path}: not a model file (no phaedrus.model op)")
+    header = {"kind": op.group(1), "descriptors": [], "runs": None}
+    # The optional lists follow vocab_size(N) in the op's order, each a list
+    # of string literals.
+    at = re.compile(r"[^\n]*?vocab_size\(\d+\)").match(ir, op.end()).end()
+    for key in ("descriptors", "runs"):
+        found = re.compile(
+            rf'\s*{key}\(\[((?:\s*"(?:[^"\\]|\\.)*"\s*,?)*)\s*\]\)').match(ir, at)
+        if found:
+            header[key] = mlir_strings(found.group(1))
+            at = found.end()
+    return header
 
 
 def input_attribute(argv, stdin=None) -> str:

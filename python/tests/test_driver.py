@@ -173,10 +173,10 @@ def test_corpus_train_predict_errors(tmp_path):
         assert "Traceback" not in r.stderr
 
 
-def _demo_corpus(tmp_path, granularity, training, held_out):
+def _demo_corpus(tmp_path, granularity, training, held_out, kind="mlp"):
     """wordfreq instrumented at `granularity`, run on the `training` texts
-    (a corpus and an mlp trained on it) and described on the `held_out`
-    ones. Returns the held-out input descriptions."""
+    (a corpus and a model of `kind` trained on it) and described on the
+    `held_out` ones. Returns the held-out input descriptions."""
     assert phaedrus("ir", WORDFREQ, "-o", tmp_path / "w.mlir").returncode == 0
     result = phaedrus("instrument", tmp_path / "w.mlir", "-o", tmp_path / "w.inst",
                       "--granularity", granularity)
@@ -192,7 +192,7 @@ def _demo_corpus(tmp_path, granularity, training, held_out):
                       "--program", tmp_path / "w.inst.mlir", "-o", tmp_path / "corpus.json")
     assert result.returncode == 0, result.stderr
     result = phaedrus("train", tmp_path / "corpus.json", "-o", tmp_path / "m.mlir",
-                      "--kind", "mlp", "--epochs", "100")
+                      "--kind", kind, "--epochs", "100")
     assert result.returncode == 0, result.stderr
     return [tmp_path / "held" / f"{name}.wpp.input.json" for name in held_out]
 
@@ -200,14 +200,15 @@ def _demo_corpus(tmp_path, granularity, training, held_out):
 def test_eval_on_the_demo_program(tmp_path):
     """phaedrus eval on the bundled example: every build behaves like the
     plain one, the exact measured profile lowers to what clang's own PGO
-    gives the optimiser (overlap 1), and the report has every row and
-    summary key."""
+    gives the optimiser (overlap 1), the report has every row and summary
+    key, and the retrieval model's blend of training runs is reported."""
     import json
     held = _demo_corpus(
         tmp_path, "path",
         {"few": "x y z\n" * 50, "pets": "the cat the dog\n" * 400,
          "latin": "lorem ipsum dolor sit amet\n" * 3000},
-        {"pairs": "a b\n" * 900, "mixed": "one two three two one\n" * 2000})
+        {"pairs": "a b\n" * 900, "mixed": "one two three two one\n" * 2000},
+        kind="retrieval")
     result = phaedrus("eval", tmp_path / "w.mlir", "--model", tmp_path / "m.mlir",
                       "--corpus", tmp_path / "corpus.json", "--held-out", *held,
                       "--pgo-input", "pets", "-o", tmp_path / "eval.json",
@@ -234,6 +235,15 @@ def test_eval_on_the_demo_program(tmp_path):
         assert row["overlap"]["nearest"] - 1e-9 <= ceiling["overlap"] <= 1.0 + 1e-9
         assert set(ceiling["weights"]) <= {"few", "pets", "latin"}
         assert 0.98 <= sum(ceiling["weights"].values()) <= 1.0 + 1e-9
+        # The runs the prediction blends (phaedrus-model's weights), as
+        # --phaedrus-predict's remark names them.
+        blend = row["predicted_blend"]
+        assert set(blend) <= {"few", "pets", "latin"}
+        assert 0.98 <= sum(blend.values()) <= 1.0 + 1e-6
+        heaviest = max(blend, key=blend.get)
+        assert (f"the prediction blends the training runs {heaviest} "
+                f"{blend[heaviest]:.2f}") in result.stderr, result.stderr
+    assert result.stderr.count("the prediction blends the training runs") == 2
     for key in ["oracle_recovery_mean", "lowering_recovery_mean", "mismatch_loses_count",
                 "predicted_beats_mismatch_count", "overlap_predicted_mean",
                 "overlap_mismatch_mean", "hot_coverage_mean", "overlap_blend_ceiling_mean"]:

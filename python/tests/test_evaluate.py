@@ -130,3 +130,26 @@ def test_mean_counts_and_distance():
     assert dict(map(tuple, evaluate.mean_counts(corpus))) == {0: 45, 1: 68, 2: 38}
     assert evaluate.descriptor_distance(["a", "b"], ["a", "b"]) == 0.0
     assert evaluate.descriptor_distance(["a", "b"], ["b", "c"]) == pytest.approx(2 / 3)
+
+
+def test_model_header_reads_names_back(tmp_path):
+    """The names eval reads from a model file are the tokens written, the
+    escapes of MLIR strings undone, whatever they hold."""
+    from phaedrus.pipeline import mlir_string, model_header
+    from phaedrus.tools import ToolError
+    names = ['arg1="x"', "back\\slash", "ünï", "a])b", "tab\there"]
+    runs = ["text-9", 'a"b']
+    ops = (f"phaedrus.model @m mlp vocabulary(@v) fingerprint(1) vocab_size(2)\n"
+           f"    descriptors([{', '.join(map(mlir_string, names))}])\n"
+           f"    runs([{', '.join(map(mlir_string, runs))}])\n"
+           "    hyperparameters({}) weights({})\n")
+    path = tmp_path / "m.mlir"
+    path.write_text(ops + '{-#\n  dialect_resources: { builtin: { w: "0x0400" } }\n#-}\n')
+    assert model_header(path) == {"kind": "mlp", "descriptors": names, "runs": runs}
+    path.write_text("".join(line for line in ops.splitlines(True)
+                            if not line.startswith("    runs(")))
+    assert model_header(path)["runs"] is None
+    assert model_header(path)["descriptors"] == names
+    path.write_text("module {}\n")
+    with pytest.raises(ToolError, match="not a model file"):
+        model_header(path)

@@ -146,17 +146,24 @@ def test_retrieval_model_trains_and_matches_pytorch(tmp_path):
     text = path.read_text()
     assert "phaedrus.model @model mlp" in text and "hidden_softmax = 1" in text
     assert "output_counts = 1" in text
+    names = [r["name"] for r in corpus["runs"]]
+    assert 'runs(["run0", "run1", "run2", "run3"])' in text
     for run in corpus["runs"]:
         x = M.multi_hot(space, run["descriptor"]).unsqueeze(0)
         with torch.no_grad():
             expected = model(x)[0]
             weights = torch.softmax(model.scores(x)[0], 0)
-        got = torch.tensor(run_model(path, "--log-counts", "--descriptor-ids=" + ",".join(
-            str(space.index[d]) for d in run["descriptor"]))["counts"])
+        out = run_model(path, "--log-counts", "--descriptor-ids=" + ",".join(
+            str(space.index[d]) for d in run["descriptor"]))
+        got = torch.tensor(out["counts"])
         # Counts: the tolerance is relative to the mixture's total.
         assert (got - expected).abs().max().item() < 1e-5 * model.scale
-        own = [r["name"] for r in corpus["runs"]].index(run["name"])
+        own = names.index(run["name"])
         assert int(torch.argmax(weights)) == own
+        # The blend: each named run's weight, as PyTorch's softmax.
+        assert list(out["blend"]) == names
+        blend = torch.tensor([out["blend"][n] for n in names])
+        assert (blend - weights).abs().max().item() < 1e-5
     # A hidden_softmax other than 0 or 1 is refused.
     bad = tmp_path / "bad.mlir"
     bad.write_text(text.replace("hidden_softmax = 1", "hidden_softmax = 2"))
@@ -166,6 +173,17 @@ def test_retrieval_model_trains_and_matches_pytorch(tmp_path):
     bad.write_text(text.replace("output_counts = 1", "output_counts = 3"))
     result = run_model(bad, "--log-counts", check=False)
     assert result.returncode == 1 and "'output_counts' is 3" in result.stderr
+    # The runs it names: one per hidden unit, each once, with a name, and
+    # only in a model that blends runs.
+    for runs, message in [('["run0", "run1", "run2"]', "names 3 training runs for its 4 hidden units"),
+                          ('["run0", "run1", "run2", "run1"]', "names training run 'run1' twice"),
+                          ('["run0", "", "run2", "run3"]', "a training run with an empty name")]:
+        bad.write_text(text.replace('runs(["run0", "run1", "run2", "run3"])', f"runs({runs})"))
+        result = run_model(bad, "--log-counts", check=False)
+        assert result.returncode == 1 and message in result.stderr, result.stderr
+    bad.write_text(text.replace("hidden_softmax = 1", "hidden_softmax = 0"))
+    result = run_model(bad, "--log-counts", check=False)
+    assert result.returncode == 1 and "does not blend runs" in result.stderr
 
 
 def test_training_is_seeded_and_stops_early():
@@ -213,15 +231,21 @@ def test_truncated_model_file_is_refused(tmp_path):
     assert "error" in result.stderr and "cannot read a model" in result.stderr
 
 
-def test_weight_of_wrong_shape_is_refused(tmp_path):
+@pytest.mark.parametrize("old, new, message", [
+    # One layer more than the weights hold.
+    ("num_layers = 1 : i64", "num_layers = 2 : i64",
+     "the model has no weight 'lstm.weight_ih_l1'"),
+    # Only a model whose hidden units are training runs may name them.
+    ("    hyperparameters(", '    runs(["a"])\n    hyperparameters(',
+     "an lstm model names training runs"),
+])
+def test_lstm_model_that_does_not_fit_is_refused(tmp_path, old, new, message):
     _, _, _, path = write_model(tmp_path, num_layers=1)
-    text = path.read_text()
-    # Claim one layer more than the weights hold.
     bad = tmp_path / "bad.mlir"
-    bad.write_text(text.replace("num_layers = 1 : i64", "num_layers = 2 : i64"))
+    bad.write_text(path.read_text().replace(old, new))
     result = run_model(bad, "--generate", check=False)
     assert result.returncode == 1
-    assert "the model has no weight 'lstm.weight_ih_l1'" in result.stderr
+    assert message in result.stderr, result.stderr
 
 
 def test_missing_blob_is_refused(tmp_path):

@@ -50,7 +50,10 @@ static cl::opt<bool> logCounts("log-counts",
                                         "log(1 + count) as \"log_counts\", "
                                         "or counts as \"counts\" for a "
                                         "model with output_counts = 1 "
-                                        "(retrieval)"),
+                                        "(retrieval), and the weight of "
+                                        "each training run in the blend "
+                                        "as \"blend\" when the model "
+                                        "names its runs"),
                                cl::cat(category));
 static cl::opt<int64_t> seed("seed", cl::init(-1),
                              cl::desc("Sampling seed (-1: greedy)"),
@@ -138,6 +141,17 @@ int main(int argc, char **argv) {
     // A model whose output layer gives counts says so by the key.
     out[(*model)->outputsCounts() ? "counts" : "log_counts"] =
         json::Array(values);
+    // A model that names the runs it blends: each run's weight.
+    const std::vector<std::string> &runs = (*model)->runNames();
+    if (!runs.empty()) {
+      std::vector<float> weights;
+      if (!(*model)->blendWeights(ids, weights, error))
+        return fail(error);
+      json::Object blend;
+      for (size_t r = 0; r < runs.size(); ++r)
+        blend[runs[r]] = weights[r];
+      out["blend"] = std::move(blend);
+    }
   }
   if (benchRepeats) {
     // Whole predictions, as --phaedrus-predict makes them; the first one

@@ -35,6 +35,9 @@ struct ModelSpec {
   int64_t vocabSize = 0;
   /// Descriptor tokens in model id order.
   std::vector<std::string> descriptors;
+  /// Names of the training runs a blending model (hidden_softmax = 1) mixes,
+  /// one per hidden unit; empty when the model file does not name them.
+  std::vector<std::string> runs;
   /// Integer and float hyper-parameters (integers as exact doubles).
   std::map<std::string, double> hyperparameters;
   std::map<std::string, Tensor> weights;
@@ -108,6 +111,14 @@ public:
   /// MLP whose output layer gives counts (hyper-parameter output_counts =
   /// 1: the retrieval model's mixture of profiles, docs/Model.md).
   bool outputsCounts() const;
+
+  /// The names of the training runs the model blends (ModelSpec::runs).
+  const std::vector<std::string> &runNames() const;
+
+  /// A model that names its runs: the weight of each run in the blend it
+  /// predicts for `descriptorIds` (the hidden softmax; sums to 1).
+  bool blendWeights(const std::vector<int64_t> &descriptorIds,
+                    std::vector<float> &weights, std::string &error);
 
   /// Predicted count of every vocabulary token, for either kind, and a
   /// confidence in [0, 1] (LSTM: mean probability of the generated buckets;

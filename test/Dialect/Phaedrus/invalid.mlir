@@ -356,6 +356,22 @@ phaedrus.model @m lstm vocabulary(@v) fingerprint(1) vocab_size(0) hyperparamete
 
 // -----
 
+phaedrus.vocabulary @v fingerprint(1) {
+  phaedrus.entry 0 function @a
+}
+// expected-error @below {{names training run 'text-9' twice}}
+phaedrus.model @m mlp vocabulary(@v) fingerprint(1) vocab_size(1) runs(["text-9", "small-1", "text-9"]) hyperparameters({}) weights({})
+
+// -----
+
+phaedrus.vocabulary @v fingerprint(1) {
+  phaedrus.entry 0 function @a
+}
+// expected-error @below {{names a training run with an empty name}}
+phaedrus.model @m mlp vocabulary(@v) fingerprint(1) vocab_size(1) runs(["text-9", ""]) hyperparameters({}) weights({})
+
+// -----
+
 // expected-error @below {{refers to unknown model @m}}
 phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
 

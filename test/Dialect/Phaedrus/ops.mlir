@@ -98,6 +98,12 @@ phaedrus.model @m lstm vocabulary(@vocab) fingerprint(7421) vocab_size(5)
 phaedrus.model @counts mlp vocabulary(@vocab) fingerprint(7421) vocab_size(5)
     descriptors(["argc=1", "arg1=-9"]) hyperparameters({}) weights({})
 
+// A blending model names the training run of each hidden unit.
+// CHECK-LABEL: phaedrus.model @blend mlp
+// CHECK-SAME: descriptors(["argc=1"]) runs(["text-9", "repetitive-1"])
+phaedrus.model @blend mlp vocabulary(@vocab) fingerprint(7421) vocab_size(5)
+    descriptors(["argc=1"]) runs(["text-9", "repetitive-1"]) hyperparameters({}) weights({})
+
 // CHECK-LABEL: phaedrus.predict @counts input(<argv = ["bzip2", "-9"], stdin = "big.txt">)
 phaedrus.predict @counts input(#phaedrus.input<argv = ["bzip2", "-9"], stdin = "big.txt">)
 

@@ -203,3 +203,54 @@ phaedrus.model @m lstm vocabulary(@v) fingerprint(229832147292157202) vocab_size
     descriptors(["argc=0"]) hyperparameters({featurizer = 2 : i64, num_specials = 5 : i64, num_buckets = 161 : i64,
     buckets_per_octave = 4 : i64, hidden_size = 1 : i64}) weights({})
 phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
+
+// -----
+
+// A retrieval model (hidden_softmax = 1, output_counts = 1) that names its
+// training runs: the prediction says which runs it blends, heaviest first,
+// the runs below 5% summed. Scores 2, 0, -2 weigh the runs 0.87, 0.12 and
+// 0.02; the counts are the blend of their profiles (f0: 10 * 0.87).
+// CHECK-LABEL: llvm.func @f0()
+// CHECK-SAME: phaedrus.entry_count = #phaedrus.entry_count<9, model
+// CHECK-LABEL: llvm.func @f1()
+// CHECK-SAME: phaedrus.entry_count = #phaedrus.entry_count<2, model
+llvm.func @f0() {
+  llvm.return
+}
+llvm.func @f1() {
+  llvm.call @f0() : () -> ()
+  llvm.return
+}
+phaedrus.vocabulary @v fingerprint(16334456020999947734) {
+  phaedrus.entry 0 function @f0
+  phaedrus.entry 1 function @f1
+}
+phaedrus.model @m mlp vocabulary(@v) fingerprint(16334456020999947734) vocab_size(2)
+    descriptors(["argc=0", "stdin=none"]) runs(["text-9", "small-9", "random-1"])
+    hyperparameters({featurizer = 2 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
+                     hidden_size = 3 : i64, hidden_softmax = 1 : i64, output_counts = 1 : i64})
+    weights({"hidden.weight" = dense<[[2.0, 0.0], [0.0, 0.0], [-2.0, 0.0]]> : tensor<3x2xf32>,
+             "hidden.bias" = dense<0.0> : tensor<3xf32>,
+             "output.weight" = dense<[[10.0, 0.0, 0.0], [0.0, 20.0, 0.0]]> : tensor<2x3xf32>,
+             "output.bias" = dense<0.0> : tensor<2xf32>})
+// expected-remark @below {{the prediction blends the training runs text-9 0.87, small-9 0.12 and 1 more below 0.05 each (0.02 together)}}
+phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
+
+// -----
+
+// A model that names more or fewer runs than it has hidden units cannot be
+// run: the names would be those of other units.
+llvm.func @f0() {
+  llvm.return
+}
+phaedrus.vocabulary @v fingerprint(229832147292157202) {
+  phaedrus.entry 0 function @f0
+}
+// expected-error @below {{cannot be run: the model names 1 training runs for its 2 hidden units (one run each)}}
+phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(1)
+    descriptors(["argc=0"]) runs(["text-9"])
+    hyperparameters({featurizer = 2 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
+                     hidden_size = 2 : i64, hidden_softmax = 1 : i64, output_counts = 1 : i64})
+    weights({"hidden.weight" = dense<0.0> : tensor<2x1xf32>, "hidden.bias" = dense<0.0> : tensor<2xf32>,
+             "output.weight" = dense<1.0> : tensor<1x2xf32>, "output.bias" = dense<0.0> : tensor<1xf32>})
+phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)

@@ -14,6 +14,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
 using namespace mlir::phaedrus;
@@ -366,6 +367,16 @@ LogicalResult ModelOp::verify() {
                            << "' must be a floating-point elements attribute, "
                               "got "
                            << weight.getValue();
+  }
+  if (ArrayAttr runs = getRunsAttr()) {
+    llvm::StringSet<> seen;
+    for (Attribute run : runs) {
+      StringRef name = cast<StringAttr>(run).getValue();
+      if (name.empty())
+        return emitOpError() << "names a training run with an empty name";
+      if (!seen.insert(name).second)
+        return emitOpError() << "names training run '" << name << "' twice";
+    }
   }
   return success();
 }

@@ -30,6 +30,10 @@ LogicalResult mlir::phaedrus::loadModelSpec(ModelOp model,
   if (ArrayAttr descriptors = model.getDescriptorsAttr())
     for (Attribute d : descriptors)
       spec.descriptors.push_back(cast<StringAttr>(d).getValue().str());
+  spec.runs.clear();
+  if (ArrayAttr runs = model.getRunsAttr())
+    for (Attribute r : runs)
+      spec.runs.push_back(cast<StringAttr>(r).getValue().str());
   for (NamedAttribute hyper : model.getHyperparameters())
     spec.hyperparameters[hyper.getName().str()] =
         hyperparameterValue(hyper.getValue());

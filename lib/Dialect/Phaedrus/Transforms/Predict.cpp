@@ -12,7 +12,9 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace mlir::phaedrus {
@@ -86,6 +88,47 @@ PhaedrusPredictPass::importModelFile(ModuleOp module, uint64_t fingerprint) {
     builder.clone(*op);
   }
   return model.getSymNameAttr();
+}
+
+/// A model that names the training runs it blends says which runs the
+/// prediction mixes, heaviest first: what a user reads to judge it (a blend
+/// of runs unlike the input says more training runs are needed).
+static LogicalResult remarkBlend(PredictOp op, inference::Model &model,
+                                 const std::vector<int64_t> &ids) {
+  const std::vector<std::string> &runs = model.runNames();
+  if (runs.empty())
+    return success();
+  std::vector<float> weights;
+  std::string error;
+  if (!model.blendWeights(ids, weights, error))
+    return op.emitOpError() << "prediction failed: " << error;
+  std::vector<size_t> order(runs.size());
+  for (size_t r = 0; r < order.size(); ++r)
+    order[r] = r;
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return weights[a] != weights[b] ? weights[a] > weights[b] : a < b;
+  });
+  // Runs of at least 5%, and always the heaviest.
+  constexpr float kShown = 0.05f;
+  std::string message;
+  llvm::raw_string_ostream os(message);
+  os << "the prediction blends the training runs ";
+  size_t shown = 0;
+  double rest = 0;
+  for (size_t r : order) {
+    if (shown && weights[r] < kShown) {
+      rest += weights[r];
+      continue;
+    }
+    os << (shown++ ? ", " : "") << runs[r] << " "
+       << llvm::format("%.2f", weights[r]);
+  }
+  if (shown < runs.size())
+    os << " and " << runs.size() - shown << " more below "
+       << llvm::format("%.2f", kShown) << " each ("
+       << llvm::format("%.2f", rest) << " together)";
+  op.emitRemark() << message;
+  return success();
 }
 
 LogicalResult PhaedrusPredictPass::predict(PredictOp op, uint64_t fingerprint,
@@ -173,6 +216,8 @@ LogicalResult PhaedrusPredictPass::predict(PredictOp op, uint64_t fingerprint,
   std::vector<uint64_t> counts;
   if (!loaded->predictCounts(ids, options, counts, confidence, error))
     return op.emitOpError() << "prediction failed: " << error;
+  if (failed(remarkBlend(op, *loaded, ids)))
+    return failure();
   if (failed(addEntryCounts(vocabulary, counts, entries, op)))
     return failure();
   return branches.addPathCounts(vocabulary, counts, op);

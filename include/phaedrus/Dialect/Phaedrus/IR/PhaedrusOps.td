@@ -288,7 +288,10 @@ def Phaedrus_ModelOp : Phaedrus_Op<"model", [
     `dense_resource` blob. `descriptors` lists the descriptor tokens (from
     the input featurizer) the model was trained on, in the order of their
     model ids; tokens of a future run that are not listed are unknown to the
-    model. docs/Model.md documents the kinds, their token spaces and the
+    model. A model whose prediction blends the training runs' profiles (the
+    retrieval model: an `mlp` with `hidden_softmax = 1`) may name them in
+    `runs`, one per hidden unit, so that a prediction can say which runs it
+    blends. docs/Model.md documents the kinds, their token spaces and the
     weight names and layouts.
 
     Example:
@@ -306,12 +309,14 @@ def Phaedrus_ModelOp : Phaedrus_Op<"model", [
                        UI64Attr:$fingerprint,
                        Phaedrus_PosI64Attr:$vocab_size,
                        OptionalAttr<StrArrayAttr>:$descriptors,
+                       OptionalAttr<StrArrayAttr>:$runs,
                        DictionaryAttr:$hyperparameters,
                        DictionaryAttr:$weights);
   let assemblyFormat = [{
     $sym_name $kind `vocabulary` `(` $vocabulary `)` `fingerprint` `(` $fingerprint `)`
     `vocab_size` `(` $vocab_size `)`
     (`descriptors` `(` $descriptors^ `)`)?
+    (`runs` `(` $runs^ `)`)?
     `hyperparameters` `(` $hyperparameters `)`
     `weights` `(` $weights `)` attr-dict
   }];
