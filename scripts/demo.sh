@@ -4,8 +4,9 @@
 # whole program paths on an input, import, compress and check them, lower the
 # measured profile into LLVM and build the profiled binary; compare the counts
 # with clang's own instrumentation on the same run; then record more inputs,
-# train a model, predict the profile of an input it never saw, build with it,
-# and evaluate that build against no profile and clang's PGO.
+# train a model (the default retrieval blend), predict the profile of an
+# input it never saw, build with it, and evaluate that build against no
+# profile and clang's PGO.
 set -euo pipefail
 source "$(dirname "$0")/env.sh"
 cd "$PHAEDRUS_ROOT"

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <string_view>
 #include <sys/stat.h>
 
 using namespace mlir::phaedrus::featurize;
@@ -211,7 +212,9 @@ mlir::phaedrus::featurize::sketchContent(const std::string &role,
   return tokens;
 }
 
-bool mlir::phaedrus::featurize::isContentToken(const std::string &token) {
+/// What a file's token says after its role ("size=5" of "file0.size=5",
+/// "word=17" of "stdin.word=17"); empty for a token of the command line.
+static std::string_view fileAttribute(const std::string &token) {
   // The role: "stdin" or "file" and the file's number (docs/Featurizer.md).
   size_t dot;
   if (token.rfind("stdin.", 0) == 0) {
@@ -221,12 +224,41 @@ bool mlir::phaedrus::featurize::isContentToken(const std::string &token) {
     while (dot < token.size() && token[dot] >= '0' && token[dot] <= '9')
       ++dot;
     if (dot == 4 || dot >= token.size() || token[dot] != '.')
-      return false;
+      return {};
   } else {
-    return false;
+    return {};
   }
-  return token.compare(dot + 1, 5, "word=") == 0 ||
-         token.compare(dot + 1, 5, "gram=") == 0;
+  return std::string_view(token).substr(dot + 1);
+}
+
+bool mlir::phaedrus::featurize::isContentToken(const std::string &token) {
+  std::string_view attribute = fileAttribute(token);
+  return attribute.substr(0, 5) == "word=" || attribute.substr(0, 5) == "gram=";
+}
+
+std::optional<double>
+mlir::phaedrus::featurize::inputLog2Size(const std::vector<std::string> &tokens) {
+  double total = 0;
+  bool sized = false;
+  for (const std::string &token : tokens) {
+    std::string_view attribute = fileAttribute(token);
+    if (attribute.substr(0, 5) != "size=")
+      continue;
+    std::string_view digits = attribute.substr(5);
+    if (digits.empty() || digits.size() > 2 ||
+        digits.find_first_not_of("0123456789") != std::string_view::npos)
+      continue;
+    unsigned bucket = 0;
+    for (char c : digits)
+      bucket = bucket * 10 + (c - '0');
+    // The bucket's middle on the log scale: sizes in bucket B lie in
+    // [2^B - 1, 2^(B+1) - 2].
+    total += std::exp2(bucket + 0.5);
+    sized = true;
+  }
+  if (!sized)
+    return std::nullopt;
+  return std::log2(total);
 }
 
 bool mlir::phaedrus::featurize::featurize(const RunInput &input,

@@ -68,6 +68,11 @@ struct Model::Impl {
   // With `output_counts`, the output layer gives counts (the retrieval
   // model's mixture of profiles), not log(1 + count).
   bool outputCounts = false;
+  // A retrieval model with a size law (weights runs.log2_*, docs/Model.md):
+  // the total of its prediction is the blend of its runs' totals, each
+  // scaled by the input's size over the run's to the power sizeExponent.
+  bool sizeLaw = false;
+  double sizeExponent = 0;
   dnnl::matmul hidden, output;
   dnnl::softmax_forward hiddenNormalize;
   memory mlpIn, mlpHiddenW, mlpHiddenB, mlpHidden, mlpOutW, mlpOutB, mlpOut;
@@ -87,6 +92,8 @@ struct Model::Impl {
   /// MLP: the hidden layer (and its softmax) for `descriptorIds`, into
   /// mlpHidden; oneDNN may throw.
   bool runHidden(const std::vector<int64_t> &descriptorIds, std::string &error);
+  /// The size law's total for the blend in mlpHidden.
+  double blendedTotal(std::optional<double> inputLog2Size) const;
   void resetState();
   const float *runStep(int64_t id);
 };
@@ -174,10 +181,45 @@ bool Model::Impl::check(std::string &error) {
               " hidden units (one run each)";
       return false;
     }
-    return expectShape(spec, "hidden.weight", {hs, d}, error) &&
-           expectShape(spec, "hidden.bias", {hs}, error) &&
-           expectShape(spec, "output.weight", {v, hs}, error) &&
-           expectShape(spec, "output.bias", {v}, error);
+    if (!expectShape(spec, "hidden.weight", {hs, d}, error) ||
+        !expectShape(spec, "hidden.bias", {hs}, error) ||
+        !expectShape(spec, "output.weight", {v, hs}, error) ||
+        !expectShape(spec, "output.bias", {v}, error))
+      return false;
+    if (!spec.weights.count("runs.log2_total") &&
+        !spec.weights.count("runs.log2_size"))
+      return true;
+    // The size law of a retrieval model's totals.
+    if (!hiddenSoftmax || !outputCounts) {
+      error = "the model scales the totals of training runs (weights "
+              "'runs.log2_*'), but it does not blend runs' counts "
+              "(hidden_softmax and output_counts are not both 1)";
+      return false;
+    }
+    if (!expectShape(spec, "runs.log2_total", {hs}, error) ||
+        !expectShape(spec, "runs.log2_size", {hs}, error))
+      return false;
+    for (const char *name : {"runs.log2_total", "runs.log2_size"})
+      for (float value : weight(name).data)
+        if (!std::isfinite(value) || value > 64) {
+          error = std::string("weight '") + name + "' holds " +
+                  std::to_string(value) + ", expected a log2 of at most 64";
+          return false;
+        }
+    auto exponent = spec.hyperparameters.find("size_exponent");
+    if (exponent == spec.hyperparameters.end()) {
+      error = "the model has no hyper-parameter 'size_exponent' (its "
+              "weights 'runs.log2_*' need it)";
+      return false;
+    }
+    if (!(exponent->second >= 0 && exponent->second <= 4)) {
+      error = "hyper-parameter 'size_exponent' is " +
+              std::to_string(exponent->second) + ", expected 0 to 4";
+      return false;
+    }
+    sizeExponent = exponent->second;
+    sizeLaw = true;
+    return true;
   }
   if (!spec.runs.empty()) {
     error = "an lstm model names training runs; only a blending mlp may";
@@ -587,6 +629,44 @@ bool Model::Impl::runHidden(const std::vector<int64_t> &descriptorIds,
   return true;
 }
 
+double Model::Impl::blendedTotal(std::optional<double> inputLog2Size) const {
+  const float *w = static_cast<const float *>(mlpHidden.get_data_handle());
+  const std::vector<float> &log2Total = weight("runs.log2_total").data;
+  const std::vector<float> &log2Size = weight("runs.log2_size").data;
+  double total = 0;
+  for (int64_t r = 0; r < hiddenSize; ++r) {
+    // A run without input files (log2 size -1), or an input without any,
+    // keeps the run's total as it is.
+    double shift = inputLog2Size && log2Size[r] >= 0
+                       ? sizeExponent * (*inputLog2Size - log2Size[r])
+                       : 0;
+    total += w[r] * std::exp2(std::min(64.0, log2Total[r] + shift));
+  }
+  return total;
+}
+
+bool Model::hasSizeLaw() const { return impl->sizeLaw; }
+
+bool Model::predictTotal(const std::vector<int64_t> &descriptorIds,
+                         std::optional<double> inputLog2Size, double &total,
+                         std::string &error) {
+  Impl &m = *impl;
+  if (!m.sizeLaw) {
+    error = "the model has no size law (weights 'runs.log2_*')";
+    return false;
+  }
+  try {
+    if (!m.runHidden(descriptorIds, error))
+      return false;
+    m.stream.wait();
+    total = m.blendedTotal(inputLog2Size);
+  } catch (const dnnl::error &e) {
+    error = std::string("oneDNN failed: ") + e.what();
+    return false;
+  }
+  return true;
+}
+
 bool Model::blendWeights(const std::vector<int64_t> &descriptorIds,
                          std::vector<float> &weights, std::string &error) {
   Impl &m = *impl;
@@ -641,9 +721,19 @@ bool Model::predictCounts(const std::vector<int64_t> &descriptorIds,
     std::vector<float> logCounts;
     if (!predictLogCounts(descriptorIds, logCounts, error))
       return false;
+    // With a size law the mixture's shape stays and its total is the
+    // law's (the output layer sums to the runs' common scale).
+    double factor = 1;
+    if (impl->sizeLaw) {
+      double sum = 0;
+      for (float value : logCounts)
+        sum += std::max(0.f, value);
+      if (sum > 0)
+        factor = impl->blendedTotal(options.inputLog2Size) / sum;
+    }
     for (size_t t = 0; t < logCounts.size(); ++t) {
       double value = impl->outputCounts
-                         ? std::max(0.f, logCounts[t])
+                         ? std::max(0.f, logCounts[t]) * factor
                          : std::expm1(std::max(0.f, logCounts[t]));
       counts[t] = value >= 1.8e19 ? UINT64_MAX
                                   : static_cast<uint64_t>(std::llround(value));

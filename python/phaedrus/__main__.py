@@ -222,7 +222,8 @@ def cmd_eval(args):
         f"{f(s['lowering_recovery_mean'])} (over {s['oracle_meaningful_count']} "
         f"inputs where the oracle gains >= 2%), overlap predicted "
         f"{f(s['overlap_predicted_mean'])} vs mismatched "
-        f"{f(s['overlap_mismatch_mean'])}, hot coverage {f(s['hot_coverage_mean'])}")
+        f"{f(s['overlap_mismatch_mean'])}, hot coverage {f(s['hot_coverage_mean'])}, "
+        f"predicted total x{f(s['total_ratio_predicted_median'])} the oracle's")
 
 
 def main(argv=None):
@@ -286,10 +287,12 @@ def main(argv=None):
     p.add_argument("corpus", help="corpus from 'phaedrus corpus'")
     p.add_argument("-o", "--output", required=True,
                    help="model file (phaedrus IR, weights as dense_resource)")
-    p.add_argument("--kind", choices=["lstm", "mlp", "retrieval"], default="lstm",
-                   help="generative sequence model, direct-count baseline, or "
-                        "a learned-similarity blend of the training runs' "
-                        "profiles (docs/Model.md)")
+    p.add_argument("--kind", choices=["lstm", "mlp", "retrieval"], default="retrieval",
+                   help="a learned-similarity blend of the training runs' "
+                        "profiles, its total scaled to the input's size "
+                        "(default: the best measured, bench/pgo.py, and "
+                        "trained in seconds), a generative sequence model, or "
+                        "a direct-count baseline (docs/Model.md)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--epochs", type=at_least(1), default=300, help="at most")
     p.add_argument("--patience", type=at_least(1), default=30,

@@ -183,6 +183,14 @@ def blend_ceiling(candidates: dict, oracle: dict, steps: int = 2000):
     return best, {n: float(x) for n, x in zip(names, best_w) if x >= 0.005}
 
 
+def total_ratio(candidate: dict, oracle: dict):
+    """How many times the oracle's counts the candidate profile's are, in
+    all (summed counters): overlap and hot coverage compare shapes, this
+    the scale, how often things run. None for an empty oracle."""
+    total = sum(oracle.values())
+    return sum(candidate.values()) / total if total else None
+
+
 def entry_counts(counters: dict) -> dict:
     return {key[1]: n for key, n in counters.items() if key[0] == "entry"}
 
@@ -494,6 +502,8 @@ class Evaluation:
             "overlap": {v: overlap(counters[v], counters["oracle"]) for v in PROFILED},
             "hot_coverage": {v: hot_coverage(counters[v], counters["oracle"])
                              for v in PROFILED},
+            "total_ratio": {v: total_ratio(counters[v], counters["oracle"])
+                            for v in PROFILED},
         }
         ceiling, weights = blend_ceiling(self.training_counters, counters["oracle"])
         row["blend_ceiling"] = {"overlap": ceiling, "weights": weights}
@@ -559,6 +569,11 @@ def summarize(rows) -> dict:
     }
     for v in ("measured", "nearest", "mean"):
         summary[f"overlap_{v}_mean"] = _mean(r["overlap"][v] for r in rows)
+    # The scale of the prediction: the median, over the inputs, of how
+    # many times the oracle's total it is (1: right; 0.1 or 10: off tenfold).
+    ratios = [r["total_ratio"]["predicted"] for r in rows
+              if r.get("total_ratio", {}).get("predicted")]
+    summary["total_ratio_predicted_median"] = statistics.median(ratios) if ratios else None
     summary["overlap_blend_ceiling_mean"] = _mean(
         r["blend_ceiling"]["overlap"] for r in rows if "blend_ceiling" in r)
     summary["speedup_median"] = {
@@ -581,6 +596,8 @@ def print_row(row):
                 f"(IQR {row['spread'][v] * 100:4.1f}%)  {row['speedup'][v]:6.3f}x")
         if v in row["overlap"]:
             line += f"  overlap {row['overlap'][v]:.3f}  hot {row['hot_coverage'][v]:.3f}"
+            if row.get("total_ratio", {}).get(v) is not None:
+                line += f"  total x{row['total_ratio'][v]:.2f}"
         print(line, flush=True)
     if "blend_ceiling" in row:
         mix = _mix(row["blend_ceiling"]["weights"])

@@ -24,6 +24,7 @@ logits and generated sequences."""
 
 import math
 import random
+import re
 from dataclasses import dataclass, field
 
 import torch
@@ -124,6 +125,86 @@ class MlpModel(nn.Module):
         return self.output(torch.relu(self.hidden(multi_hot)))
 
 
+class RunTotals(nn.Module):
+    """The size law of a retrieval model's totals (docs/Model.md): each
+    training run's log2 total of events (`log2_total`) and log2 input size
+    (`log2_size`, -1 for a run without input files), and the exponent with
+    which totals grow with the input's size. A prediction's total is the
+    blend of the runs' totals, each times (input size / run's size) to that
+    exponent; the mixture's shape is the model's."""
+
+    def __init__(self, num_runs):
+        super().__init__()
+        self.register_buffer("log2_total", torch.zeros(num_runs))
+        self.register_buffer("log2_size", torch.full((num_runs,), -1.0))
+        self.exponent = 0.0
+
+    def fit(self, runs):
+        """The law of `runs` (a corpus's): their totals and sizes, and the
+        exponent size_exponent chooses."""
+        totals = [math.log2(max(1, sum(c for _, c in r["tokens"]))) for r in runs]
+        sizes = [input_log2_size(r["descriptor"]) for r in runs]
+        with torch.no_grad():
+            self.log2_total.copy_(torch.tensor(totals))
+            self.log2_size.copy_(torch.tensor([-1.0 if x is None else x for x in sizes]))
+        self.exponent = size_exponent(
+            [(x, t) for x, t in zip(sizes, totals) if x is not None])
+
+    def total(self, weights, log2_size=None):
+        """The total for blend `weights` ([R], summing to 1) and an input of
+        `log2_size` (None: no input file), as lib/Inference computes it."""
+        shift = torch.zeros(self.log2_total.shape, dtype=torch.float64)
+        if log2_size is not None:
+            shift = torch.where(self.log2_size >= 0,
+                                self.exponent * (log2_size - self.log2_size.double()),
+                                shift)
+        power = torch.clamp(self.log2_total.double() + shift, max=64.0)
+        return float((weights.double() * torch.exp2(power)).sum())
+
+
+def input_log2_size(descriptor):
+    """log2 of the summed size of a run's input files, from their size
+    tokens (`fileK.size=B`, `stdin.size=B`, each at its bucket's middle,
+    2^(B + 1/2) bytes); None when the descriptor names no file. The same as
+    the C++ featurizer's inputLog2Size, which prediction uses."""
+    total = None
+    for token in descriptor:
+        m = re.fullmatch(r"(?:file[0-9]+|stdin)\.size=([0-9]{1,2})", token)
+        if m:
+            total = (total or 0.0) + 2.0 ** (int(m.group(1)) + 0.5)
+    return None if total is None else math.log2(total)
+
+
+# The largest exponent the size law takes: work superlinear in the input
+# beyond that is rarer than a fit thrown off by a few runs.
+SIZE_EXPONENT_MAX = 2.0
+
+
+def size_exponent(points) -> float:
+    """The exponent b of log2 total = a + b log2 size over `points` (log2
+    size, log2 total) of the training runs with input files: the least-
+    squares slope, clamped to [0, SIZE_EXPONENT_MAX], kept only where it
+    predicts each run's total from the other runs better than their mean
+    total does (leave one out; at least 3 runs); 0 otherwise, where totals
+    do not follow sizes (scripts whose work is in their code, not their
+    length)."""
+    def fit(pts):
+        mx = sum(x for x, _ in pts) / len(pts)
+        my = sum(y for _, y in pts) / len(pts)
+        var = sum((x - mx) ** 2 for x, _ in pts)
+        b = sum((x - mx) * (y - my) for x, y in pts) / var if var > 1e-9 else 0.0
+        return min(max(b, 0.0), SIZE_EXPONENT_MAX), mx, my
+
+    if len(points) < 3:
+        return 0.0
+    law_error = mean_error = 0.0
+    for i, (x, y) in enumerate(points):
+        b, mx, my = fit(points[:i] + points[i + 1:])
+        law_error += (my + b * (x - mx) - y) ** 2
+        mean_error += (my - y) ** 2
+    return fit(points)[0] if law_error < mean_error else 0.0
+
+
 class RetrievalModel(nn.Module):
     """The profile of a run as a mixture of the training runs' profiles:
     softmax(x·Wᵀ + b) weighs the R training runs by how alike their
@@ -141,6 +222,7 @@ class RetrievalModel(nn.Module):
         self.hidden = nn.Linear(num_descriptors, num_runs)
         self.output = nn.Linear(num_runs, vocab_size)
         self.scale = 1.0
+        self.runs = RunTotals(num_runs)
         # The training run of each hidden unit; the model file names them
         # (`runs`), so that a prediction says which runs it blends.
         self.run_names = None
@@ -353,6 +435,7 @@ def train(corpus: dict, config: TrainConfig):
             # (eval compares clang's counters).
             model = RetrievalModel(len(descriptors), vocab_size, len(runs))
             model.run_names = [r["name"] for r in runs]
+            model.runs.fit(runs)
             profiles, scale = normalized_profiles(vocab_size, runs)
             keys = torch.stack([multi_hot(space, r["descriptor"]) for r in runs])
             model.remember(keys, profiles, RETRIEVAL_TEMPERATURE, scale)
@@ -559,6 +642,8 @@ def model_ir(model, space: TokenSpace, corpus: dict, kind: str, report=None,
     floats = {}
     if report:
         floats["validation_loss"] = report["validation_loss"]
+    if isinstance(model, RetrievalModel):
+        floats["size_exponent"] = float(model.runs.exponent)
     attrs = [f"{k} = {v} : i64" for k, v in sorted(hyper.items())]
     attrs += [f"{k} = {v!r} : f64" for k, v in sorted(floats.items())]
     weights, blobs = [], []
@@ -597,7 +682,6 @@ def model_ir(model, space: TokenSpace, corpus: dict, kind: str, report=None,
 def load_model_ir(path) -> tuple:
     """(kind, hyper-parameters, descriptors, {name: tensor}) of a model file
     written by model_ir (used by the parity tests)."""
-    import re
     import numpy as np
     # The IR part is small; the resource blobs are read line by line (a
     # regular expression over megabytes of hex would backtrack for ages).

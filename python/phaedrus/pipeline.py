@@ -279,8 +279,11 @@ def predict(program: Path, model: Path, argv, output: Path, stdin=None,
         options.append(f"seed={seed}")
     if input_dir:
         options.append(f"input-dir={input_dir}")
+    # The driver names the run itself; phaedrus-opt's note that repeats the
+    # predict op after each diagnostic would only say it again.
     result = run([phaedrus_tool("phaedrus-opt"), program,
-                  f"--phaedrus-predict={' '.join(options)}", "-o", output],
+                  f"--phaedrus-predict={' '.join(options)}",
+                  "--mlir-print-op-on-diagnostic=false", "-o", output],
                  what="phaedrus-opt --phaedrus-predict")
     return result.stderr.decode(errors="replace").strip()
 

@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from phaedrus.tools import REPO_ROOT, phaedrus_tool, run as run_tool
 
 WORDFREQ = REPO_ROOT / "examples" / "demo" / "wordfreq.c"
@@ -237,6 +239,11 @@ def test_eval_on_the_demo_program(tmp_path):
         assert 0.98 <= sum(ceiling["weights"].values()) <= 1.0 + 1e-9
         # The runs the prediction blends (phaedrus-model's weights), as
         # --phaedrus-predict's remark names them.
+        # The measured profile has the oracle's counts, in all; the
+        # prediction's total comes from the training runs' (the size law:
+        # these inputs lie between the training runs' sizes).
+        assert row["total_ratio"]["measured"] == pytest.approx(1.0, rel=0.02)
+        assert 0.25 < row["total_ratio"]["predicted"] < 4, row["total_ratio"]
         blend = row["predicted_blend"]
         assert set(blend) <= {"few", "pets", "latin"}
         assert 0.98 <= sum(blend.values()) <= 1.0 + 1e-6

@@ -382,3 +382,61 @@ def test_retrieval_starts_from_rare_descriptor_tokens():
     with torch.no_grad():
         flat = model.scores(M.multi_hot(space, common))
     assert flat.abs().max().item() < 1e-6
+
+
+def test_retrieval_total_follows_the_input_size(tmp_path):
+    """A retrieval model's size law: trained on runs whose totals grow with
+    their input's size, it scales the blend of the runs' totals to a new
+    input's size, in lib/Inference as in PyTorch, and the C++ featurizer's
+    input size is model.py's."""
+    corpus = synthetic_corpus(runs=5)
+    for i, run in enumerate(corpus["runs"]):
+        # Inputs of 2^(10 + 2i) bytes; the work is proportional to them.
+        run["stdin"] = f"in{i}"
+        run["descriptor"] = ["argc=0", "stdin=file", f"stdin.size={10 + 2 * i}"]
+        run["tokens"] = [(t, c * 4 ** i) for t, c in corpus["runs"][0]["tokens"]]
+        run["events"] = sum(c for _, c in run["tokens"])
+    config = M.TrainConfig(kind="retrieval", seed=3, epochs=5, progress=False)
+    model, space, report = M.train(corpus, config)
+    assert model.runs.exponent == pytest.approx(1.0)
+    path = tmp_path / "r.mlir"
+    path.write_text(M.model_ir(model, space, corpus, "retrieval", report))
+    assert "size_exponent = 1.0" in path.read_text()
+    ids = ",".join(str(space.index[d]) for d in corpus["runs"][1]["descriptor"])
+    x = M.multi_hot(space, corpus["runs"][1]["descriptor"]).unsqueeze(0)
+    with torch.no_grad():
+        weights = torch.softmax(model.scores(x)[0], 0)
+    for log2_size in [12.5, 30.5, None]:
+        args = [] if log2_size is None else [f"--input-log2-size={log2_size}"]
+        out = run_model(path, "--log-counts", f"--descriptor-ids={ids}", *args)
+        assert out["total"] == pytest.approx(model.runs.total(weights, log2_size), rel=1e-5)
+    # Runs alike but for their size: 2^18 more input, 2^18 more work.
+    small = run_model(path, "--log-counts", f"--descriptor-ids={ids}",
+                      "--input-log2-size=12.5")["total"]
+    large = run_model(path, "--log-counts", f"--descriptor-ids={ids}",
+                      "--input-log2-size=30.5")["total"]
+    assert large / small == pytest.approx(2 ** 18, rel=1e-4)
+    # From a real file on standard input: 1 MiB is bucket 20, whatever the
+    # model saw (stdin.size=20 is not one of its tokens).
+    data = tmp_path / "big.bin"
+    data.write_bytes(b"x" * 2 ** 20)
+    tokens = ["argc=0", "stdin=file", "stdin.size=20"]
+    assert M.input_log2_size(tokens) == pytest.approx(20.5)
+    out = run_model(path, "--log-counts", "--argv=p", f"--stdin={data}")
+    with torch.no_grad():
+        weights = torch.softmax(model.scores(M.multi_hot(space, tokens).unsqueeze(0))[0], 0)
+    assert out["total"] == pytest.approx(model.runs.total(weights, 20.5), rel=1e-5)
+
+
+def test_size_exponent():
+    # Totals proportional to sizes, squared, unrelated, too few runs.
+    assert M.size_exponent([(x, x + 3) for x in range(5)]) == pytest.approx(1.0)
+    assert M.size_exponent([(x, 2 * x) for x in range(5)]) == pytest.approx(2.0)
+    assert M.size_exponent([(x, 5 * x) for x in range(5)]) == M.SIZE_EXPONENT_MAX
+    assert M.size_exponent([(x, -x) for x in range(5)]) == 0.0
+    assert M.size_exponent([(10, 20), (11, 25), (12, 19), (13, 24), (14, 21)]) == 0.0
+    assert M.size_exponent([(1, 2), (2, 4)]) == 0.0
+    assert M.size_exponent([(3, 1), (3, 2), (3, 3)]) == 0.0
+    assert M.input_log2_size(["argc=1", "arg1=file", "file0.size=3", "stdin.size=3"]) == \
+        pytest.approx(4.5)
+    assert M.input_log2_size(["argc=1", "arg1=num3", "stdin=none"]) is None

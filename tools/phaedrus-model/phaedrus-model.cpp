@@ -42,6 +42,12 @@ static cl::list<std::string> runArgv(
 static cl::opt<std::string> runStdin("stdin",
                                      cl::desc("Standard input of --argv"),
                                      cl::cat(category));
+static cl::opt<double> inputSize(
+    "input-log2-size", cl::init(-1),
+    cl::desc("log2 of the run's summed input file sizes, for a model with a "
+             "size law (default: from the files of --argv; none with "
+             "--descriptor-ids)"),
+    cl::cat(category));
 static cl::opt<bool> generate("generate",
                               cl::desc("Print the generated profile (lstm)"),
                               cl::cat(category));
@@ -50,10 +56,12 @@ static cl::opt<bool> logCounts("log-counts",
                                         "log(1 + count) as \"log_counts\", "
                                         "or counts as \"counts\" for a "
                                         "model with output_counts = 1 "
-                                        "(retrieval), and the weight of "
+                                        "(retrieval), the weight of "
                                         "each training run in the blend "
                                         "as \"blend\" when the model "
-                                        "names its runs"),
+                                        "names its runs, and the total it "
+                                        "scales to as \"total\" when it "
+                                        "has a size law"),
                                cl::cat(category));
 static cl::opt<int64_t> seed("seed", cl::init(-1),
                              cl::desc("Sampling seed (-1: greedy)"),
@@ -96,6 +104,9 @@ int main(int argc, char **argv) {
     return 1;
 
   std::vector<int64_t> ids(descriptorIds.begin(), descriptorIds.end());
+  inference::GenerateOptions options;
+  if (inputSize >= 0)
+    options.inputLog2Size = inputSize;
   if (!runArgv.empty()) {
     featurize::RunInput input{{runArgv.begin(), runArgv.end()}, runStdin, ""};
     std::vector<std::string> tokens, unknown;
@@ -106,8 +117,9 @@ int main(int argc, char **argv) {
     for (const std::string &token : unknown)
       WithColor::warning(errs(), "phaedrus-model")
           << "descriptor token never seen in training: " << token << "\n";
+    if (inputSize < 0)
+      options.inputLog2Size = featurize::inputLog2Size(tokens);
   }
-  inference::GenerateOptions options;
   if (seed >= 0)
     options.seed = static_cast<uint64_t>(seed);
   options.temperature = temperature;
@@ -151,6 +163,13 @@ int main(int argc, char **argv) {
       for (size_t r = 0; r < runs.size(); ++r)
         blend[runs[r]] = weights[r];
       out["blend"] = std::move(blend);
+    }
+    // A model with a size law: the total its prediction scales to.
+    if ((*model)->hasSizeLaw()) {
+      double total = 0;
+      if (!(*model)->predictTotal(ids, options.inputLog2Size, total, error))
+        return fail(error);
+      out["total"] = total;
     }
   }
   if (benchRepeats) {

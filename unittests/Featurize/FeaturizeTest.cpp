@@ -5,6 +5,7 @@
 #include "gtest/gtest.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <random>
@@ -200,4 +201,34 @@ TEST(Featurize, ContentTokensAreAFilesWordsAndTrigrams) {
         "stdin.kind=text", "file.word=1", "filex.word=1", "file0word=1",
         "file0.lines=2", "stdin=none"})
     EXPECT_FALSE(isContentToken(token)) << token;
+}
+
+TEST(Featurize, InputSizeSumsTheFilesAtTheirBucketsMiddles) {
+  EXPECT_FALSE(inputLog2Size({"argc=1", "arg1=num3", "stdin=none"}));
+  EXPECT_DOUBLE_EQ(*inputLog2Size({"argc=1", "arg1=file", "file0.size=3"}), 3.5);
+  // Two files of one bucket: twice the size.
+  EXPECT_DOUBLE_EQ(*inputLog2Size({"file0.size=3", "stdin.size=3"}), 4.5);
+  // Tokens of the command line and malformed sizes are not files.
+  EXPECT_FALSE(inputLog2Size({"arg1=file0.size=3", "filex.size=3",
+                              "file0.size=", "file0.size=x1", "file0.size=123",
+                              "stdin.sizes=3", "file.size=3"}));
+  // Any set of files: log2 of the sum of 2^(B + 1/2), whatever the order.
+  std::mt19937 rng(7);
+  for (int trial = 0; trial < 200; ++trial) {
+    std::vector<std::string> tokens = {"argc=2"};
+    double sum = 0;
+    for (int f = 0, n = rng() % 4 + 1; f < n; ++f) {
+      unsigned bucket = rng() % 40;
+      tokens.push_back((f ? "file" + std::to_string(f) : std::string("stdin")) +
+                       ".size=" + std::to_string(bucket));
+      sum += std::exp2(bucket + 0.5);
+    }
+    std::shuffle(tokens.begin(), tokens.end(), rng);
+    ASSERT_TRUE(inputLog2Size(tokens));
+    EXPECT_NEAR(*inputLog2Size(tokens), std::log2(sum), 1e-12);
+  }
+  // What the featurizer writes for a real file: 1000 bytes is bucket 9.
+  ScratchDir dir;
+  dir.write("in.txt", std::string(1000, 'a'));
+  EXPECT_DOUBLE_EQ(*inputLog2Size(run({{"p", "in.txt"}, "", dir.path})), 9.5);
 }

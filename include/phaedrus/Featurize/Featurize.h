@@ -11,6 +11,7 @@
 #define PHAEDRUS_FEATURIZE_FEATURIZE_H
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,12 @@ std::vector<std::string> sketchContent(const std::string &role,
 /// own: its words and trigram buckets (`fileK.word=`, `stdin.gram=`, ...),
 /// as opposed to those of the command line and of a file's shape.
 bool isContentToken(const std::string &token);
+
+/// The log2 of the summed size of a run's input files, from their size
+/// tokens (`fileK.size=B`, `stdin.size=B`, each taken at its bucket's
+/// middle, 2^(B + 1/2) bytes); none when the tokens describe no file. A
+/// retrieval model scales the totals of its runs by it (docs/Model.md).
+std::optional<double> inputLog2Size(const std::vector<std::string> &tokens);
 
 /// floor(log2(value + 1)): the log-scale bucket used for sizes and counts.
 unsigned log2Bucket(uint64_t value);

@@ -66,13 +66,16 @@ struct GeneratedToken {
   double probability;
 };
 
-/// Options of one generation.
+/// Options of one prediction.
 struct GenerateOptions {
   /// Sample with this seed (SplitMix64, as in model.py); greedy without.
   std::optional<uint64_t> seed;
   double temperature = 1.0;
   /// At most this many vocabulary tokens (0: the vocabulary size).
   int64_t maxTokens = 0;
+  /// log2 of the run's summed input file sizes (featurize::inputLog2Size),
+  /// for a model with a size law; none when the run reads no file.
+  std::optional<double> inputLog2Size;
 };
 
 /// A loaded model, ready to run. Not thread-safe; one per thread.
@@ -119,6 +122,17 @@ public:
   /// predicts for `descriptorIds` (the hidden softmax; sums to 1).
   bool blendWeights(const std::vector<int64_t> &descriptorIds,
                     std::vector<float> &weights, std::string &error);
+
+  /// A retrieval model whose totals follow its inputs' sizes (weights
+  /// runs.log2_*, docs/Model.md).
+  bool hasSizeLaw() const;
+
+  /// A model with a size law: the total count it predicts for
+  /// `descriptorIds` and an input of `inputLog2Size` (predictCounts' counts
+  /// sum to it, up to rounding).
+  bool predictTotal(const std::vector<int64_t> &descriptorIds,
+                    std::optional<double> inputLog2Size, double &total,
+                    std::string &error);
 
   /// Predicted count of every vocabulary token, for either kind, and a
   /// confidence in [0, 1] (LSTM: mean probability of the generated buckets;

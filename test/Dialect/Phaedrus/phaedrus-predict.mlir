@@ -254,3 +254,129 @@ phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(
     weights({"hidden.weight" = dense<0.0> : tensor<2x1xf32>, "hidden.bias" = dense<0.0> : tensor<2xf32>,
              "output.weight" = dense<1.0> : tensor<1x2xf32>, "output.bias" = dense<0.0> : tensor<1xf32>})
 phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
+
+// -----
+
+// A retrieval model with a size law (runs.log2_total, runs.log2_size,
+// size_exponent): the mixture keeps its shape, its total is the blend of the
+// runs' totals, 0.5 * 2^10 + 0.5 * 2^8 = 640, scaled by no size here (the
+// run reads no file): f0 gets 0.5 / 2 of it, f1 1.5 / 2.
+// CHECK-LABEL: llvm.func @f0()
+// CHECK-SAME: phaedrus.entry_count = #phaedrus.entry_count<160, model
+// CHECK-LABEL: llvm.func @f1()
+// CHECK-SAME: phaedrus.entry_count = #phaedrus.entry_count<480, model
+llvm.func @f0() {
+  llvm.return
+}
+llvm.func @f1() {
+  llvm.call @f0() : () -> ()
+  llvm.return
+}
+phaedrus.vocabulary @v fingerprint(16334456020999947734) {
+  phaedrus.entry 0 function @f0
+  phaedrus.entry 1 function @f1
+}
+phaedrus.model @m mlp vocabulary(@v) fingerprint(16334456020999947734) vocab_size(2)
+    descriptors(["argc=0"]) runs(["big", "small"])
+    hyperparameters({featurizer = 2 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
+                     hidden_size = 2 : i64, hidden_softmax = 1 : i64, output_counts = 1 : i64, size_exponent = 1.0 : f64})
+    weights({"hidden.weight" = dense<0.0> : tensor<2x1xf32>, "hidden.bias" = dense<0.0> : tensor<2xf32>,
+             "output.weight" = dense<[[1.0, 0.0], [0.0, 3.0]]> : tensor<2x2xf32>,
+             "output.bias" = dense<0.0> : tensor<2xf32>,
+             "runs.log2_total" = dense<[10.0, 8.0]> : tensor<2xf32>,
+             "runs.log2_size" = dense<[20.5, -1.0]> : tensor<2xf32>})
+// expected-remark @below {{the prediction blends the training runs big 0.50, small 0.50}}
+// expected-warning @below {{1 of 2 descriptor tokens were never seen in training and are left out: stdin=none}}
+phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
+
+// -----
+
+// The size law's parts must all be there, and only in a model that blends
+// runs' counts.
+llvm.func @f0() {
+  llvm.return
+}
+phaedrus.vocabulary @v fingerprint(229832147292157202) {
+  phaedrus.entry 0 function @f0
+}
+// expected-error @below {{cannot be run: the model has no hyper-parameter 'size_exponent' (its weights 'runs.log2_*' need it)}}
+phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(1)
+    descriptors(["argc=0"])
+    hyperparameters({featurizer = 2 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
+                     hidden_size = 1 : i64, hidden_softmax = 1 : i64, output_counts = 1 : i64})
+    weights({"hidden.weight" = dense<0.0> : tensor<1x1xf32>, "hidden.bias" = dense<0.0> : tensor<1xf32>,
+             "output.weight" = dense<1.0> : tensor<1x1xf32>, "output.bias" = dense<0.0> : tensor<1xf32>,
+             "runs.log2_total" = dense<10.0> : tensor<1xf32>, "runs.log2_size" = dense<-1.0> : tensor<1xf32>})
+phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
+
+// -----
+
+llvm.func @f0() {
+  llvm.return
+}
+phaedrus.vocabulary @v fingerprint(229832147292157202) {
+  phaedrus.entry 0 function @f0
+}
+// expected-error @below {{cannot be run: the model has no weight 'runs.log2_size'}}
+phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(1)
+    descriptors(["argc=0"])
+    hyperparameters({featurizer = 2 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
+                     hidden_size = 1 : i64, hidden_softmax = 1 : i64, output_counts = 1 : i64, size_exponent = 1.0 : f64})
+    weights({"hidden.weight" = dense<0.0> : tensor<1x1xf32>, "hidden.bias" = dense<0.0> : tensor<1xf32>,
+             "output.weight" = dense<1.0> : tensor<1x1xf32>, "output.bias" = dense<0.0> : tensor<1xf32>,
+             "runs.log2_total" = dense<10.0> : tensor<1xf32>})
+phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
+
+// -----
+
+llvm.func @f0() {
+  llvm.return
+}
+phaedrus.vocabulary @v fingerprint(229832147292157202) {
+  phaedrus.entry 0 function @f0
+}
+// expected-error @below {{cannot be run: the model scales the totals of training runs (weights 'runs.log2_*'), but it does not blend runs' counts (hidden_softmax and output_counts are not both 1)}}
+phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(1)
+    descriptors(["argc=0"])
+    hyperparameters({featurizer = 2 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
+                     hidden_size = 1 : i64, size_exponent = 1.0 : f64})
+    weights({"hidden.weight" = dense<0.0> : tensor<1x1xf32>, "hidden.bias" = dense<0.0> : tensor<1xf32>,
+             "output.weight" = dense<1.0> : tensor<1x1xf32>, "output.bias" = dense<0.0> : tensor<1xf32>,
+             "runs.log2_total" = dense<10.0> : tensor<1xf32>, "runs.log2_size" = dense<-1.0> : tensor<1xf32>})
+phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
+
+// -----
+
+llvm.func @f0() {
+  llvm.return
+}
+phaedrus.vocabulary @v fingerprint(229832147292157202) {
+  phaedrus.entry 0 function @f0
+}
+// expected-error @below {{cannot be run: hyper-parameter 'size_exponent' is 5.000000, expected 0 to 4}}
+phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(1)
+    descriptors(["argc=0"])
+    hyperparameters({featurizer = 2 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
+                     hidden_size = 1 : i64, hidden_softmax = 1 : i64, output_counts = 1 : i64, size_exponent = 5.0 : f64})
+    weights({"hidden.weight" = dense<0.0> : tensor<1x1xf32>, "hidden.bias" = dense<0.0> : tensor<1xf32>,
+             "output.weight" = dense<1.0> : tensor<1x1xf32>, "output.bias" = dense<0.0> : tensor<1xf32>,
+             "runs.log2_total" = dense<10.0> : tensor<1xf32>, "runs.log2_size" = dense<-1.0> : tensor<1xf32>})
+phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
+
+// -----
+
+llvm.func @f0() {
+  llvm.return
+}
+phaedrus.vocabulary @v fingerprint(229832147292157202) {
+  phaedrus.entry 0 function @f0
+}
+// expected-error @below {{cannot be run: weight 'runs.log2_total' holds 100.000000, expected a log2 of at most 64}}
+phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(1)
+    descriptors(["argc=0"])
+    hyperparameters({featurizer = 2 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
+                     hidden_size = 1 : i64, hidden_softmax = 1 : i64, output_counts = 1 : i64, size_exponent = 1.0 : f64})
+    weights({"hidden.weight" = dense<0.0> : tensor<1x1xf32>, "hidden.bias" = dense<0.0> : tensor<1xf32>,
+             "output.weight" = dense<1.0> : tensor<1x1xf32>, "output.bias" = dense<0.0> : tensor<1xf32>,
+             "runs.log2_total" = dense<100.0> : tensor<1xf32>, "runs.log2_size" = dense<-1.0> : tensor<1xf32>})
+phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)

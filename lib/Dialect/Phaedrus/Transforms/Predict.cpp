@@ -213,6 +213,7 @@ LogicalResult PhaedrusPredictPass::predict(PredictOp op, uint64_t fingerprint,
   if (seed >= 0)
     options.seed = static_cast<uint64_t>(seed);
   options.temperature = temperature;
+  options.inputLog2Size = featurize::inputLog2Size(tokens);
   std::vector<uint64_t> counts;
   if (!loaded->predictCounts(ids, options, counts, confidence, error))
     return op.emitOpError() << "prediction failed: " << error;
