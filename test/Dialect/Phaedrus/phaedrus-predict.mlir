@@ -285,7 +285,7 @@ phaedrus.model @m mlp vocabulary(@v) fingerprint(16334456020999947734) vocab_siz
              "output.bias" = dense<0.0> : tensor<2xf32>,
              "runs.log2_total" = dense<[10.0, 8.0]> : tensor<2xf32>,
              "runs.log2_size" = dense<[20.5, -1.0]> : tensor<2xf32>})
-// expected-remark @below {{the prediction blends the training runs big 0.50, small 0.50}}
+// expected-remark @below {{the prediction blends the training runs big 0.50, small 0.50, scaled to 640 events}}
 // expected-warning @below {{1 of 2 descriptor tokens were never seen in training and are left out: stdin=none}}
 phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
 

@@ -94,7 +94,8 @@ PhaedrusPredictPass::importModelFile(ModuleOp module, uint64_t fingerprint) {
 /// prediction mixes, heaviest first: what a user reads to judge it (a blend
 /// of runs unlike the input says more training runs are needed).
 static LogicalResult remarkBlend(PredictOp op, inference::Model &model,
-                                 const std::vector<int64_t> &ids) {
+                                 const std::vector<int64_t> &ids,
+                                 std::optional<double> inputLog2Size) {
   const std::vector<std::string> &runs = model.runNames();
   if (runs.empty())
     return success();
@@ -127,6 +128,17 @@ static LogicalResult remarkBlend(PredictOp op, inference::Model &model,
     os << " and " << runs.size() - shown << " more below "
        << llvm::format("%.2f", kShown) << " each ("
        << llvm::format("%.2f", rest) << " together)";
+  // With a size law, how much the blend is scaled to: what the user checks
+  // against the input (a larger input should get a larger total).
+  if (model.hasSizeLaw()) {
+    double total = 0;
+    if (!model.predictTotal(ids, inputLog2Size, total, error))
+      return op.emitOpError() << "prediction failed: " << error;
+    os << ", scaled to " << llvm::format("%.0f", total) << " events";
+    if (inputLog2Size)
+      os << " for an input of 2^" << llvm::format("%.1f", *inputLog2Size)
+         << " bytes";
+  }
   op.emitRemark() << message;
   return success();
 }
@@ -217,7 +229,7 @@ LogicalResult PhaedrusPredictPass::predict(PredictOp op, uint64_t fingerprint,
   std::vector<uint64_t> counts;
   if (!loaded->predictCounts(ids, options, counts, confidence, error))
     return op.emitOpError() << "prediction failed: " << error;
-  if (failed(remarkBlend(op, *loaded, ids)))
+  if (failed(remarkBlend(op, *loaded, ids, options.inputLog2Size)))
     return failure();
   if (failed(addEntryCounts(vocabulary, counts, entries, op)))
     return failure();
