@@ -92,6 +92,9 @@ struct Model::Impl {
   /// MLP: the hidden layer (and its softmax) for `descriptorIds`, into
   /// mlpHidden; oneDNN may throw.
   bool runHidden(const std::vector<int64_t> &descriptorIds, std::string &error);
+  /// runHidden, waited for, with oneDNN's exceptions caught: the blend's
+  /// weights in mlpHidden.
+  bool blend(const std::vector<int64_t> &descriptorIds, std::string &error);
   /// The size law's total for the blend in mlpHidden.
   double blendedTotal(std::optional<double> inputLog2Size) const;
   void resetState();
@@ -629,6 +632,19 @@ bool Model::Impl::runHidden(const std::vector<int64_t> &descriptorIds,
   return true;
 }
 
+bool Model::Impl::blend(const std::vector<int64_t> &descriptorIds,
+                        std::string &error) {
+  try {
+    if (!runHidden(descriptorIds, error))
+      return false;
+    stream.wait();
+  } catch (const dnnl::error &e) {
+    error = std::string("oneDNN failed: ") + e.what();
+    return false;
+  }
+  return true;
+}
+
 double Model::Impl::blendedTotal(std::optional<double> inputLog2Size) const {
   const float *w = static_cast<const float *>(mlpHidden.get_data_handle());
   const std::vector<float> &log2Total = weight("runs.log2_total").data;
@@ -655,15 +671,9 @@ bool Model::predictTotal(const std::vector<int64_t> &descriptorIds,
     error = "the model has no size law (weights 'runs.log2_*')";
     return false;
   }
-  try {
-    if (!m.runHidden(descriptorIds, error))
-      return false;
-    m.stream.wait();
-    total = m.blendedTotal(inputLog2Size);
-  } catch (const dnnl::error &e) {
-    error = std::string("oneDNN failed: ") + e.what();
+  if (!m.blend(descriptorIds, error))
     return false;
-  }
+  total = m.blendedTotal(inputLog2Size);
   return true;
 }
 
@@ -674,16 +684,10 @@ bool Model::blendWeights(const std::vector<int64_t> &descriptorIds,
     error = "the model names no training runs to blend";
     return false;
   }
-  try {
-    if (!m.runHidden(descriptorIds, error))
-      return false;
-    m.stream.wait();
-    const float *w = static_cast<const float *>(m.mlpHidden.get_data_handle());
-    weights.assign(w, w + m.hiddenSize);
-  } catch (const dnnl::error &e) {
-    error = std::string("oneDNN failed: ") + e.what();
+  if (!m.blend(descriptorIds, error))
     return false;
-  }
+  const float *w = static_cast<const float *>(m.mlpHidden.get_data_handle());
+  weights.assign(w, w + m.hiddenSize);
   return true;
 }
 
