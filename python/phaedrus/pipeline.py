@@ -248,7 +248,10 @@ def model_header(path) -> dict:
     header = {"kind": op.group(1), "descriptors": [], "runs": None}
     # The optional lists follow vocab_size(N) in the op's order, each a list
     # of string literals.
-    at = re.compile(r"[^\n]*?vocab_size\(\d+\)").match(ir, op.end()).end()
+    size = re.compile(r"vocab_size\(\d+\)").search(ir, op.end())
+    if size is None:
+        raise ToolError(f"{path}: its phaedrus.model has no vocab_size")
+    at = size.end()
     for key in ("descriptors", "runs"):
         found = re.compile(
             rf'\s*{key}\(\[((?:\s*"(?:[^"\\]|\\.)*"\s*,?)*)\s*\]\)').match(ir, at)

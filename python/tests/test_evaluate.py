@@ -150,6 +150,12 @@ def test_model_header_reads_names_back(tmp_path):
                             if not line.startswith("    runs(")))
     assert model_header(path)["runs"] is None
     assert model_header(path)["descriptors"] == names
+    # The op's parts may stand on lines of their own.
+    path.write_text(ops.replace(" vocab_size(2)", "\n    vocab_size(2)"))
+    assert model_header(path)["runs"] == runs
     path.write_text("module {}\n")
     with pytest.raises(ToolError, match="not a model file"):
+        model_header(path)
+    path.write_text(ops.replace(" vocab_size(2)", ""))
+    with pytest.raises(ToolError, match="has no vocab_size"):
         model_header(path)
