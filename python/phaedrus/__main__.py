@@ -217,9 +217,14 @@ def cmd_eval(args):
 
     def f(x):
         return "n/a" if x is None else f"{x:.3f}"
+
+    def within(key):
+        interval = s[f"{key}_interval"]
+        return f" [{f(interval[0])}, {f(interval[1])}]" if interval else ""
     log(f"wrote {args.output}{' and ' + args.plot if args.plot else ''}: "
-        f"oracle recovery {f(s['oracle_recovery_mean'])}, lowering recovery "
-        f"{f(s['lowering_recovery_mean'])} (over {s['oracle_meaningful_count']} "
+        f"oracle recovery {f(s['oracle_recovery_mean'])}{within('oracle_recovery')}, "
+        f"lowering recovery {f(s['lowering_recovery_mean'])}"
+        f"{within('lowering_recovery')} (over {s['oracle_meaningful_count']} "
         f"inputs where the oracle gains >= 2%), overlap predicted "
         f"{f(s['overlap_predicted_mean'])} vs mismatched "
         f"{f(s['overlap_mismatch_mean'])}, hot coverage {f(s['hot_coverage_mean'])}, "

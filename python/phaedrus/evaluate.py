@@ -22,6 +22,7 @@ then runs the identical optimisation pipeline."""
 
 import json
 import os
+import random
 import re
 import statistics
 from concurrent.futures import ThreadPoolExecutor
@@ -498,6 +499,7 @@ class Evaluation:
             # repetitions of 21 rounds, medians of paired ratios
             # 0.991-1.001).
             "speedup": {v: paired_ratio(times, "plain", v) for v in VARIANTS},
+            "speedup_interval": speedup_intervals(times),
             "size_bytes": {v: Path(binaries[v]).stat().st_size for v in VARIANTS},
             "overlap": {v: overlap(counters[v], counters["oracle"]) for v in PROFILED},
             "hot_coverage": {v: hot_coverage(counters[v], counters["oracle"])
@@ -533,6 +535,63 @@ def paired_ratio(times, a, b):
     return statistics.median(x / y for x, y in zip(times[a], times[b]))
 
 
+# Bootstrap resamples of the timed rounds, for the intervals of speedups and
+# recoveries (seeded: the same report gives the same intervals).
+BOOTSTRAP_RESAMPLES = 1000
+INTERVAL_LEVEL = 0.95
+
+
+def _resampled(times, rng):
+    """`times` with its rounds drawn again with replacement: the same rounds
+    for every build, so that the times of one round stay paired."""
+    n = len(next(iter(times.values())))
+    pick = [rng.randrange(n) for _ in range(n)]
+    return {v: [t[i] for i in pick] for v, t in times.items()}
+
+
+def _interval(values):
+    """The central INTERVAL_LEVEL percentile interval of `values`."""
+    values = sorted(values)
+    tail = (1 - INTERVAL_LEVEL) / 2
+    return [values[int(tail * (len(values) - 1))],
+            values[int(round((1 - tail) * (len(values) - 1)))]]
+
+
+def speedup_intervals(times, seed=0) -> dict:
+    """Per build, the bootstrap interval of its speedup over plain (the
+    median of the paired ratios over rounds resampled): how far the
+    machine's noise leaves the speedup undetermined."""
+    rng = random.Random(seed)
+    draws = {v: [] for v in times}
+    for _ in range(BOOTSTRAP_RESAMPLES):
+        again = _resampled(times, rng)
+        for v in times:
+            draws[v].append(paired_ratio(again, "plain", v))
+    return {v: _interval(d) for v, d in draws.items()}
+
+
+def recovery_interval(rows, variant, seed=0):
+    """The bootstrap interval of the mean recovery of `variant` over the
+    inputs where the oracle gains MEANINGFUL_SPEEDUP (chosen on all rounds),
+    each input's rounds resampled; None without such inputs."""
+    meaningful = [r for r in rows if recovery(r, "oracle") is not None]
+    if not meaningful:
+        return None
+    rng = random.Random(seed)
+    means = []
+    for _ in range(BOOTSTRAP_RESAMPLES):
+        total = 0.0
+        for r in meaningful:
+            again = _resampled({v: r["times_s"][v] for v in ("plain", "oracle", variant)}, rng)
+            oracle = paired_ratio(again, "plain", "oracle") - 1
+            gain = paired_ratio(again, "plain", variant) - 1
+            # A resample where the oracle gains nothing has no ratio; it
+            # counts as recovering nothing of nothing (0).
+            total += gain / oracle if oracle > 0 else 0.0
+        means.append(total / len(meaningful))
+    return _interval(means)
+
+
 def _spread(samples):
     q = statistics.quantiles(samples, n=4)
     return (q[2] - q[0]) / statistics.median(samples)
@@ -559,7 +618,9 @@ def summarize(rows) -> dict:
         "inputs": len(rows),
         "oracle_meaningful_count": sum(recovery(r, "oracle") is not None for r in rows),
         "oracle_recovery_mean": _mean(recovery(r, "predicted") for r in rows),
+        "oracle_recovery_interval": recovery_interval(rows, "predicted"),
         "lowering_recovery_mean": _mean(recovery(r, "measured") for r in rows),
+        "lowering_recovery_interval": recovery_interval(rows, "measured"),
         "mismatch_loses_count": len(loses),
         "predicted_beats_mismatch_count": sum(
             paired_ratio(r["times_s"], "predicted", "mismatch") < 1 for r in loses),
@@ -594,6 +655,9 @@ def print_row(row):
     for v in VARIANTS:
         line = (f"  {v:<10} {row['median_s'][v] * 1000:9.1f} ms "
                 f"(IQR {row['spread'][v] * 100:4.1f}%)  {row['speedup'][v]:6.3f}x")
+        if "speedup_interval" in row and v != "plain":
+            lo, hi = row["speedup_interval"][v]
+            line += f" [{lo:.3f}, {hi:.3f}]"
         if v in row["overlap"]:
             line += f"  overlap {row['overlap'][v]:.3f}  hot {row['hot_coverage'][v]:.3f}"
             if row.get("total_ratio", {}).get(v) is not None:

@@ -232,6 +232,9 @@ def test_eval_on_the_demo_program(tmp_path):
         assert row["overlap"]["oracle"] > 0.999
         assert 0 <= row["overlap"]["predicted"] <= 1.0 + 1e-9
         assert all(row["size_bytes"][v] > 0 for v in variants)
+        for v in variants:
+            lo, hi = row["speedup_interval"][v]
+            assert lo <= row["speedup"][v] <= hi
         # The nearest run's profile is one of the blends the ceiling tries.
         ceiling = row["blend_ceiling"]
         assert row["overlap"]["nearest"] - 1e-9 <= ceiling["overlap"] <= 1.0 + 1e-9
@@ -253,7 +256,9 @@ def test_eval_on_the_demo_program(tmp_path):
     assert result.stderr.count("the prediction blends the training runs") == 2
     for key in ["oracle_recovery_mean", "lowering_recovery_mean", "mismatch_loses_count",
                 "predicted_beats_mismatch_count", "overlap_predicted_mean",
-                "overlap_mismatch_mean", "hot_coverage_mean", "overlap_blend_ceiling_mean"]:
+                "overlap_mismatch_mean", "hot_coverage_mean", "overlap_blend_ceiling_mean",
+                "oracle_recovery_interval", "lowering_recovery_interval",
+                "total_ratio_predicted_median"]:
         assert key in report["summary"]
     assert (tmp_path / "eval.png").read_bytes()[:4] == b"\x89PNG"
 

@@ -106,6 +106,11 @@ def test_recovery_and_summary():
     assert s["mismatch_loses_count"] == 2
     assert s["predicted_beats_mismatch_count"] == 2
     assert evaluate.recovery(row(flat), "predicted") is None
+    # Every round gives the same ratios (the slow spell slows every build
+    # alike): the intervals are points.
+    assert s["oracle_recovery_interval"] == pytest.approx([(1.10 / 1.05 - 1) / 0.10] * 2)
+    assert s["lowering_recovery_interval"] == pytest.approx([1.0, 1.0])
+    assert evaluate.summarize([row(flat)])["oracle_recovery_interval"] is None
     assert s["overlap_blend_ceiling_mean"] is None  # rows without a ceiling
     with_ceiling = [dict(row(times), blend_ceiling={"overlap": x, "weights": {}})
                     for x in (0.4, 0.6)]
@@ -159,3 +164,32 @@ def test_model_header_reads_names_back(tmp_path):
     path.write_text(ops.replace(" vocab_size(2)", ""))
     with pytest.raises(ToolError, match="has no vocab_size"):
         model_header(path)
+
+
+def test_intervals_widen_with_noise():
+    """The bootstrap intervals of speedups and recoveries hold the measured
+    value and widen as the rounds disagree; they are reproducible."""
+    import random
+    rng = random.Random(5)
+
+    def rounds(noise, n=21):
+        times = {"plain": [], "oracle": [], "predicted": []}
+        for _ in range(n):
+            slow = rng.uniform(1, 3)  # a slow spell slows the whole round
+            for v, t in (("plain", 1.10), ("oracle", 1.0), ("predicted", 1.05)):
+                times[v].append(t * slow * rng.uniform(1 - noise, 1 + noise))
+        return times
+    widths = []
+    for noise in (0.001, 0.05):
+        times = rounds(noise)
+        intervals = evaluate.speedup_intervals(times)
+        assert intervals == evaluate.speedup_intervals(times)
+        for v in ("oracle", "predicted"):
+            lo, hi = intervals[v]
+            assert lo <= evaluate.paired_ratio(times, "plain", v) <= hi
+        widths.append(intervals["oracle"][1] - intervals["oracle"][0])
+        row = {"times_s": times,
+               "speedup": {v: evaluate.paired_ratio(times, "plain", v) for v in times}}
+        lo, hi = evaluate.recovery_interval([row], "predicted")
+        assert lo <= evaluate.recovery(row, "predicted") <= hi
+    assert widths[0] < 0.01 < widths[1]
