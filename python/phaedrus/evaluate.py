@@ -184,6 +184,36 @@ def blend_ceiling(candidates: dict, oracle: dict, steps: int = 2000):
     return best, {n: float(x) for n, x in zip(names, best_w) if x >= 0.005}
 
 
+def mass_and_shape(candidate: dict, oracle: dict, worst: int = 5) -> dict:
+    """Where a profile's overlap with the oracle is lost: in which functions
+    are hot (`mass`: the summed minimum of the two profiles' shares of each
+    function's counters) or in what each function does inside (`shape`:
+    the overlap of the function's counters, each profile normalised within
+    the function, weighed by the oracle's share of the function), with the
+    `worst` functions by shape loss (the oracle's share times one minus the
+    function's shape overlap)."""
+    def functions(counters):
+        total = sum(counters.values())
+        out = {}
+        for key, value in counters.items():
+            out.setdefault(key[1], {})[key] = value / total if total else 0.0
+        return out
+    c, o = functions(candidate), functions(oracle)
+    c_mass = {f: sum(d.values()) for f, d in c.items()}
+    o_mass = {f: sum(d.values()) for f, d in o.items()}
+
+    def inside(f):
+        a, b = c_mass.get(f, 0.0), o_mass[f]
+        if not a or not b:
+            return 0.0
+        return sum(min(c[f].get(k, 0.0) / a, v / b) for k, v in o[f].items())
+    shapes = {f: inside(f) for f in o}
+    losses = sorted(((o_mass[f] * (1 - shapes[f]), f) for f in o), key=lambda x: (-x[0], x[1]))
+    return {"mass": sum(min(c_mass.get(f, 0.0), m) for f, m in o_mass.items()),
+            "shape": sum(o_mass[f] * shapes[f] for f in o),
+            "shape_loss": {f: loss for loss, f in losses[:worst] if loss > 0}}
+
+
 def total_ratio(candidate: dict, oracle: dict):
     """How many times the oracle's counts the candidate profile's are, in
     all (summed counters): overlap and hot coverage compare shapes, this
@@ -509,6 +539,16 @@ class Evaluation:
         }
         ceiling, weights = blend_ceiling(self.training_counters, counters["oracle"])
         row["blend_ceiling"] = {"overlap": ceiling, "weights": weights}
+        # Where the prediction and the best blend lose: hot functions or
+        # what the functions do inside.
+        best = {}
+        for name, w in weights.items():
+            total = sum(self.training_counters[name].values())
+            for key, value in self.training_counters[name].items():
+                best[key] = best.get(key, 0.0) + w * value / total
+        row["mass_and_shape"] = {"predicted": mass_and_shape(counters["predicted"],
+                                                             counters["oracle"]),
+                                 "blend_ceiling": mass_and_shape(best, counters["oracle"])}
         blend = self.predicted_blend(descriptor)
         if blend is not None:
             row["predicted_blend"] = blend
@@ -669,6 +709,10 @@ def print_row(row):
               f"{row['blend_ceiling']['overlap']:.3f} ({mix})", flush=True)
     if "predicted_blend" in row:
         print(f"  the prediction's blend: {_mix(row['predicted_blend'])}", flush=True)
+    for name, split in row.get("mass_and_shape", {}).items():
+        losses = ", ".join(f"{f} {x:.3f}" for f, x in split["shape_loss"].items())
+        print(f"  {name.replace('_', ' ')}: mass {split['mass']:.3f}, shape "
+              f"{split['shape']:.3f} (shape lost most in {losses or 'none'})", flush=True)
 
 
 def plot(result: dict, output: Path):

@@ -240,6 +240,9 @@ def test_eval_on_the_demo_program(tmp_path):
         assert row["overlap"]["nearest"] - 1e-9 <= ceiling["overlap"] <= 1.0 + 1e-9
         assert set(ceiling["weights"]) <= {"few", "pets", "latin"}
         assert 0.98 <= sum(ceiling["weights"].values()) <= 1.0 + 1e-9
+        for split in row["mass_and_shape"].values():
+            assert 0 <= split["shape"] <= 1 + 1e-9
+            assert row["overlap"]["predicted"] <= row["mass_and_shape"]["predicted"]["mass"] + 1e-9
         # The runs the prediction blends (phaedrus-model's weights), as
         # --phaedrus-predict's remark names them.
         # The measured profile has the oracle's counts, in all; the

@@ -193,3 +193,36 @@ def test_intervals_widen_with_noise():
         lo, hi = evaluate.recovery_interval([row], "predicted")
         assert lo <= evaluate.recovery(row, "predicted") <= hi
     assert widths[0] < 0.01 < widths[1]
+
+
+def test_mass_and_shape():
+    """Overlap lost in which functions are hot against what they do inside."""
+    oracle = {("entry", "f"): 50, ("branch", "f", 0, 0): 40, ("branch", "f", 0, 1): 10,
+              ("entry", "g"): 100}
+    # The same shape inside f, but f half as hot: only mass is lost.
+    colder = {("entry", "f"): 25, ("branch", "f", 0, 0): 20, ("branch", "f", 0, 1): 5,
+              ("entry", "g"): 100}
+    split = evaluate.mass_and_shape(colder, oracle)
+    assert split["shape"] == pytest.approx(1.0) and split["shape_loss"] == {}
+    assert split["mass"] == pytest.approx(1 - (0.5 - 50 / 150))
+    # f as hot, its branch the other way round: only shape is lost, in f.
+    flipped = {("entry", "f"): 50, ("branch", "f", 0, 0): 10, ("branch", "f", 0, 1): 40,
+               ("entry", "g"): 100}
+    split = evaluate.mass_and_shape(flipped, oracle)
+    assert split["mass"] == pytest.approx(1.0)
+    # Inside f (total 100): entry 0.5, branches 0.4 and 0.1 against 0.1 and 0.4.
+    assert split["shape_loss"] == {"f": pytest.approx(0.5 * (1 - 0.7))}
+    assert split["shape"] == pytest.approx(1 - 0.5 * 0.3)
+    # A function the candidate never enters loses its whole share both ways.
+    split = evaluate.mass_and_shape({("entry", "g"): 1}, oracle)
+    assert split["mass"] == pytest.approx(0.5) and split["shape"] == pytest.approx(0.5)
+    assert list(split["shape_loss"]) == ["f"]
+    # The overlap of the whole profile is never above its mass overlap
+    # (within a function, the summed minimum is at most the smaller share).
+    import random
+    rng = random.Random(3)
+    for _ in range(50):
+        candidate = {k: rng.randint(0, 100) for k in oracle}
+        if sum(candidate.values()):
+            assert evaluate.overlap(candidate, oracle) <= \
+                evaluate.mass_and_shape(candidate, oracle)["mass"] + 1e-12
