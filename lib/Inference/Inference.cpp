@@ -73,6 +73,9 @@ struct Model::Impl {
   // scaled by the input's size over the run's to the power sizeExponent.
   bool sizeLaw = false;
   double sizeExponent = 0;
+  // With the law, the tokens whose count was the same in every training
+  // run keep it (tokens.fixed_count; -1 for the others); null without.
+  const std::vector<float> *fixedCounts = nullptr;
   dnnl::matmul hidden, output;
   dnnl::softmax_forward hiddenNormalize;
   memory mlpIn, mlpHiddenW, mlpHiddenB, mlpHidden, mlpOutW, mlpOutB, mlpOut;
@@ -190,8 +193,13 @@ bool Model::Impl::check(std::string &error) {
         !expectShape(spec, "output.bias", {v}, error))
       return false;
     if (!spec.weights.count("runs.log2_total") &&
-        !spec.weights.count("runs.log2_size"))
-      return true;
+        !spec.weights.count("runs.log2_size")) {
+      if (!spec.weights.count("tokens.fixed_count"))
+        return true;
+      error = "the model fixes token counts (weight 'tokens.fixed_count') "
+              "but has no size law (weights 'runs.log2_*')";
+      return false;
+    }
     // The size law of a retrieval model's totals.
     if (!hiddenSoftmax || !outputCounts) {
       error = "the model scales the totals of training runs (weights "
@@ -222,6 +230,17 @@ bool Model::Impl::check(std::string &error) {
     }
     sizeExponent = exponent->second;
     sizeLaw = true;
+    if (!spec.weights.count("tokens.fixed_count"))
+      return true;
+    if (!expectShape(spec, "tokens.fixed_count", {v}, error))
+      return false;
+    fixedCounts = &weight("tokens.fixed_count").data;
+    for (float count : *fixedCounts)
+      if (!(count == -1 || (count >= 0 && count <= 1e18))) {
+        error = "weight 'tokens.fixed_count' holds " + std::to_string(count) +
+                ", expected a count or -1";
+        return false;
+      }
     return true;
   }
   if (!spec.runs.empty()) {
@@ -726,17 +745,24 @@ bool Model::predictCounts(const std::vector<int64_t> &descriptorIds,
     if (!predictLogCounts(descriptorIds, logCounts, error))
       return false;
     // With a size law the mixture's shape stays and its total is the
-    // law's (the output layer sums to the runs' common scale).
+    // law's (the output layer sums to the runs' common scale), less what
+    // the tokens of fixed counts take.
+    const std::vector<float> *fixed = impl->fixedCounts;
+    auto isFixed = [&](size_t t) { return fixed && (*fixed)[t] >= 0; };
     double factor = 1;
     if (impl->sizeLaw) {
-      double sum = 0;
-      for (float value : logCounts)
-        sum += std::max(0.f, value);
-      if (sum > 0)
-        factor = impl->blendedTotal(options.inputLog2Size) / sum;
+      double scaled = 0, fixedTotal = 0;
+      for (size_t t = 0; t < logCounts.size(); ++t)
+        (isFixed(t) ? fixedTotal : scaled) +=
+            isFixed(t) ? (*fixed)[t] : std::max(0.f, logCounts[t]);
+      if (scaled > 0)
+        factor = std::max(0.0, impl->blendedTotal(options.inputLog2Size) -
+                                   fixedTotal) /
+                 scaled;
     }
     for (size_t t = 0; t < logCounts.size(); ++t) {
-      double value = impl->outputCounts
+      double value = isFixed(t) ? (*fixed)[t]
+                     : impl->outputCounts
                          ? std::max(0.f, logCounts[t]) * factor
                          : std::expm1(std::max(0.f, logCounts[t]));
       counts[t] = value >= 1.8e19 ? UINT64_MAX

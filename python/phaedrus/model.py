@@ -162,6 +162,29 @@ class RunTotals(nn.Module):
         return float((weights.double() * torch.exp2(power)).sum())
 
 
+class FixedCounts(nn.Module):
+    """With a size law (exponent above 0), the tokens whose count was the
+    same in every training run keep that count whatever the input's size
+    (`fixed_count`; -1 for the tokens that scale): a program's start-up
+    (main, once per run) does not grow with its input."""
+
+    def __init__(self, vocab_size):
+        super().__init__()
+        self.register_buffer("fixed_count", torch.full((vocab_size,), -1.0))
+
+    def fit(self, runs, vocab_size, exponent):
+        fixed = torch.full((vocab_size,), -1.0)
+        if exponent > 0 and len(runs) > 1:
+            counts = torch.zeros(len(runs), vocab_size, dtype=torch.float64)
+            for i, r in enumerate(runs):
+                for token, count in r["tokens"]:
+                    counts[i, token] = count
+            same = (counts == counts[0]).all(dim=0) & (counts[0] <= 2 ** 24)
+            fixed[same] = counts[0][same].float()
+        with torch.no_grad():
+            self.fixed_count.copy_(fixed)
+
+
 def input_log2_size(descriptor):
     """log2 of the summed size of a run's input files, from their size
     tokens (`fileK.size=B`, `stdin.size=B`, each at its bucket's middle,
@@ -223,6 +246,7 @@ class RetrievalModel(nn.Module):
         self.output = nn.Linear(num_runs, vocab_size)
         self.scale = 1.0
         self.runs = RunTotals(num_runs)
+        self.tokens = FixedCounts(vocab_size)
         # The training run of each hidden unit; the model file names them
         # (`runs`), so that a prediction says which runs it blends.
         self.run_names = None
@@ -235,6 +259,21 @@ class RetrievalModel(nn.Module):
         if exclude is not None:  # leave-one-out training: not its own run
             scores = scores.masked_fill(exclude, -math.inf)
         return self.output(torch.softmax(scores, dim=-1))
+
+    def predicted_counts(self, multi_hot, log2_size=None):
+        """[V] the counts lib/Inference predicts for one descriptor: the
+        mixture scaled to the size law's total, less the tokens of fixed
+        counts, which keep theirs; rounded."""
+        with torch.no_grad():
+            mixture = self(multi_hot.unsqueeze(0))[0].double().clamp(min=0)
+            weights = torch.softmax(self.scores(multi_hot.unsqueeze(0))[0], 0)
+            fixed = self.tokens.fixed_count.double()
+            is_fixed = fixed >= 0
+            scaled = mixture[~is_fixed].sum()
+            total = self.runs.total(weights, log2_size)
+            factor = max(0.0, total - float(fixed[is_fixed].sum())) / float(scaled) \
+                if scaled > 0 else 1.0
+            return torch.floor(torch.where(is_fixed, fixed, mixture * factor) + 0.5)
 
     def remember(self, keys, profiles, temperature, scale=1.0):
         """Starts from the training runs: keys [R, D] multi-hot
@@ -436,6 +475,7 @@ def train(corpus: dict, config: TrainConfig):
             model = RetrievalModel(len(descriptors), vocab_size, len(runs))
             model.run_names = [r["name"] for r in runs]
             model.runs.fit(runs)
+            model.tokens.fit(runs, vocab_size, model.runs.exponent)
             profiles, scale = normalized_profiles(vocab_size, runs)
             keys = torch.stack([multi_hot(space, r["descriptor"]) for r in runs])
             model.remember(keys, profiles, RETRIEVAL_TEMPERATURE, scale)

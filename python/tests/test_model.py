@@ -395,21 +395,35 @@ def test_retrieval_total_follows_the_input_size(tmp_path):
         run["stdin"] = f"in{i}"
         run["descriptor"] = ["argc=0", "stdin=file", f"stdin.size={10 + 2 * i}"]
         run["tokens"] = [(t, c * 4 ** i) for t, c in corpus["runs"][0]["tokens"]]
+        # And one token run once whatever the input (a program's start).
+        run["tokens"] = [(t, 1 if t == 11 else c) for t, c in run["tokens"]]
         run["events"] = sum(c for _, c in run["tokens"])
     config = M.TrainConfig(kind="retrieval", seed=3, epochs=5, progress=False)
     model, space, report = M.train(corpus, config)
     assert model.runs.exponent == pytest.approx(1.0)
     path = tmp_path / "r.mlir"
     path.write_text(M.model_ir(model, space, corpus, "retrieval", report))
-    assert "size_exponent = 1.0" in path.read_text()
+    written = re.search(r"size_exponent = ([0-9.e+-]+) : f64", path.read_text())
+    assert float(written.group(1)) == model.runs.exponent
     ids = ",".join(str(space.index[d]) for d in corpus["runs"][1]["descriptor"])
     x = M.multi_hot(space, corpus["runs"][1]["descriptor"]).unsqueeze(0)
     with torch.no_grad():
         weights = torch.softmax(model.scores(x)[0], 0)
+    # Token 11 ran once in every run: it keeps its count, the rest scale.
+    assert dict(corpus["runs"][0]["tokens"])[11] == 1
+    fixed = model.tokens.fixed_count
+    assert fixed[11] == 1 and (fixed >= 0).sum() == 1 + sum(
+        t not in dict(corpus["runs"][0]["tokens"]) for t in range(12))
     for log2_size in [12.5, 30.5, None]:
         args = [] if log2_size is None else [f"--input-log2-size={log2_size}"]
         out = run_model(path, "--log-counts", f"--descriptor-ids={ids}", *args)
         assert out["total"] == pytest.approx(model.runs.total(weights, log2_size), rel=1e-5)
+        # The counts predicted: the law's total, less the fixed tokens'.
+        got = torch.tensor(out["predicted_counts"], dtype=torch.float64)
+        want = model.predicted_counts(x[0], log2_size)
+        assert (got - want).abs().max().item() <= max(1.0, 1e-6 * want.max().item())
+        assert got[11] == 1
+        assert got.sum().item() == pytest.approx(out["total"], rel=1e-4, abs=12)
     # Runs alike but for their size: 2^18 more input, 2^18 more work.
     small = run_model(path, "--log-counts", f"--descriptor-ids={ids}",
                       "--input-log2-size=12.5")["total"]

@@ -60,8 +60,10 @@ static cl::opt<bool> logCounts("log-counts",
                                         "each training run in the blend "
                                         "as \"blend\" when the model "
                                         "names its runs, and the total it "
-                                        "scales to as \"total\" when it "
-                                        "has a size law"),
+                                        "scales to as \"total\" and the "
+                                        "counts it predicts as "
+                                        "\"predicted_counts\" when it has "
+                                        "a size law"),
                                cl::cat(category));
 static cl::opt<int64_t> seed("seed", cl::init(-1),
                              cl::desc("Sampling seed (-1: greedy)"),
@@ -170,6 +172,16 @@ int main(int argc, char **argv) {
       if (!(*model)->predictTotal(ids, options.inputLog2Size, total, error))
         return fail(error);
       out["total"] = total;
+      // And the counts --phaedrus-predict attaches: the law's total shared
+      // by the mixture, tokens of fixed counts at theirs.
+      std::vector<uint64_t> counts;
+      double confidence = 0;
+      if (!(*model)->predictCounts(ids, options, counts, confidence, error))
+        return fail(error);
+      json::Array predicted;
+      for (uint64_t count : counts)
+        predicted.push_back(count);
+      out["predicted_counts"] = std::move(predicted);
     }
   }
   if (benchRepeats) {

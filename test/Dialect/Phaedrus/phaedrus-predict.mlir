@@ -380,3 +380,91 @@ phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(
              "output.weight" = dense<1.0> : tensor<1x1xf32>, "output.bias" = dense<0.0> : tensor<1xf32>,
              "runs.log2_total" = dense<100.0> : tensor<1xf32>, "runs.log2_size" = dense<-1.0> : tensor<1xf32>})
 phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
+
+// -----
+
+// A token whose count was the same in every training run (tokens.fixed_count,
+// -1 for the others) keeps it: f0 gets its 1, f1 the rest of the law's 640.
+// CHECK-LABEL: llvm.func @f0()
+// CHECK-SAME: phaedrus.entry_count = #phaedrus.entry_count<1, model
+// CHECK-LABEL: llvm.func @f1()
+// CHECK-SAME: phaedrus.entry_count = #phaedrus.entry_count<639, model
+llvm.func @f0() {
+  llvm.return
+}
+llvm.func @f1() {
+  llvm.call @f0() : () -> ()
+  llvm.return
+}
+phaedrus.vocabulary @v fingerprint(16334456020999947734) {
+  phaedrus.entry 0 function @f0
+  phaedrus.entry 1 function @f1
+}
+phaedrus.model @m mlp vocabulary(@v) fingerprint(16334456020999947734) vocab_size(2)
+    descriptors(["argc=0", "stdin=none"]) runs(["big", "small"])
+    hyperparameters({featurizer = 2 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
+                     hidden_size = 2 : i64, hidden_softmax = 1 : i64, output_counts = 1 : i64, size_exponent = 1.0 : f64})
+    weights({"hidden.weight" = dense<0.0> : tensor<2x2xf32>, "hidden.bias" = dense<0.0> : tensor<2xf32>,
+             "output.weight" = dense<[[1.0, 0.0], [0.0, 3.0]]> : tensor<2x2xf32>,
+             "output.bias" = dense<0.0> : tensor<2xf32>,
+             "runs.log2_total" = dense<[10.0, 8.0]> : tensor<2xf32>,
+             "runs.log2_size" = dense<[20.5, -1.0]> : tensor<2xf32>,
+             "tokens.fixed_count" = dense<[1.0, -1.0]> : tensor<2xf32>})
+// expected-remark @below {{the prediction blends the training runs big 0.50, small 0.50, scaled to 640 events}}
+phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
+
+// -----
+
+llvm.func @f0() {
+  llvm.return
+}
+phaedrus.vocabulary @v fingerprint(229832147292157202) {
+  phaedrus.entry 0 function @f0
+}
+// expected-error @below {{cannot be run: the model fixes token counts (weight 'tokens.fixed_count') but has no size law (weights 'runs.log2_*')}}
+phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(1)
+    descriptors(["argc=0"])
+    hyperparameters({featurizer = 2 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
+                     hidden_size = 1 : i64, hidden_softmax = 1 : i64, output_counts = 1 : i64})
+    weights({"hidden.weight" = dense<0.0> : tensor<1x1xf32>, "hidden.bias" = dense<0.0> : tensor<1xf32>,
+             "output.weight" = dense<1.0> : tensor<1x1xf32>, "output.bias" = dense<0.0> : tensor<1xf32>,
+             "tokens.fixed_count" = dense<1.0> : tensor<1xf32>})
+phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
+
+// -----
+
+llvm.func @f0() {
+  llvm.return
+}
+phaedrus.vocabulary @v fingerprint(229832147292157202) {
+  phaedrus.entry 0 function @f0
+}
+// expected-error @below {{cannot be run: weight 'tokens.fixed_count' holds -2.000000, expected a count or -1}}
+phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(1)
+    descriptors(["argc=0"])
+    hyperparameters({featurizer = 2 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
+                     hidden_size = 1 : i64, hidden_softmax = 1 : i64, output_counts = 1 : i64, size_exponent = 1.0 : f64})
+    weights({"hidden.weight" = dense<0.0> : tensor<1x1xf32>, "hidden.bias" = dense<0.0> : tensor<1xf32>,
+             "output.weight" = dense<1.0> : tensor<1x1xf32>, "output.bias" = dense<0.0> : tensor<1xf32>,
+             "runs.log2_total" = dense<10.0> : tensor<1xf32>, "runs.log2_size" = dense<-1.0> : tensor<1xf32>,
+             "tokens.fixed_count" = dense<-2.0> : tensor<1xf32>})
+phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
+
+// -----
+
+llvm.func @f0() {
+  llvm.return
+}
+phaedrus.vocabulary @v fingerprint(229832147292157202) {
+  phaedrus.entry 0 function @f0
+}
+// expected-error @below {{cannot be run: weight 'tokens.fixed_count' has shape [2], expected [1]}}
+phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(1)
+    descriptors(["argc=0"])
+    hyperparameters({featurizer = 2 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
+                     hidden_size = 1 : i64, hidden_softmax = 1 : i64, output_counts = 1 : i64, size_exponent = 1.0 : f64})
+    weights({"hidden.weight" = dense<0.0> : tensor<1x1xf32>, "hidden.bias" = dense<0.0> : tensor<1xf32>,
+             "output.weight" = dense<1.0> : tensor<1x1xf32>, "output.bias" = dense<0.0> : tensor<1xf32>,
+             "runs.log2_total" = dense<10.0> : tensor<1xf32>, "runs.log2_size" = dense<-1.0> : tensor<1xf32>,
+             "tokens.fixed_count" = dense<1.0> : tensor<2xf32>})
+phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
