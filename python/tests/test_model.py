@@ -384,25 +384,37 @@ def test_retrieval_starts_from_rare_descriptor_tokens():
     assert flat.abs().max().item() < 1e-6
 
 
+def sized_corpus():
+    """Five runs on inputs of 2^(10 + 2i) bytes whose work is proportional
+    to them, but for one token run once whatever the input (a program's
+    start)."""
+    corpus = synthetic_corpus(runs=5)
+    for i, run in enumerate(corpus["runs"]):
+        run["stdin"] = f"in{i}"
+        run["descriptor"] = ["argc=0", "stdin=file", f"stdin.size={10 + 2 * i}"]
+        run["tokens"] = [(t, 1 if t == 11 else c * 4 ** i)
+                         for t, c in corpus["runs"][0]["tokens"]]
+        run["events"] = sum(c for _, c in run["tokens"])
+    return corpus
+
+
+def write_retrieval_model(tmp_path, name="r.mlir"):
+    """A retrieval model with a size law, trained on sized_corpus."""
+    corpus = sized_corpus()
+    config = M.TrainConfig(kind="retrieval", seed=3, epochs=5, progress=False)
+    model, space, report = M.train(corpus, config)
+    path = tmp_path / name
+    path.write_text(M.model_ir(model, space, corpus, "retrieval", report))
+    return model, space, corpus, path
+
+
 def test_retrieval_total_follows_the_input_size(tmp_path):
     """A retrieval model's size law: trained on runs whose totals grow with
     their input's size, it scales the blend of the runs' totals to a new
     input's size, in lib/Inference as in PyTorch, and the C++ featurizer's
     input size is model.py's."""
-    corpus = synthetic_corpus(runs=5)
-    for i, run in enumerate(corpus["runs"]):
-        # Inputs of 2^(10 + 2i) bytes; the work is proportional to them.
-        run["stdin"] = f"in{i}"
-        run["descriptor"] = ["argc=0", "stdin=file", f"stdin.size={10 + 2 * i}"]
-        run["tokens"] = [(t, c * 4 ** i) for t, c in corpus["runs"][0]["tokens"]]
-        # And one token run once whatever the input (a program's start).
-        run["tokens"] = [(t, 1 if t == 11 else c) for t, c in run["tokens"]]
-        run["events"] = sum(c for _, c in run["tokens"])
-    config = M.TrainConfig(kind="retrieval", seed=3, epochs=5, progress=False)
-    model, space, report = M.train(corpus, config)
+    model, space, corpus, path = write_retrieval_model(tmp_path)
     assert model.runs.exponent == pytest.approx(1.0)
-    path = tmp_path / "r.mlir"
-    path.write_text(M.model_ir(model, space, corpus, "retrieval", report))
     written = re.search(r"size_exponent = ([0-9.e+-]+) : f64", path.read_text())
     assert float(written.group(1)) == model.runs.exponent
     ids = ",".join(str(space.index[d]) for d in corpus["runs"][1]["descriptor"])

@@ -12,7 +12,7 @@ import pytest
 
 from phaedrus.tools import REPO_ROOT, llvm_tool, phaedrus_tool
 
-from test_model import write_model
+from test_model import write_model, write_retrieval_model
 
 # Integers that sit at the edges of the types the tools read them into.
 EDGE_INTEGERS = ["0", "1", "2", "7", "1000000", "4294967295", "4294967296",
@@ -72,14 +72,21 @@ def damaged_models(text, count, seed):
         yield kind, "\n".join(damaged)
 
 
-@pytest.mark.parametrize("kind", ["lstm", "mlp"])
+@pytest.mark.parametrize("kind", ["lstm", "mlp", "retrieval"])
 def test_damaged_model_files_get_a_diagnostic_never_a_crash(tmp_path, kind):
     """phaedrus-model on 40 damaged copies of a model file runs the model
     or refuses the file with an error (the weights' sizes are checked
-    against the hyper-parameters before oneDNN reads them)."""
-    _, _, _, path = write_model(tmp_path, kind=kind)
-    run = (["--generate", "--seed=1", "--descriptor-ids=0,1"] if kind == "lstm"
-           else ["--log-counts", "--descriptor-ids=0,1"])
+    against the hyper-parameters before oneDNN reads them). The retrieval
+    model names its runs and has a size law, and predicts its counts for
+    an input of 2^20.5 bytes."""
+    if kind == "retrieval":
+        _, _, _, path = write_retrieval_model(tmp_path)
+    else:
+        _, _, _, path = write_model(tmp_path, kind=kind)
+    run = {"lstm": ["--generate", "--seed=1", "--descriptor-ids=0,1"],
+           "mlp": ["--log-counts", "--descriptor-ids=0,1"],
+           "retrieval": ["--log-counts", "--descriptor-ids=0,1",
+                         "--input-log2-size=20.5"]}[kind]
     refused = 0
     for i, (change, text) in enumerate(damaged_models(path.read_text(), 40, seed=29)):
         damaged = tmp_path / "damaged.mlir"
