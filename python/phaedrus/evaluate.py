@@ -725,16 +725,25 @@ def plot(result: dict, output: Path):
     fig, ax = plt.subplots(figsize=(max(6, 1.6 * len(rows) + 3), 4))
     width = 0.8 / len(shown)
     for i, v in enumerate(shown):
-        ax.bar([x + i * width for x in range(len(rows))],
-               [r["speedup"][v] for r in rows], width, label=v)
+        speedups = [r["speedup"][v] for r in rows]
+        # The 95% bootstrap interval of each speedup, where the report has it.
+        errors = None
+        if all("speedup_interval" in r for r in rows):
+            errors = [[max(0.0, s - r["speedup_interval"][v][0]) for s, r in zip(speedups, rows)],
+                      [max(0.0, r["speedup_interval"][v][1] - s) for s, r in zip(speedups, rows)]]
+        ax.bar([x + i * width for x in range(len(rows))], speedups, width, label=v,
+               yerr=errors, error_kw={"elinewidth": 0.8, "capsize": 2})
     ax.axhline(1.0, color="black", linewidth=0.8)
     ax.set_xticks([x + 0.4 - width / 2 for x in range(len(rows))])
     ax.set_xticklabels([r["input"] for r in rows])
     ax.set_ylabel("speedup over -O2 without profile")
     name = result.get("program_name") or Path(result["program"]).name
-    ax.set_title(f"{name}: held-out inputs (median of {result['rounds']} runs)")
-    lo = min([r["speedup"][v] for r in rows for v in shown] + [1.0])
-    hi = max([r["speedup"][v] for r in rows for v in shown] + [1.0])
+    ax.set_title(f"{name}: held-out inputs (median of {result['rounds']} runs, "
+                 f"95% intervals)")
+    ends = [x for r in rows for v in shown
+            for x in r.get("speedup_interval", {}).get(v, [r["speedup"][v]])]
+    lo = min([r["speedup"][v] for r in rows for v in shown] + ends + [1.0])
+    hi = max([r["speedup"][v] for r in rows for v in shown] + ends + [1.0])
     ax.set_ylim(lo - 0.05, hi + 0.05)
     ax.legend(fontsize="small", ncol=3)
     fig.tight_layout()
