@@ -293,11 +293,12 @@ def main(argv=None):
     p.add_argument("-o", "--output", required=True,
                    help="model file (phaedrus IR, weights as dense_resource)")
     p.add_argument("--kind", choices=["lstm", "mlp", "retrieval"], default="retrieval",
-                   help="a learned-similarity blend of the training runs' "
-                        "profiles, its total scaled to the input's size "
-                        "(default: the best measured, bench/pgo.py, and "
-                        "trained in seconds), a generative sequence model, or "
-                        "a direct-count baseline (docs/Model.md)")
+                   help="retrieval (default: the best measured, "
+                        "bench/pgo.py, and trained in seconds): a "
+                        "learned-similarity blend of the training runs' "
+                        "profiles, its total scaled to the input's size; "
+                        "lstm: a generative sequence model; mlp: a "
+                        "direct-count baseline (docs/Model.md)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--epochs", type=at_least(1), default=300, help="at most")
     p.add_argument("--patience", type=at_least(1), default=30,
