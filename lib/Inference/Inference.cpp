@@ -92,6 +92,9 @@ struct Model::Impl {
   void buildLstmLayers();
   void buildStep();
   void buildMlp();
+  /// MLP: the optional size law of a retrieval model (weights runs.log2_*
+  /// and tokens.fixed_count, hyper-parameter size_exponent).
+  bool checkSizeLaw(std::string &error);
   /// MLP: the hidden layer (and its softmax) for `descriptorIds`, into
   /// mlpHidden; oneDNN may throw.
   bool runHidden(const std::vector<int64_t> &descriptorIds, std::string &error);
@@ -192,56 +195,7 @@ bool Model::Impl::check(std::string &error) {
         !expectShape(spec, "output.weight", {v, hs}, error) ||
         !expectShape(spec, "output.bias", {v}, error))
       return false;
-    if (!spec.weights.count("runs.log2_total") &&
-        !spec.weights.count("runs.log2_size")) {
-      if (!spec.weights.count("tokens.fixed_count"))
-        return true;
-      error = "the model fixes token counts (weight 'tokens.fixed_count') "
-              "but has no size law (weights 'runs.log2_*')";
-      return false;
-    }
-    // The size law of a retrieval model's totals.
-    if (!hiddenSoftmax || !outputCounts) {
-      error = "the model scales the totals of training runs (weights "
-              "'runs.log2_*'), but it does not blend runs' counts "
-              "(hidden_softmax and output_counts are not both 1)";
-      return false;
-    }
-    if (!expectShape(spec, "runs.log2_total", {hs}, error) ||
-        !expectShape(spec, "runs.log2_size", {hs}, error))
-      return false;
-    for (const char *name : {"runs.log2_total", "runs.log2_size"})
-      for (float value : weight(name).data)
-        if (!std::isfinite(value) || value > 64) {
-          error = std::string("weight '") + name + "' holds " +
-                  std::to_string(value) + ", expected a log2 of at most 64";
-          return false;
-        }
-    auto exponent = spec.hyperparameters.find("size_exponent");
-    if (exponent == spec.hyperparameters.end()) {
-      error = "the model has no hyper-parameter 'size_exponent' (its "
-              "weights 'runs.log2_*' need it)";
-      return false;
-    }
-    if (!(exponent->second >= 0 && exponent->second <= 4)) {
-      error = "hyper-parameter 'size_exponent' is " +
-              std::to_string(exponent->second) + ", expected 0 to 4";
-      return false;
-    }
-    sizeExponent = exponent->second;
-    sizeLaw = true;
-    if (!spec.weights.count("tokens.fixed_count"))
-      return true;
-    if (!expectShape(spec, "tokens.fixed_count", {v}, error))
-      return false;
-    fixedCounts = &weight("tokens.fixed_count").data;
-    for (float count : *fixedCounts)
-      if (!(count == -1 || (count >= 0 && count <= 1e18))) {
-        error = "weight 'tokens.fixed_count' holds " + std::to_string(count) +
-                ", expected a count or -1";
-        return false;
-      }
-    return true;
+    return checkSizeLaw(error);
   }
   if (!spec.runs.empty()) {
     error = "an lstm model names training runs; only a blending mlp may";
@@ -264,6 +218,60 @@ bool Model::Impl::check(std::string &error) {
         !expectShape(spec, "lstm.bias_hh_l" + s, {4 * hs}, error))
       return false;
   }
+  return true;
+}
+
+bool Model::Impl::checkSizeLaw(std::string &error) {
+  int64_t v = spec.vocabSize, hs = hiddenSize;
+  if (!spec.weights.count("runs.log2_total") &&
+      !spec.weights.count("runs.log2_size")) {
+    if (!spec.weights.count("tokens.fixed_count"))
+      return true;
+    error = "the model fixes token counts (weight 'tokens.fixed_count') "
+            "but has no size law (weights 'runs.log2_*')";
+    return false;
+  }
+  // The size law of a retrieval model's totals.
+  if (!hiddenSoftmax || !outputCounts) {
+    error = "the model scales the totals of training runs (weights "
+            "'runs.log2_*'), but it does not blend runs' counts "
+            "(hidden_softmax and output_counts are not both 1)";
+    return false;
+  }
+  if (!expectShape(spec, "runs.log2_total", {hs}, error) ||
+      !expectShape(spec, "runs.log2_size", {hs}, error))
+    return false;
+  for (const char *name : {"runs.log2_total", "runs.log2_size"})
+    for (float value : weight(name).data)
+      if (!std::isfinite(value) || value > 64) {
+        error = std::string("weight '") + name + "' holds " +
+                std::to_string(value) + ", expected a log2 of at most 64";
+        return false;
+      }
+  auto exponent = spec.hyperparameters.find("size_exponent");
+  if (exponent == spec.hyperparameters.end()) {
+    error = "the model has no hyper-parameter 'size_exponent' (its "
+            "weights 'runs.log2_*' need it)";
+    return false;
+  }
+  if (!(exponent->second >= 0 && exponent->second <= 4)) {
+    error = "hyper-parameter 'size_exponent' is " +
+            std::to_string(exponent->second) + ", expected 0 to 4";
+    return false;
+  }
+  sizeExponent = exponent->second;
+  sizeLaw = true;
+  if (!spec.weights.count("tokens.fixed_count"))
+    return true;
+  if (!expectShape(spec, "tokens.fixed_count", {v}, error))
+    return false;
+  fixedCounts = &weight("tokens.fixed_count").data;
+  for (float count : *fixedCounts)
+    if (!(count == -1 || (count >= 0 && count <= 1e18))) {
+      error = "weight 'tokens.fixed_count' holds " + std::to_string(count) +
+              ", expected a count or -1";
+      return false;
+    }
   return true;
 }
 
@@ -752,9 +760,12 @@ bool Model::predictCounts(const std::vector<int64_t> &descriptorIds,
     double factor = 1;
     if (impl->sizeLaw) {
       double scaled = 0, fixedTotal = 0;
-      for (size_t t = 0; t < logCounts.size(); ++t)
-        (isFixed(t) ? fixedTotal : scaled) +=
-            isFixed(t) ? (*fixed)[t] : std::max(0.f, logCounts[t]);
+      for (size_t t = 0; t < logCounts.size(); ++t) {
+        if (isFixed(t))
+          fixedTotal += (*fixed)[t];
+        else
+          scaled += std::max(0.f, logCounts[t]);
+      }
       if (scaled > 0)
         factor = std::max(0.0, impl->blendedTotal(options.inputLog2Size) -
                                    fixedTotal) /

@@ -20,6 +20,7 @@ clang's profiles are applied with `opt -passes=pgo-instr-use` to the same IR
 at the same point where Phaedrus attaches its profile, so that every build
 then runs the identical optimisation pipeline."""
 
+import functools
 import json
 import os
 import random
@@ -182,6 +183,17 @@ def blend_ceiling(candidates: dict, oracle: dict, steps: int = 2000):
         w = w * np.exp(0.5 * (gradient - gradient.max()))
         w /= w.sum()
     return best, {n: float(x) for n, x in zip(names, best_w) if x >= 0.005}
+
+
+def blend(candidates: dict, weights: dict) -> dict:
+    """The mix of the candidate profiles with `weights` (name -> weight),
+    each normalised by its total first, as blend_ceiling mixes them."""
+    mixed = {}
+    for name, w in weights.items():
+        total = sum(candidates[name].values())
+        for key, value in candidates[name].items():
+            mixed[key] = mixed.get(key, 0.0) + w * value / total
+    return mixed
 
 
 def mass_and_shape(candidate: dict, oracle: dict, worst: int = 5) -> dict:
@@ -400,19 +412,24 @@ class Evaluation:
             log(f"{inp.name}: {warnings}")
         return self.lowered_ll(predicted, out_ll)
 
+    @functools.cached_property
+    def model_header(self) -> dict:
+        """The model file's kind, descriptors and runs, read once."""
+        return pipeline.model_header(self.model)
+
     def predicted_blend(self, descriptor) -> dict:
         """The weight of each training run (0.005 and more) in the blend the
         model predicts for `descriptor`, as phaedrus-model computes it; None
         for a model that names no runs (docs/Model.md)."""
-        header = pipeline.model_header(self.model)
+        header = self.model_header
         if not header["runs"]:
             return None
         index = {d: i for i, d in enumerate(header["descriptors"])}
         ids = ",".join(str(index[d]) for d in descriptor if d in index)
         result = run([phaedrus_tool("phaedrus-model"), self.model, "--log-counts",
                       f"--descriptor-ids={ids}"], what="phaedrus-model")
-        blend = json.loads(result.stdout)["blend"]
-        return {name: w for name, w in blend.items() if w >= 0.005}
+        weights = json.loads(result.stdout)["blend"]
+        return {name: w for name, w in weights.items() if w >= 0.005}
 
     def nearest_run(self, descriptor) -> dict:
         return min(self.corpus["runs"],
@@ -541,17 +558,13 @@ class Evaluation:
         row["blend_ceiling"] = {"overlap": ceiling, "weights": weights}
         # Where the prediction and the best blend lose: hot functions or
         # what the functions do inside.
-        best = {}
-        for name, w in weights.items():
-            total = sum(self.training_counters[name].values())
-            for key, value in self.training_counters[name].items():
-                best[key] = best.get(key, 0.0) + w * value / total
+        best = blend(self.training_counters, weights)
         row["mass_and_shape"] = {"predicted": mass_and_shape(counters["predicted"],
                                                              counters["oracle"]),
                                  "blend_ceiling": mass_and_shape(best, counters["oracle"])}
-        blend = self.predicted_blend(descriptor)
-        if blend is not None:
-            row["predicted_blend"] = blend
+        predicted_mix = self.predicted_blend(descriptor)
+        if predicted_mix is not None:
+            row["predicted_blend"] = predicted_mix
         return row
 
     def run(self, inputs) -> dict:
