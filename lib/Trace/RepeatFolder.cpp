@@ -21,6 +21,17 @@ void RepeatFolder::ItemBuffer::reserve(size_t n) {
   capacity = n;
 }
 
+void CompactItems::grow() {
+  size_t n = capacity ? 2 * capacity : 4096;
+  void *grown = std::realloc(first, n);
+  if (!grown) {
+    std::fputs("phaedrus: out of memory for folded items\n", stderr);
+    std::abort();
+  }
+  first = static_cast<uint8_t *>(grown);
+  capacity = n;
+}
+
 uint32_t RepeatFolder::intern(std::vector<Item> body) {
   auto [it, inserted] = bodyIds.try_emplace(body, bodies.size());
   if (inserted)
@@ -63,37 +74,40 @@ bool RepeatFolder::fold(bool absorb, bool square) {
 void RepeatFolder::seal() {
   if (output.size() - sealed <= kSealWindow)
     return;
-  size_t from = sealed;
   sealed = output.size() - kSealWindow;
-  if (!sink)
+  // Sealed items go to the sink a batch at a time (they never change), and
+  // are dropped from the front when a few windows' worth have gone: each
+  // item moves at most once, and a quarter of them at all.
+  if (!sink || sealed - handed < kHandBatch)
     return;
-  for (size_t i = from; i < sealed; ++i)
+  for (size_t i = handed; i < sealed; ++i)
     sink(output[i]);
-  // Drop what was handed on once it is a window's worth: each item moves
-  // at most once.
-  if (sealed >= kSealWindow) {
-    output.dropFront(sealed);
-    sealed = 0;
+  handed = sealed;
+  if (handed >= 4 * kSealWindow) {
+    output.dropFront(handed);
+    sealed -= handed;
+    handed = 0;
   }
 }
 
 void RepeatFolder::setSink(std::function<void(const Item &)> newSink) {
   filterValid = false;
   sink = std::move(newSink);
-  for (size_t i = 0; i < sealed; ++i)
+  // (Items handed to an earlier sink are its own.)
+  for (size_t i = handed; i < sealed; ++i)
     sink(output[i]);
   output.dropFront(sealed);
-  sealed = 0;
+  sealed = handed = 0;
 }
 
 void RepeatFolder::finish() {
   filterValid = false;
   if (!sink)
     return;
-  for (size_t i = sealed; i < output.size(); ++i)
+  for (size_t i = handed; i < output.size(); ++i)
     sink(output[i]);
   output.clear();
-  sealed = 0;
+  sealed = handed = 0;
 }
 
 void RepeatFolder::rebuildFilter() {

@@ -384,10 +384,13 @@ static void printPackedSizes(const PackedSizes &sizes) {
                << " run-sure-hits=" << sizes.runSureHits
                << " table-bits=" << sizes.tableBits << "/"
                << sizes.maxTableBits << "\n";
+  if (sizes.keptCompactly)
+    llvm::errs() << "packed-sizes: folded items kept compactly (more than "
+                 << (kPackCompactAbove >> 20) << " MiB of them)\n";
   if (sizes.foldedAgain)
     llvm::errs() << "packed-sizes: " << sizes.foldedAgain
-                 << " trace(s) folded again while coded (more than "
-                    "--pack-keep-items folded items)\n";
+                 << " trace(s) folded again while coded (more folded items than "
+                    "--pack-keep-mib holds)\n";
 }
 
 static LogicalResult exportPackedTranslation(Operation *op, raw_ostream &os) {
@@ -398,12 +401,13 @@ static LogicalResult exportPackedTranslation(Operation *op, raw_ostream &os) {
   return success();
 }
 
-static llvm::cl::opt<uint64_t> packKeepItems(
-    "pack-keep-items",
-    llvm::cl::desc("--pack-wpp: keep at most this many folded items (16 bytes "
-                   "each) in memory; a longer trace is folded again while it "
+static llvm::cl::opt<uint64_t> packKeepMiB(
+    "pack-keep-mib",
+    llvm::cl::desc("--pack-wpp: keep the folded items in at most this many "
+                   "MiB of memory (compactly: 2-3 bytes an item on Lua's and "
+                   "bzip2's traces); a longer trace is folded again while it "
                    "is coded, one more read of the file, the same output"),
-    llvm::cl::init(kPackKeepItems));
+    llvm::cl::init(kPackKeepMiB));
 
 /// --pack-wpp: a trace file straight to a packed trace file, without the
 /// trace as IR.
@@ -412,8 +416,9 @@ packWppTranslation(const std::shared_ptr<llvm::SourceMgr> &sourceMgr,
                    raw_ostream &os, MLIRContext *context) {
   auto [bytes, loc] = mainInput(*sourceMgr, context);
   PackedSizes sizes;
+  uint64_t keepBytes = std::min<uint64_t>(packKeepMiB, UINT64_MAX >> 20) << 20;
   if (failed(packWpp(bytes, context, loc, importWppOptions(), os, &sizes,
-                     packKeepItems)))
+                     keepBytes)))
     return failure();
   printPackedSizes(sizes);
   return success();
@@ -471,7 +476,7 @@ int main(int argc, char **argv) {
       "Pack a trace file written by libphaedrus_rt without importing it as "
       "IR: the packed trace file that --import-wpp, --phaedrus-call-groups "
       "(function granularity) and --export-packed make, byte for byte, in one "
-      "command (the --import-wpp options apply; memory: --pack-keep-items)",
+      "command (the --import-wpp options apply; memory: --pack-keep-mib)",
       packWppTranslation);
   TranslateFromMLIRRegistration exportTokensRegistration(
       "export-tokens",

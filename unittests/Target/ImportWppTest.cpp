@@ -54,12 +54,14 @@ protected:
 
   /// --pack-wpp of `b`; nullopt (and diagnostics) if it refuses.
   std::optional<std::string> pack(const TraceBuilder &b,
-                                  uint64_t keepItems = kPackKeepItems,
-                                  PackedSizes *sizes = nullptr) {
+                                  uint64_t keepBytes = kPackKeepMiB << 20,
+                                  PackedSizes *sizes = nullptr,
+                                  uint64_t compactAbove = kPackCompactAbove) {
     std::string bytes;
     llvm::raw_string_ostream os(bytes);
     if (failed(packWpp(b.bytes, &context, UnknownLoc::get(&context),
-                       ImportWppOptions(), os, sizes, keepItems)))
+                       ImportWppOptions(), os, sizes, keepBytes,
+                       compactAbove)))
       return std::nullopt;
     return bytes;
   }
@@ -524,7 +526,8 @@ TEST_F(ImportWppTest, PackingFoldsEachThreadsCallGroups) {
 // Past its budget of folded items, --pack-wpp folds each thread again
 // while it codes it, and writes the same file: at function granularity
 // with call groups, without, and at path granularity (runs included), with
-// threads whose chunks interleave.
+// threads whose chunks interleave; whether the items were kept in the
+// folders or compactly before.
 TEST_F(ImportWppTest, PackingPastTheBudgetFoldsAgainToTheSameFile) {
   std::vector<TraceBuilder> traces;
   TraceBuilder grouped = start(kGroupVocabulary);
@@ -571,13 +574,30 @@ TEST_F(ImportWppTest, PackingPastTheBudgetFoldsAgainToTheSameFile) {
     messages.clear();
     std::optional<std::string> kept = pack(b);
     ASSERT_TRUE(kept) << (messages.empty() ? "" : messages.front());
-    for (uint64_t budget : {uint64_t(0), uint64_t(1000)}) {
-      PackedSizes sizes;
-      std::optional<std::string> again = pack(b, budget, &sizes);
-      ASSERT_TRUE(again) << (messages.empty() ? "" : messages.front());
-      EXPECT_EQ(sizes.foldedAgain, 2u) << "budget " << budget; // two threads
-      EXPECT_EQ(*again, *kept) << "budget " << budget;
+    bool functionTrace = &b != &traces.back();
+    for (uint64_t budget : {uint64_t(0), uint64_t(2000), uint64_t(60000)}) {
+      // Kept in the folders until the budget (bytes) runs out, or compactly
+      // from the first check on (with 60000 bytes, the function traces'
+      // first check finds them within the budget, the end does not).
+      for (uint64_t compactAbove : {kPackCompactAbove, uint64_t(0)}) {
+        PackedSizes sizes;
+        std::optional<std::string> again = pack(b, budget, &sizes, compactAbove);
+        ASSERT_TRUE(again) << (messages.empty() ? "" : messages.front());
+        EXPECT_EQ(sizes.foldedAgain, 2u) << "budget " << budget; // two threads
+        EXPECT_EQ(sizes.keptCompactly,
+                  functionTrace && budget == 60000 && compactAbove == 0)
+            << "budget " << budget;
+        EXPECT_EQ(*again, *kept) << "budget " << budget;
+      }
     }
+    // Compactly, within the budget: the same file, not folded again.
+    PackedSizes sizes;
+    std::optional<std::string> compact =
+        pack(b, kPackKeepMiB << 20, &sizes, /*compactAbove=*/0);
+    ASSERT_TRUE(compact) << (messages.empty() ? "" : messages.front());
+    EXPECT_EQ(sizes.foldedAgain, 0u);
+    EXPECT_TRUE(sizes.keptCompactly);
+    EXPECT_EQ(*compact, *kept);
     EXPECT_TRUE(messages.empty()) << messages.front();
   }
 }

@@ -320,4 +320,47 @@ TEST(RepeatFolderTest, SinkGetsTheKeptItemsInBoundedMemory) {
   }
 }
 
+TEST(RepeatFolderTest, CompactItemsGiveBackWhatTheyKeep) {
+  // Every field at the edges of its varint lengths, tokens with the top
+  // bit set (path marks), and folded items of a random stream.
+  std::vector<RepeatFolder::Item> items;
+  for (uint32_t v : {0u, 1u, 63u, 64u, 127u, 128u, 16383u, 16384u,
+                     0x7fffffffu, 0x80000000u, 0xfffffffeu}) {
+    RepeatFolder::Item token;
+    token.token = v;
+    items.push_back(token);
+    RepeatFolder::Item repeat;
+    repeat.body = v;
+    for (uint64_t count :
+         {uint64_t(2), uint64_t(v) + 2, uint64_t(1) << 35, UINT64_MAX}) {
+      repeat.count = count;
+      items.push_back(repeat);
+    }
+  }
+  std::mt19937 rng(20261126);
+  std::vector<uint32_t> tokens;
+  for (int i = 0; i < 5000; ++i)
+    tokens.push_back(rng() % 3 ? rng() % 5 : rng());
+  RepeatFolder folder = fold(tokens);
+  items.insert(items.end(), folder.items().begin(), folder.items().end());
+  CompactItems compact;
+  for (const RepeatFolder::Item &item : items)
+    compact.push_back(item);
+  EXPECT_EQ(compact.size(), items.size());
+  std::vector<RepeatFolder::Item> back;
+  compact.forEach([&](const RepeatFolder::Item &item) { back.push_back(item); });
+  EXPECT_EQ(back, items);
+  // Small tokens take a byte or two, not an Item's 16.
+  CompactItems small;
+  for (uint32_t t = 0; t < 1000; ++t) {
+    RepeatFolder::Item token;
+    token.token = t;
+    small.push_back(token);
+  }
+  EXPECT_EQ(small.bytes(), 64 + 2 * 936u);
+  small.clear();
+  EXPECT_EQ(small.size(), 0u);
+  small.forEach([](const RepeatFolder::Item &) { ADD_FAILURE(); });
+}
+
 } // namespace

@@ -19,9 +19,10 @@
 // after it). A fold that reaches that far back needs thousands of items to
 // collapse into a few, and folding is greedy, so sealing rarely changes
 // anything; it makes the result the same whether the items are kept or
-// handed on. With a sink (setSink), each sealed item goes to it in order
-// and is forgotten, so memory is the window and the repeat bodies, not the
-// length of the stream; without one, memory is the folded output.
+// handed on. With a sink (setSink), sealed items go to it in order, a
+// batch at a time, and are forgotten, so memory is a few windows and the
+// repeat bodies, not the length of the stream; without one, memory is the
+// folded output.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PHAEDRUS_TRACE_REPEATFOLDER_H
@@ -100,7 +101,9 @@ public:
   void finish();
 
   /// The folded stream, in order (with a sink: the items not handed on).
-  Items items() const { return {output.begin(), output.size()}; }
+  Items items() const {
+    return {output.begin() + handed, output.size() - handed};
+  }
   /// The items of repeat body `id`.
   const std::vector<Item> &body(uint32_t id) const { return bodies[id]; }
   /// Tokens pushed so far.
@@ -197,8 +200,11 @@ private:
   unsigned maxPeriod;
   uint64_t pushed = 0;
   ItemBuffer output;
-  /// output[0, sealed) can no longer fold.
-  size_t sealed = 0;
+  /// output[0, sealed) can no longer fold; with a sink, output[0, handed)
+  /// has gone to it (handed <= sealed).
+  size_t sealed = 0, handed = 0;
+  /// Sealed items go to the sink this many at a time.
+  static constexpr size_t kHandBatch = 1024;
   std::function<void(const Item &)> sink;
   std::vector<std::vector<Item>> bodies;
   std::map<std::vector<Item>, uint32_t> bodyIds;
@@ -212,6 +218,85 @@ private:
   bool filterValid = false;
   uint64_t openDue = 0;
   uint8_t slotCounts[256] = {};
+};
+
+/// Folded items kept in order in little memory, for reading back once in
+/// order (--pack-wpp keeps a trace's items so between folding and coding):
+/// each item as LEB128 varints, a token as token << 1, a repeat as
+/// body << 1 | 1 and then its count. 1 to 15 bytes an item where
+/// RepeatFolder's Item takes 16; 2 to 3 on Lua's and bzip2's traces.
+class CompactItems {
+public:
+  using Item = RepeatFolder::Item;
+
+  CompactItems() = default;
+  CompactItems(const CompactItems &) = delete;
+  CompactItems &operator=(const CompactItems &) = delete;
+  ~CompactItems() { std::free(first); }
+
+  void push_back(const Item &item) {
+    if (capacity - used < kMaxItemBytes)
+      grow();
+    uint8_t *at = first + used;
+    if (item.isToken()) {
+      at = putVarint(at, uint64_t(item.token) << 1);
+    } else {
+      at = putVarint(at, uint64_t(item.body) << 1 | 1);
+      at = putVarint(at, item.count);
+    }
+    used = at - first;
+    ++items;
+  }
+  /// Items kept.
+  size_t size() const { return items; }
+  /// Bytes they take.
+  size_t bytes() const { return used; }
+  void clear() {
+    std::free(first);
+    first = nullptr;
+    used = capacity = items = 0;
+  }
+  /// Calls `f(item)` for every item kept, in order.
+  template <typename F> void forEach(F &&f) const {
+    const uint8_t *at = first, *end = first + used;
+    while (at != end) {
+      Item item;
+      uint64_t head = getVarint(at);
+      if (head & 1) {
+        item.body = static_cast<uint32_t>(head >> 1);
+        item.count = getVarint(at);
+      } else {
+        item.token = static_cast<uint32_t>(head >> 1);
+      }
+      f(static_cast<const Item &>(item));
+    }
+  }
+
+private:
+  /// A 33-bit head and a 64-bit count.
+  static constexpr size_t kMaxItemBytes = 5 + 10;
+  static uint8_t *putVarint(uint8_t *at, uint64_t value) {
+    while (value >= 0x80) {
+      *at++ = static_cast<uint8_t>(value) | 0x80;
+      value >>= 7;
+    }
+    *at++ = static_cast<uint8_t>(value);
+    return at;
+  }
+  static uint64_t getVarint(const uint8_t *&at) {
+    uint64_t value = 0;
+    for (unsigned shift = 0;; shift += 7) {
+      uint8_t byte = *at++;
+      value |= uint64_t(byte & 0x7f) << shift;
+      if (!(byte & 0x80))
+        return value;
+    }
+  }
+  /// Doubles the buffer with realloc (in place or by remapping its pages,
+  /// as RepeatFolder's ItemBuffer does); out of memory, aborts.
+  void grow();
+  uint8_t *first = nullptr;
+  size_t used = 0, capacity = 0, items = 0;
 };
 
 } // namespace mlir::phaedrus::trace

@@ -1140,24 +1140,31 @@ LogicalResult mlir::phaedrus::packWpp(StringRef bytes, MLIRContext *context,
                                       Location loc,
                                       const ImportWppOptions &options,
                                       raw_ostream &os, PackedSizes *sizes,
-                                      uint64_t keepItems) {
+                                      uint64_t keepBytes,
+                                      uint64_t compactAbove) {
   using Folders = std::map<uint32_t, trace::RepeatFolder>;
   using GroupFolders = std::map<uint32_t, trace::CallGroupRepeatFolder>;
   // The folded items are kept, and the coder reads them, while all threads
-  // hold at most `keepItems`. Past that (`overflow`), each thread is folded
-  // again while it is coded: memory is then the budget, the coder's tables
-  // and its history, not the trace's length. The coder's table size needs
-  // the number of symbols first; past 2^kMaxTableBits items it is the
-  // largest whatever that number (every item codes to a symbol at least),
-  // so folding stops there; under a smaller budget the folders go on,
-  // counting the symbols of their items (`counted`) and forgetting them.
+  // hold at most `keepBytes`: in the folders themselves (16 bytes an item)
+  // up to `compactAbove` bytes, then compactly (`compact`: `kept`, each thread's
+  // items as its folder seals them, 2-3 bytes each). Past the budget
+  // (`overflow`), each thread is folded again while it is coded: memory is
+  // then the budget, the coder's tables and its history, not the trace's
+  // length. The coder's table size needs the number of symbols first
+  // (`counted` as the items are sealed, once compact); past
+  // 2^kMaxTableBits items it is the largest whatever that number (every
+  // item codes to a symbol at least), so folding stops there; with fewer
+  // items at the overflow the folders go on, counting the symbols of their
+  // items and forgetting them.
+  bool compact = false;
   bool overflow = false;
-  bool countAll = keepItems < (uint64_t(1) << kMaxTableBits);
+  bool countAll = true; // (decided at the overflow)
   uint64_t heldAtOverflow = 0;
   // Past the budget without counting, the first folding has nothing left to
   // do: each thread is folded again while it is coded.
   auto firstFoldingStopped = [&] { return overflow && !countAll; };
   std::map<uint32_t, uint64_t> counted;
+  std::map<uint32_t, trace::CompactItems> kept;
   auto countOnly = [&](uint32_t thread, trace::RepeatFolder &folder) {
     uint64_t &symbols = counted[thread];
     if (!countAll)
@@ -1166,9 +1173,19 @@ LogicalResult mlir::phaedrus::packWpp(StringRef bytes, MLIRContext *context,
       symbols += countItem(folder, item);
     });
   };
+  auto keep = [&](uint32_t thread, trace::RepeatFolder &folder) {
+    uint64_t &symbols = counted[thread];
+    trace::CompactItems &items = kept[thread];
+    folder.setSink([&symbols, &items, &folder](const FoldedItem &item) {
+      symbols += countItem(folder, item);
+      items.push_back(item);
+    });
+  };
   auto onNew = [&](uint32_t thread, trace::RepeatFolder &folder) {
     if (overflow)
       countOnly(thread, folder);
+    else if (compact)
+      keep(thread, folder);
   };
   Folders folders;
   GroupFolders grouped;
@@ -1177,16 +1194,38 @@ LogicalResult mlir::phaedrus::packWpp(StringRef bytes, MLIRContext *context,
     if (overflow || ((sinceCheck += events) < kBudgetCheckEvents && !last))
       return;
     sinceCheck = 0;
-    uint64_t held = 0;
-    for (auto &[thread, folder] : folders)
+    // Items and bytes held: those kept, and those the folders may still
+    // fold (at most their window each).
+    uint64_t held = 0, heldBytes = 0;
+    for (auto &[thread, items] : kept) {
+      held += items.size();
+      heldBytes += items.bytes();
+    }
+    auto window = [&](const trace::RepeatFolder &folder) {
       held += folder.items().size();
+      heldBytes += folder.items().size() * sizeof(FoldedItem);
+    };
+    for (auto &[thread, folder] : folders)
+      window(folder);
     for (auto &[thread, folder] : grouped)
-      held += folder.folded().items().size();
-    if (held <= keepItems)
+      window(folder.folded());
+    if (!compact && heldBytes > compactAbove && heldBytes <= keepBytes) {
+      // (Compact items cost the coder's reading a little more than a
+      // folder's: traces that fold to fewer items keep theirs there.)
+      compact = true;
+      for (auto &[thread, folder] : folders)
+        keep(thread, folder);
+      for (auto &[thread, folder] : grouped)
+        keep(thread, folder.folder());
+      return;
+    }
+    if (heldBytes <= keepBytes)
       return;
     overflow = true;
     heldAtOverflow = held;
-    countAll |= last; // every item is still at hand: count them
+    // Every item is still at hand at the end: count them.
+    countAll = last || held < (uint64_t(1) << kMaxTableBits);
+    kept.clear();
     for (auto &[thread, folder] : folders)
       countOnly(thread, folder);
     for (auto &[thread, folder] : grouped) {
@@ -1383,7 +1422,9 @@ LogicalResult mlir::phaedrus::packWpp(StringRef bytes, MLIRContext *context,
     useGroups = false;
     grouped.clear();
     counted.clear();
-    overflow = false;
+    kept.clear();
+    compact = overflow = false;
+    countAll = true;
   }
   if (functionGranularity && !useGroups)
     foldAsImported(folders, std::nullopt, onNew);
@@ -1427,10 +1468,18 @@ LogicalResult mlir::phaedrus::packWpp(StringRef bytes, MLIRContext *context,
         useGroups ? grouped.try_emplace(thread, *table, options.maxPeriod)
                         .first->second.folded()
                   : folders.try_emplace(thread, options.maxPeriod).first->second;
-    countItems(folder, folder.items(), body.symbols);
-    body.produce = [&folder](FoldedItemSink sink) {
-      for (const FoldedItem &item : folder.items())
-        sink(folder, item);
+    if (!compact) {
+      countItems(folder, folder.items(), body.symbols);
+      body.produce = [&folder](FoldedItemSink sink) {
+        for (const FoldedItem &item : folder.items())
+          sink(folder, item);
+      };
+      continue;
+    }
+    body.symbols = counted[thread] + 1; // END
+    const trace::CompactItems &items = kept[thread];
+    body.produce = [&folder, &items](FoldedItemSink sink) {
+      items.forEach([&](const FoldedItem &item) { sink(folder, item); });
     };
   }
   if (overflow) { // the first folding only counted
@@ -1441,6 +1490,8 @@ LogicalResult mlir::phaedrus::packWpp(StringRef bytes, MLIRContext *context,
     return failure();
   if (sizes && overflow)
     sizes->foldedAgain = shell->traces.size();
+  if (sizes)
+    sizes->keptCompactly = compact;
   return success();
 }
 

@@ -45,6 +45,9 @@ struct PackedSizes {
   /// packWpp: traces folded again while coded (more folded items than it
   /// keeps).
   uint64_t foldedAgain = 0;
+  /// packWpp: whether the folded items were kept compactly (more than
+  /// `compactAbove` bytes of them in the folders) at some point.
+  bool keptCompactly = false;
 };
 
 /// Writes the vocabularies, grammars and traces of `module` as a packed
@@ -57,11 +60,16 @@ LogicalResult exportPacked(Operation *module, raw_ostream &os,
 /// packWpp checks its budget of folded items every this many events (each
 /// adds at most one item).
 constexpr uint64_t kBudgetCheckEvents = 4096;
-/// How many folded items --pack-wpp keeps in memory by default (16 bytes
-/// each): a longer trace is folded again while it is coded. Under 2^24 by
-/// more than a check's worth, so that a folder's vector, which doubles,
+/// How much memory --pack-wpp gives the folded items it keeps by default,
+/// in MiB (kept compactly, 2 to 3 bytes an item on Lua's and bzip2's
+/// traces): a longer trace is folded again while it is coded. Under 256 by
+/// more than a check's worth, so that a thread's buffer, which doubles,
 /// never grows past 256 MiB.
-constexpr uint64_t kPackKeepItems = (uint64_t(1) << 24) - 2 * kBudgetCheckEvents;
+constexpr uint64_t kPackKeepMiB = 255;
+/// --pack-wpp keeps the folded items in its folders (16 bytes each) up to
+/// this many bytes, then compactly (trace::CompactItems: less memory, a
+/// little more time to read them back).
+constexpr uint64_t kPackCompactAbove = uint64_t(64) << 20;
 
 /// Packs a trace file written by libphaedrus_rt (docs/TraceFormat.md)
 /// without building its events as IR: the file that --import-wpp (with
@@ -70,16 +78,17 @@ constexpr uint64_t kPackKeepItems = (uint64_t(1) << 24) - 2 * kBudgetCheckEvents
 /// for byte (with any min-repeat-tokens up to 33: the packed file codes
 /// repeats of at most 32 tokens as tokens). The file is read once at path
 /// granularity, twice at function granularity, three times with call
-/// groups; the folded items are kept while there are at most `keepItems`
-/// of them, else each thread is folded again (one more read per thread;
+/// groups; the folded items are kept while they take at most `keepBytes`
+/// (compactly past `compactAbove`), else each thread is folded again (one more read per thread;
 /// call groups from a copy of the first analysis) while it is coded. Memory is then at most
-/// `keepItems` items, the repeat bodies, the coder's tables and its history
+/// `keepBytes` of items, the repeat bodies, the coder's tables and its history
 /// of coded symbols (4 bytes each, at most the last 2^24). Diagnostics as
 /// importWpp's.
 LogicalResult packWpp(StringRef bytes, MLIRContext *context, Location loc,
                       const ImportWppOptions &options, raw_ostream &os,
                       PackedSizes *sizes = nullptr,
-                      uint64_t keepItems = kPackKeepItems);
+                      uint64_t keepBytes = kPackKeepMiB << 20,
+                      uint64_t compactAbove = kPackCompactAbove);
 
 /// Reads a packed trace file; emits a diagnostic at `loc` and returns null
 /// on a file that is not one, is of another version, truncated or corrupt.
