@@ -23,6 +23,7 @@ entry point."""
 import argparse
 import json
 import shlex
+import signal
 import sys
 from pathlib import Path
 
@@ -55,6 +56,31 @@ def positive_float(text):
     return value
 
 
+C_SOURCE_SUFFIXES = (".c", ".h", ".i", ".cc", ".cpp", ".cxx")
+
+
+def check_module(path, plain=False):
+    """Refuses a program module that is missing, is C source (the module
+    comes from 'phaedrus ir'), or, with `plain`, is an instrumented module
+    (prog.inst.mlir, which records traces) where the plain one belongs."""
+    path = Path(path)
+    if path.suffix in C_SOURCE_SUFFIXES:
+        raise ToolError(f"{path} is C source: make the program's module with "
+                        f"'phaedrus ir {path} -o prog.mlir' and give that")
+    if not path.is_file():
+        raise ToolError(f"program module not found: {path}")
+    if plain:
+        try:
+            with open(path, errors="replace") as f:
+                instrumented = any("phaedrus.vocabulary" in line for line in f)
+        except OSError as e:
+            raise ToolError(f"cannot read {path}: {e.strerror}")
+        if instrumented:
+            raise ToolError(f"{path} is an instrumented module (it records "
+                            f"traces; 'phaedrus instrument' made it): give the "
+                            f"plain module from 'phaedrus ir'")
+
+
 def cmd_ir(args):
     out = pipeline.sources_to_mlir(args.sources, args.output,
                                    shlex.split(args.cflags), jobs=args.jobs)
@@ -62,6 +88,7 @@ def cmd_ir(args):
 
 
 def cmd_instrument(args):
+    check_module(args.program, plain=True)
     output = Path(args.output)
     inst_mlir = output.with_name(output.name + ".mlir")
     pipeline.instrument_mlir(args.program, inst_mlir, granularity=args.granularity)
@@ -72,6 +99,7 @@ def cmd_instrument(args):
 
 
 def cmd_compile(args):
+    check_module(args.program)
     pipeline.mlir_to_binary(args.program, args.output, shlex.split(args.ldflags))
     log(f"wrote {args.output}")
 
@@ -80,6 +108,13 @@ def cmd_run(args):
     binary = Path(args.binary)
     if not binary.exists():
         raise ToolError(f"program not found: {binary}")
+    if args.stdin and not Path(args.stdin).is_file():
+        raise ToolError(f"standard input file not found: {args.stdin}")
+    if args.args and args.args[0] in (binary.name, binary.stem) and \
+            not Path(args.args[0]).exists():
+        log(f"warning: the program's first argument is {args.args[0]!r}, its "
+            f"own name: 'phaedrus run' takes the arguments after '--' without "
+            f"the program name (predict and build take the name first)")
     trace = Path(args.output)
     trace.parent.mkdir(parents=True, exist_ok=True)
     if trace.exists():
@@ -91,7 +126,14 @@ def cmd_run(args):
     if not trace.exists():
         raise ToolError(f"the program wrote no trace to {trace}: was it built "
                         f"with 'phaedrus instrument'?")
-    log(f"program exited with {code}; trace {trace} ({trace.stat().st_size} bytes)")
+    if code < 0:
+        try:
+            how = f"was killed by {signal.Signals(-code).name}"
+        except ValueError:
+            how = f"was killed by signal {-code}"
+    else:
+        how = f"exited with {code}"
+    log(f"program {how}; trace {trace} ({trace.stat().st_size} bytes)")
     corpus_mod.describe_run(trace, [binary.name, *args.args], stdin=args.stdin)
     if args.import_to:
         inst_mlir = binary.with_name(binary.name + ".mlir")
@@ -171,6 +213,7 @@ def _predict_future_run(args, output, purpose):
                         "'--' (the program name first)")
     if args.stdin and not Path(args.stdin).is_file():
         raise ToolError(f"standard input file not found: {args.stdin}")
+    check_module(args.program, plain=True)
     warnings = pipeline.predict(args.program, args.model, args.args, output,
                                 stdin=args.stdin, seed=args.seed)
     if warnings:
@@ -200,6 +243,7 @@ def cmd_eval(args):
     if args.rounds < evaluate.MIN_ROUNDS:
         raise ToolError(f"--rounds must be at least {evaluate.MIN_ROUNDS}: "
                         f"fewer give medians too noisy to compare")
+    check_module(args.program, plain=True)
     corpus = corpus_mod.load(args.corpus)
     inputs = [evaluate.load_input(p) for p in args.held_out]
     import tempfile
@@ -265,7 +309,11 @@ def main(argv=None):
 
     p = sub.add_parser("run", help="run an instrumented binary on one input "
                                    "and collect its trace",
-                       usage="phaedrus run BINARY -o TRACE [options] -- ARGS...")
+                       usage="phaedrus run BINARY -o TRACE [options] -- ARGS...",
+                       description="Runs BINARY with ARGS, the arguments after "
+                                   "'--' without the program name (predict "
+                                   "and build take the name first), and "
+                                   "writes its trace and TRACE.input.json.")
     p.add_argument("binary", help="binary from 'phaedrus instrument'")
     p.add_argument("-o", "--output", required=True, help="trace file (.wpp)")
     p.add_argument("--stdin", help="file to feed on standard input")

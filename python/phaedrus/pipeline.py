@@ -109,9 +109,11 @@ def mlir_to_binary(program: Path, output: Path, ldflags=(), link_runtime=False,
     llvm_ir_to_binary)."""
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
-    ll = mlir_to_llvm_ir(program, output.with_suffix(output.suffix + ".ll"))
-    llvm_ir_to_binary(ll, output, ldflags, link_runtime, cflags)
-    ll.unlink()
+    # The LLVM IR in a directory of its own: a file beside the output (as
+    # OUTPUT.ll was) could be the user's own, and would be overwritten.
+    with tempfile.TemporaryDirectory(prefix="phaedrus-ll-") as tmp:
+        ll = mlir_to_llvm_ir(program, Path(tmp) / "program.ll")
+        llvm_ir_to_binary(ll, output, ldflags, link_runtime, cflags)
     return output
 
 
@@ -211,10 +213,15 @@ def pack_trace(trace: Path, output: Path, name="run", fingerprint=None):
 
 def fingerprint_of(instrumented_mlir: Path) -> int:
     """The module fingerprint the instrument pass recorded."""
-    with open(instrumented_mlir) as f:
-        for line in f:
-            if "phaedrus.vocabulary" in line and "fingerprint(" in line:
-                return int(line.split("fingerprint(")[1].split(")")[0])
+    try:
+        with open(instrumented_mlir) as f:
+            for line in f:
+                if "phaedrus.vocabulary" in line and "fingerprint(" in line:
+                    return int(line.split("fingerprint(")[1].split(")")[0])
+    except FileNotFoundError:
+        raise ToolError(f"instrumented module not found: {instrumented_mlir}")
+    except (OSError, UnicodeDecodeError) as e:
+        raise ToolError(f"cannot read {instrumented_mlir}: {e}")
     raise ToolError(f"{instrumented_mlir} has no phaedrus.vocabulary: "
                     f"it was not made by 'phaedrus instrument'")
 

@@ -55,6 +55,10 @@ def test_errors_are_clear(tmp_path):
     assert "phaedrus run: error: program not found" in result.stderr
     result = phaedrus("instrument", tmp_path / "nothere.mlir", "-o", tmp_path / "x")
     assert result.returncode == 1
+    assert "phaedrus instrument: error: program module not found" in result.stderr
+    (tmp_path / "bad.mlir").write_text("not MLIR\n")
+    result = phaedrus("instrument", tmp_path / "bad.mlir", "-o", tmp_path / "x")
+    assert result.returncode == 1
     assert "phaedrus instrument: error: phaedrus-opt --phaedrus-instrument failed" in result.stderr
     # A binary that was not instrumented writes no trace.
     plain = tmp_path / "true"
@@ -114,11 +118,13 @@ def test_corpus_train_predict_on_the_demo_program(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "phaedrus.entry_count = #phaedrus.entry_count<" in (tmp_path / "p.mlir").read_text()
     # And a binary built with that profile, which behaves like the plain one.
+    # (--keep-ir named as the compiler's LLVM IR beside the output once was,
+    # w.pgo.ll, which that deleted.)
     result = phaedrus("build", tmp_path / "w.mlir", "--model", tmp_path / "m.mlir",
-                      "-o", tmp_path / "w.pgo", "--keep-ir", tmp_path / "w.pgo.mlir",
+                      "-o", tmp_path / "w.pgo", "--keep-ir", tmp_path / "w.pgo.ll",
                       "--", "wordfreq", tmp_path / "new.txt")
     assert result.returncode == 0, result.stderr
-    assert "function_entry_count" in (tmp_path / "w.pgo.mlir").read_text()
+    assert "function_entry_count" in (tmp_path / "w.pgo.ll").read_text()
     assert phaedrus("compile", tmp_path / "w.mlir", "-o", tmp_path / "w.plain").returncode == 0
     pgo = subprocess.run([tmp_path / "w.pgo", tmp_path / "new.txt"], capture_output=True)
     plain = subprocess.run([tmp_path / "w.plain", tmp_path / "new.txt"], capture_output=True)
@@ -158,6 +164,7 @@ def test_corpus_train_predict_errors(tmp_path):
                       "-o", tmp_path / "o")
     assert result.returncode == 1
     assert "give the command line of the run to build for" in result.stderr
+    (tmp_path / "p.mlir").write_text("module {}\n")
     result = phaedrus("build", tmp_path / "p.mlir", "--model", tmp_path / "m.mlir",
                       "-o", tmp_path / "o", "--", "prog")
     assert result.returncode == 1
@@ -314,6 +321,54 @@ def test_eval_errors(tmp_path):
     assert result.returncode == 1
     assert "the corpus was recorded from another build" in result.stderr
     for r in [result]:
+        assert "Traceback" not in r.stderr
+
+
+def test_mistakes_of_a_first_users_session(tmp_path):
+    """Found by a session that used the driver on a program of its own: each
+    mistake gets an error that says what to do, and no file of the user's
+    is touched."""
+    assert phaedrus("ir", WORDFREQ, "-o", tmp_path / "w.mlir").returncode == 0
+    assert phaedrus("instrument", tmp_path / "w.mlir", "-o",
+                    tmp_path / "w.inst").returncode == 0
+    results = []
+    # A standard input that does not exist (was a FileNotFoundError).
+    results.append(phaedrus("run", tmp_path / "w.inst", "-o", tmp_path / "r.wpp",
+                            "--stdin", tmp_path / "absent.txt", "--"))
+    assert results[-1].returncode == 1
+    assert "phaedrus run: error: standard input file not found" in results[-1].stderr
+    assert not (tmp_path / "r.wpp").exists()
+    # The program's own name after '--', as predict takes it: a warning.
+    (tmp_path / "in.txt").write_text("a b a\n")
+    results.append(phaedrus("run", tmp_path / "w.inst", "-o", tmp_path / "r.wpp",
+                            "--", "w.inst", tmp_path / "in.txt"))
+    assert "the program's first argument is 'w.inst', its own name" in results[-1].stderr
+    # An instrumented module that does not exist (was a FileNotFoundError).
+    results.append(phaedrus("corpus", tmp_path / "r.wpp", "-o", tmp_path / "c.json",
+                            "--program", tmp_path / "absent.inst.mlir"))
+    assert results[-1].returncode == 1
+    assert "phaedrus corpus: error: instrumented module not found" in results[-1].stderr
+    # C source where the module belongs; the instrumented module where the
+    # plain one belongs.
+    results.append(phaedrus("instrument", WORDFREQ, "-o", tmp_path / "x"))
+    assert results[-1].returncode == 1
+    assert f"{WORDFREQ} is C source: make the program's module with 'phaedrus ir" \
+        in results[-1].stderr
+    for command in ["predict", "build"]:
+        results.append(phaedrus(command, tmp_path / "w.inst.mlir", "--model",
+                                tmp_path / "m.mlir", "-o", tmp_path / "o", "--",
+                                "wordfreq", tmp_path / "in.txt"))
+        assert results[-1].returncode == 1
+        assert "w.inst.mlir is an instrumented module" in results[-1].stderr
+    # A file beside the output named as the compiler's LLVM IR once was
+    # (OUTPUT.ll) is the user's: compile and build leave it alone, and
+    # build's --keep-ir may have that name.
+    notes = tmp_path / "w.plain.ll"
+    notes.write_text("my notes\n")
+    assert phaedrus("compile", tmp_path / "w.mlir", "-o", tmp_path / "w.plain").returncode == 0
+    assert notes.read_text() == "my notes\n"
+    assert (tmp_path / "w.plain").exists()
+    for r in results:
         assert "Traceback" not in r.stderr
 
 

@@ -16,6 +16,10 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
+#include "llvm/ADT/StringRef.h"
+
+#include <vector>
+
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   // DLTI carries the data layout of modules imported from LLVM IR.
@@ -24,7 +28,18 @@ int main(int argc, char **argv) {
                   mlir::arith::ArithDialect, mlir::DLTIDialect>();
   mlir::phaedrus::registerPhaedrusPasses();
   mlir::phaedrus::registerPhaedrusPipelines();
+  // A diagnostic does not print the op it is about, unless asked
+  // (--mlir-print-op-on-diagnostic=true): the ops of phaedrus IR are traces
+  // and models, megabytes of text (an error about one trace's fingerprint
+  // printed 700 kB after its one line).
+  std::vector<char *> args(argv, argv + argc);
+  bool asked = false;
+  for (int i = 1; i < argc; ++i)
+    asked |= llvm::StringRef(argv[i]).contains("mlir-print-op-on-diagnostic");
+  static char quiet[] = "--mlir-print-op-on-diagnostic=false";
+  if (!asked)
+    args.insert(args.begin() + 1, quiet);
   return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "Phaedrus optimizer: WPP traces, models and profiles\n",
-      registry));
+      static_cast<int>(args.size()), args.data(),
+      "Phaedrus optimizer: WPP traces, models and profiles\n", registry));
 }

@@ -3,9 +3,14 @@
 // Two files are summed.
 // RUN: phaedrus-opt %s --phaedrus-trace-profile=trace-files=%S/Inputs/work-trace.mlir,%S/Inputs/work-trace.mlir \
 // RUN:   | FileCheck %s --check-prefix=TWICE
-// A trace recorded from another build is refused.
+// A trace recorded from another build is refused, in one line: not with
+// the whole trace after it (phaedrus-opt prints the op of a diagnostic only
+// when asked).
 // RUN: not phaedrus-opt %s --phaedrus-trace-profile=trace-files=%S/Inputs/stale-trace.mlir 2>&1 \
-// RUN:   | FileCheck %s --check-prefix=STALE
+// RUN:   | FileCheck %s --check-prefix=STALE --implicit-check-not="see current operation"
+// RUN: not phaedrus-opt %s --phaedrus-trace-profile=trace-files=%S/Inputs/stale-trace.mlir \
+// RUN:   --mlir-print-op-on-diagnostic=true 2>&1 | FileCheck %s --check-prefix=ASKED
+// ASKED: note: see current operation
 // RUN: not phaedrus-opt %s --phaedrus-trace-profile=trace-files=%t.missing.mlir 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=MISSING
 
