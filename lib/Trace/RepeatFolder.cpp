@@ -7,9 +7,7 @@
 
 using namespace mlir::phaedrus::trace;
 
-void RepeatFolder::ItemBuffer::reserve(size_t n) {
-  if (n <= capacity)
-    return;
+void RepeatFolder::ItemBuffer::resize(size_t n) {
   void *grown = n <= SIZE_MAX / sizeof(Item)
                     ? std::realloc(first, n * sizeof(Item))
                     : nullptr;
@@ -98,6 +96,9 @@ void RepeatFolder::setSink(std::function<void(const Item &)> newSink) {
     sink(output[i]);
   output.dropFront(sealed);
   sealed = handed = 0;
+  // What was kept until now (all of the output, without a sink) is the
+  // sink's: the buffer need only hold the window from here on.
+  output.shrink();
 }
 
 void RepeatFolder::finish() {

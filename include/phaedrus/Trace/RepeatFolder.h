@@ -183,11 +183,21 @@ private:
       count -= n;
     }
     void clear() { count = 0; }
+    /// Gives back the memory past what the items need (and some room).
+    void shrink() {
+      if (capacity > 2 * count + 1024)
+        resize(count + 1024);
+    }
 
   private:
     static_assert(std::is_trivially_copyable_v<Item>);
     /// Room for `n` items; out of memory, aborts as a std::vector does.
-    void reserve(size_t n);
+    void reserve(size_t n) {
+      if (n > capacity)
+        resize(n);
+    }
+    /// Room for exactly `n` items (n >= count).
+    void resize(size_t n);
     void swap(ItemBuffer &other) {
       std::swap(first, other.first);
       std::swap(count, other.count);
