@@ -72,7 +72,10 @@ def check_module(path, plain=False):
     if plain:
         try:
             with open(path, errors="replace") as f:
-                instrumented = any("phaedrus.vocabulary" in line for line in f)
+                # (What --phaedrus-instrument adds: the call that registers
+                # the module with the runtime. A plain module may hold
+                # traces, and their vocabularies, beside its code.)
+                instrumented = any("@__phaedrus_register" in line for line in f)
         except OSError as e:
             raise ToolError(f"cannot read {path}: {e.strerror}")
         if instrumented:
