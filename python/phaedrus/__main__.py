@@ -70,18 +70,37 @@ def check_module(path, plain=False):
     if not path.is_file():
         raise ToolError(f"program module not found: {path}")
     if plain:
+        # What --phaedrus-instrument adds: the function that registers the
+        # module with the runtime, named in text and in bytecode alike. (A
+        # plain module may hold traces, and their vocabularies, beside its
+        # code.)
+        marker = b"__phaedrus_register"
+        instrumented, tail = False, b""
         try:
-            with open(path, errors="replace") as f:
-                # (What --phaedrus-instrument adds: the call that registers
-                # the module with the runtime. A plain module may hold
-                # traces, and their vocabularies, beside its code.)
-                instrumented = any("@__phaedrus_register" in line for line in f)
+            with open(path, "rb") as f:
+                while not instrumented and (chunk := f.read(1 << 20)):
+                    instrumented = marker in tail + chunk
+                    tail = chunk[-len(marker):]
         except OSError as e:
             raise ToolError(f"cannot read {path}: {e.strerror}")
         if instrumented:
             raise ToolError(f"{path} is an instrumented module (it records "
                             f"traces; 'phaedrus instrument' made it): give the "
                             f"plain module from 'phaedrus ir'")
+
+
+def check_stdin(stdin):
+    """Refuses a standard input that a run's description cannot name: a
+    missing file, or one that is not a regular file (a pipe, /dev/null),
+    which the featurizer cannot describe."""
+    if not stdin:
+        return
+    path = Path(stdin)
+    if not path.exists():
+        raise ToolError(f"standard input file not found: {stdin}")
+    if not path.is_file():
+        raise ToolError(f"standard input {stdin} is not a regular file: give "
+                        f"a file, which the run's description can describe")
 
 
 def cmd_ir(args):
@@ -111,8 +130,7 @@ def cmd_run(args):
     binary = Path(args.binary)
     if not binary.exists():
         raise ToolError(f"program not found: {binary}")
-    if args.stdin and not Path(args.stdin).is_file():
-        raise ToolError(f"standard input file not found: {args.stdin}")
+    check_stdin(args.stdin)
     if args.args and args.args[0] in (binary.name, binary.stem) and \
             not Path(args.args[0]).exists():
         log(f"warning: the program's first argument is {args.args[0]!r}, its "
@@ -214,8 +232,7 @@ def _predict_future_run(args, output, purpose):
     if not args.args:
         raise ToolError(f"give the command line of the run to {purpose} after "
                         "'--' (the program name first)")
-    if args.stdin and not Path(args.stdin).is_file():
-        raise ToolError(f"standard input file not found: {args.stdin}")
+    check_stdin(args.stdin)
     check_module(args.program, plain=True)
     warnings = pipeline.predict(args.program, args.model, args.args, output,
                                 stdin=args.stdin, seed=args.seed)

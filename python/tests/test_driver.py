@@ -338,6 +338,13 @@ def test_mistakes_of_a_first_users_session(tmp_path):
     assert results[-1].returncode == 1
     assert "phaedrus run: error: standard input file not found" in results[-1].stderr
     assert not (tmp_path / "r.wpp").exists()
+    # One that is not a regular file, which a run's description cannot name
+    # (the featurizer refused it, after the program had run).
+    results.append(phaedrus("run", tmp_path / "w.inst", "-o", tmp_path / "r.wpp",
+                            "--stdin", "/dev/null", "--"))
+    assert results[-1].returncode == 1
+    assert "standard input /dev/null is not a regular file" in results[-1].stderr
+    assert not (tmp_path / "r.wpp").exists()
     # The program's own name after '--', as predict takes it: a warning.
     (tmp_path / "in.txt").write_text("a b a\n")
     results.append(phaedrus("run", tmp_path / "w.inst", "-o", tmp_path / "r.wpp",
@@ -354,12 +361,16 @@ def test_mistakes_of_a_first_users_session(tmp_path):
     assert results[-1].returncode == 1
     assert f"{WORDFREQ} is C source: make the program's module with 'phaedrus ir" \
         in results[-1].stderr
-    for command in ["predict", "build"]:
-        results.append(phaedrus(command, tmp_path / "w.inst.mlir", "--model",
+    # (As text or as MLIR bytecode.)
+    run_tool([phaedrus_tool("phaedrus-opt"), tmp_path / "w.inst.mlir",
+              "--emit-bytecode", "-o", tmp_path / "w.inst.mlirbc"])
+    for command, module in [("predict", "w.inst.mlir"), ("build", "w.inst.mlir"),
+                            ("predict", "w.inst.mlirbc")]:
+        results.append(phaedrus(command, tmp_path / module, "--model",
                                 tmp_path / "m.mlir", "-o", tmp_path / "o", "--",
                                 "wordfreq", tmp_path / "in.txt"))
         assert results[-1].returncode == 1
-        assert "w.inst.mlir is an instrumented module" in results[-1].stderr
+        assert f"{module} is an instrumented module" in results[-1].stderr
     # A file beside the output named as the compiler's LLVM IR once was
     # (OUTPUT.ll) is the user's: compile and build leave it alone, and
     # build's --keep-ir may have that name.

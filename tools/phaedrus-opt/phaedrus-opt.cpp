@@ -37,7 +37,7 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; ++i)
     asked |= llvm::StringRef(argv[i]).contains("mlir-print-op-on-diagnostic");
   static char quiet[] = "--mlir-print-op-on-diagnostic=false";
-  if (!asked)
+  if (!asked && argc > 0)
     args.insert(args.begin() + 1, quiet);
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       static_cast<int>(args.size()), args.data(),

@@ -1209,7 +1209,10 @@ LogicalResult mlir::phaedrus::packWpp(StringRef bytes, MLIRContext *context,
       window(folder);
     for (auto &[thread, folder] : grouped)
       window(folder.folded());
-    if (!compact && heldBytes > compactAbove && heldBytes <= keepBytes) {
+    // (Under a budget of less than twice compactAbove, compactly from half
+    // the budget: the rest of it then holds several times more items.)
+    if (!compact && heldBytes > std::min(compactAbove, keepBytes / 2) &&
+        heldBytes <= keepBytes) {
       // (Compact items cost the coder's reading a little more than a
       // folder's: traces that fold to fewer items keep theirs there.)
       compact = true;

@@ -83,7 +83,7 @@ constexpr uint64_t kPackCompactAbove = uint64_t(64) << 20;
 /// repeats of at most 32 tokens as tokens). The file is read once at path
 /// granularity, twice at function granularity, three times with call
 /// groups; the folded items are kept while they take at most `keepBytes`
-/// (compactly past `compactAbove`), else each thread is folded again (one more read per thread;
+/// (compactly past `compactAbove`, or half of `keepBytes` if that is less), else each thread is folded again (one more read per thread;
 /// call groups from a copy of the first analysis) while it is coded. Memory is then at most
 /// `keepBytes` of items, the repeat bodies, the coder's tables and its history
 /// of coded symbols (4 bytes each, at most the last 2^24). Diagnostics as
