@@ -219,11 +219,19 @@ def cmd_train(args):
         output.write_text(model_mod.model_ir(model, space, corpus, args.kind, report))
     except OSError as e:
         raise ToolError(f"cannot write {output}: {e.strerror}")
+    if report["validation_runs"]:
+        checked = (f"validation loss {report['validation_loss']:.4f} on "
+                   f"{', '.join(report['validation_runs'])}")
+    elif args.kind == "retrieval":
+        # Its loss is leave-one-out: each run predicted from the others.
+        checked = "each run predicted from the others"
+    else:
+        checked = ("no runs held out for validation (fewer than 10 runs; "
+                   "--validation NAMES holds some out): the loss says how "
+                   "well it fits its training runs, not how it predicts")
     log(f"wrote {args.output}: {args.kind} model, {report['epochs']} epochs "
         f"(best {report['best_epoch']}), training loss "
-        f"{report['train_loss']:.4f}, validation loss "
-        f"{report['validation_loss']:.4f} on "
-        f"{', '.join(report['validation_runs']) or 'the training runs'}")
+        f"{report['train_loss']:.4f}; {checked}")
 
 
 def _predict_future_run(args, output, purpose):
