@@ -690,6 +690,25 @@ double Model::Impl::blendedTotal(std::optional<double> inputLog2Size) const {
 
 bool Model::hasSizeLaw() const { return impl->sizeLaw; }
 
+double Model::sizeExponent() const { return impl->sizeExponent; }
+
+std::optional<double> Model::blendedSizeGap(const std::vector<float> &weights,
+                                            double inputLog2Size) const {
+  if (!impl->sizeLaw)
+    return std::nullopt;
+  const std::vector<float> &log2Size = impl->weight("runs.log2_size").data;
+  double gap = 0, mass = 0;
+  for (size_t r = 0; r < log2Size.size() && r < weights.size(); ++r) {
+    if (log2Size[r] < 0) // a run without input files
+      continue;
+    gap += weights[r] * (inputLog2Size - log2Size[r]);
+    mass += weights[r];
+  }
+  if (mass <= 0)
+    return std::nullopt;
+  return gap / mass;
+}
+
 bool Model::predictTotal(const std::vector<int64_t> &descriptorIds,
                          std::optional<double> inputLog2Size, double &total,
                          std::string &error) {

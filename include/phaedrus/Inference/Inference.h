@@ -134,6 +134,17 @@ public:
                     std::optional<double> inputLog2Size, double &total,
                     std::string &error);
 
+  /// A model with a size law: its exponent (docs/Model.md; 0 when the
+  /// training runs' totals did not follow their inputs' sizes).
+  double sizeExponent() const;
+
+  /// A model with a size law, `weights` a blend of its runs: how far the
+  /// sizes of the blended runs' inputs lie from an input of
+  /// `inputLog2Size` bytes, as the blend's mean of (input's log2 size - the
+  /// run's), over the runs that read files (nullopt if none did).
+  std::optional<double> blendedSizeGap(const std::vector<float> &weights,
+                                       double inputLog2Size) const;
+
   /// Predicted count of every vocabulary token, for either kind, and a
   /// confidence in [0, 1] (LSTM: mean probability of the generated buckets;
   /// MLP: exp(-validation loss) when the model file records it, else 0.5).

@@ -16,3 +16,15 @@
 // NOFILE: remark: the prediction blends the training runs big 0.50, small 0.50, scaled to 640 events{{$}}
 // NOFILE-LABEL: llvm.func @f0()
 // NOFILE-SAME: phaedrus.entry_count = #phaedrus.entry_count<160, model
+
+// Without a law of size (size_exponent 0), the blend keeps the runs'
+// totals (0.5 * 1024 + 0.5 * 256 = 640) whatever the input's size, and a
+// blend of runs on inputs far from this one's size (2^9.5 bytes against
+// "tiny"'s 2^3; "nofile" read none) gets a warning. An input near the
+// blended runs' (8 bytes: 2^3.5) does not.
+// RUN: phaedrus-opt %S/Inputs/predict-program.mlir '--phaedrus-predict=model-file=%S/Inputs/predict-no-size-law-model.mlir input={#phaedrus.input<argv = ["p"], stdin = "%t.in">}' 2>&1 | FileCheck %s --check-prefix=FAR
+// FAR: remark: the prediction blends the training runs tiny 0.50, nofile 0.50, scaled to 640 events for an input of 2^9.5 bytes
+// FAR: warning: the runs the prediction blends read inputs about 2^6.5 times smaller than this one (2^9.5 bytes), and the training runs' totals did not follow their inputs' sizes (size_exponent 0): the predicted counts may be far off; a training run on an input of about this size would help
+// RUN: head -c 8 /dev/zero > %t.small
+// RUN: phaedrus-opt %S/Inputs/predict-program.mlir '--phaedrus-predict=model-file=%S/Inputs/predict-no-size-law-model.mlir input={#phaedrus.input<argv = ["p"], stdin = "%t.small">}' 2>&1 | FileCheck %s --check-prefix=NEAR --implicit-check-not="warning: the runs"
+// NEAR: remark: the prediction blends the training runs tiny 0.50, nofile 0.50, scaled to 640 events for an input of 2^3.5 bytes

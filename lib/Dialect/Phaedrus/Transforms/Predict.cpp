@@ -140,6 +140,25 @@ static LogicalResult remarkBlend(PredictOp op, inference::Model &model,
          << " bytes";
   }
   op.emitRemark() << message;
+  // Without a law of size, a blend of runs on far smaller or larger inputs
+  // predicts their totals, whatever this input's size: say so.
+  constexpr double kFarLog2 = 3; // 8 times
+  if (model.hasSizeLaw() && model.sizeExponent() == 0 && inputLog2Size) {
+    if (std::optional<double> gap =
+            model.blendedSizeGap(weights, *inputLog2Size);
+        gap && std::abs(*gap) >= kFarLog2) {
+      std::string warning;
+      llvm::raw_string_ostream ws(warning);
+      ws << "the runs the prediction blends read inputs about 2^"
+         << llvm::format("%.1f", std::abs(*gap)) << " times "
+         << (*gap > 0 ? "smaller" : "larger") << " than this one (2^"
+         << llvm::format("%.1f", *inputLog2Size)
+         << " bytes), and the training runs' totals did not follow their "
+            "inputs' sizes (size_exponent 0): the predicted counts may be far "
+            "off; a training run on an input of about this size would help";
+      op.emitWarning() << warning;
+    }
+  }
   return success();
 }
 
