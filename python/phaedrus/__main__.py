@@ -57,6 +57,8 @@ def positive_float(text):
 
 
 C_SOURCE_SUFFIXES = (".c", ".h", ".i", ".cc", ".cpp", ".cxx")
+# Options whose value is compiler or linker flags, which start with '-'.
+FLAG_OPTIONS = ("--cflags", "--ldflags")
 
 
 def check_module(path, plain=False):
@@ -451,7 +453,15 @@ def main(argv=None):
     if "--" in argv:
         split = argv.index("--")
         argv, program_args = argv[:split], argv[split + 1:]
-    args = parser.parse_args(argv)
+    # A flags option's value starts with '-' ("--cflags -DNDEBUG"), which
+    # argparse would take for an option of its own: join it to its option.
+    joined = []
+    for i, word in enumerate(argv):
+        if joined and joined[-1] in FLAG_OPTIONS and word.startswith("-"):
+            joined[-1] += "=" + word
+        else:
+            joined.append(word)
+    args = parser.parse_args(joined)
     args.args = program_args
     try:
         result = args.func(args)

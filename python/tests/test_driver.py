@@ -330,9 +330,12 @@ def test_mistakes_of_a_first_users_session(tmp_path):
     """Found by a session that used the driver on a program of its own: each
     mistake gets an error that says what to do, and no file of the user's
     is touched."""
-    assert phaedrus("ir", WORDFREQ, "-o", tmp_path / "w.mlir").returncode == 0
-    assert phaedrus("instrument", tmp_path / "w.mlir", "-o",
-                    tmp_path / "w.inst").returncode == 0
+    # Flags as the README gives them: a value that starts with '-' (argparse
+    # took it for an option: "expected one argument").
+    result = phaedrus("ir", WORDFREQ, "-o", tmp_path / "w.mlir", "--cflags", "-DNDEBUG")
+    assert result.returncode == 0, result.stderr
+    assert phaedrus("instrument", tmp_path / "w.mlir", "-o", tmp_path / "w.inst",
+                    "--ldflags", "-lm").returncode == 0
     results = []
     # A standard input that does not exist (was a FileNotFoundError).
     results.append(phaedrus("run", tmp_path / "w.inst", "-o", tmp_path / "r.wpp",

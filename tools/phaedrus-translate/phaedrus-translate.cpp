@@ -71,11 +71,13 @@ static LogicalResult exportProfileJson(Operation *op, raw_ostream &os) {
 /// because IR without debug locations has no other line to name.
 static LogicalResult exportSampleProfile(Operation *op, raw_ostream &os) {
   bool failedAny = false;
+  size_t profiled = 0;
   op->walk([&](FunctionOpInterface function) {
     auto count = function->getAttrOfType<EntryCountAttr>(
         PhaedrusDialect::getEntryCountAttrName());
     if (!count)
       return;
+    ++profiled;
     uint64_t head = count.getCount(), total = head;
     function->walk([&](Operation *nested) {
       if (auto weights = nested->getAttrOfType<BranchWeightsAttr>(
@@ -96,6 +98,22 @@ static LogicalResult exportSampleProfile(Operation *op, raw_ostream &os) {
     if (total)
       os << " 0: " << total << "\n";
   });
+  // An empty file is no sample profile: clang would refuse it ("Unrecognized
+  // sample profile encoding format"), far from here.
+  if (!failedAny && !profiled) {
+    // (At the file, not the module op: its line is all the module's
+    // attributes.)
+    Location loc = op->getLoc();
+    if (auto file = dyn_cast<FileLineColLoc>(loc))
+      loc = FileLineColLoc::get(file.getFilename(), 0, 0);
+    mlir::emitError(loc) << "phaedrus-translate: no function has a "
+                       "phaedrus.entry_count, so there is no profile to "
+                       "export: annotate the program with "
+                       "--phaedrus-trace-profile or --phaedrus-predict first "
+                       "(--phaedrus-lower-profile turns the counts into "
+                       "LLVM's own: export before lowering)";
+    return failure();
+  }
   return failure(failedAny);
 }
 
