@@ -413,3 +413,14 @@ unsigned mlir::phaedrus::attachEntryCounts(
   });
   return annotated;
 }
+
+void mlir::phaedrus::eraseUnusedGrammars(Operation *module) {
+  llvm::DenseSet<StringAttr> used;
+  Region &body = module->getRegion(0);
+  for (TraceOp trace : body.getOps<TraceOp>())
+    if (FlatSymbolRefAttr grammar = trace.getGrammarAttr())
+      used.insert(grammar.getAttr());
+  for (GrammarOp grammar : llvm::to_vector(body.getOps<GrammarOp>()))
+    if (!used.contains(grammar.getSymNameAttr()))
+      grammar.erase();
+}

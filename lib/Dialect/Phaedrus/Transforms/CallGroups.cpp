@@ -286,12 +286,16 @@ struct PhaedrusCallGroupsPass
                                [](EntryOp entry) {
                                  return entry.getKind() == EntryKind::Group;
                                })) {
-        vocabulary.emitError()
+        // A program may have no groups at all (every call conditional or
+        // alone in its block), which a build records as none: not an error.
+        vocabulary.emitWarning()
             << "phaedrus-call-groups: vocabulary @" << vocabulary.getSymName()
-            << " has no call groups (its build was instrumented before "
-               "--phaedrus-instrument recorded them) and this module has no "
-               "function bodies; give the plain program with program=FILE";
-        return signalPassFailure();
+            << " has no call groups and this module has no function bodies "
+               "to find them in, so its traces are not folded by call groups: "
+               "the program has none, or its build was instrumented before "
+               "--phaedrus-instrument recorded them (then give the plain "
+               "program with program=FILE)";
+        continue;
       }
       FailureOr<trace::CallGroupTable> table = buildCallGroupTable(vocabulary);
       if (failed(table))
@@ -300,6 +304,8 @@ struct PhaedrusCallGroupsPass
         if (failed(foldTrace(walker, trace, *table, vocabulary)))
           return signalPassFailure();
     }
+    // A trace folded again from its grammar's expansion uses it no more.
+    eraseUnusedGrammars(module);
   }
 
   /// The program's groups; with `explain`, a remark per group and per call

@@ -53,13 +53,7 @@ struct PhaedrusExpandPass
     }
 
     // Grammars that no trace refers to any more have served their purpose.
-    llvm::DenseSet<StringAttr> usedGrammars;
-    for (TraceOp trace : module.getOps<TraceOp>())
-      if (FlatSymbolRefAttr grammar = trace.getGrammarAttr())
-        usedGrammars.insert(grammar.getAttr());
-    for (GrammarOp grammar : llvm::to_vector(module.getOps<GrammarOp>()))
-      if (!usedGrammars.contains(grammar.getSymNameAttr()))
-        grammar.erase();
+    eraseUnusedGrammars(module);
 
     // Group entries stay: a function-granularity build records its call
     // groups in the vocabulary (--phaedrus-instrument), so they are part of

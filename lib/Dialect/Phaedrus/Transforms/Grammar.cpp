@@ -113,13 +113,16 @@ struct PhaedrusGrammarPass
     for (Operation *op : repeatOf)
       repeats.emplace_back(op->clone());
 
-    OpBuilder builder(module.getContext());
+    OpBuilder builder(module.getContext()); // (no insertion point: detached)
     Location loc = vocabulary.getLoc();
-    builder.setInsertionPointAfter(vocabulary);
     std::string name = (vocabulary.getSymName() + "_grammar").str();
     auto grammarOp = GrammarOp::create(builder, loc, builder.getStringAttr(name),
                                        FlatSymbolRefAttr::get(vocabulary));
-    SymbolTable(module).insert(grammarOp); // uniques the name if taken
+    // Inserted after the vocabulary, its name uniqued if a grammar has it
+    // (inserted first and then uniqued, two ops of one name made the
+    // module's symbol table refuse it).
+    SymbolTable(module).insert(grammarOp,
+                               std::next(Block::iterator(vocabulary)));
     grammarOp.getBody().emplaceBlock();
 
     auto ruleName = [&](uint32_t symbol) {

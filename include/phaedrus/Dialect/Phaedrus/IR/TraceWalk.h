@@ -108,6 +108,10 @@ LogicalResult checkMaxTokens(TraceOp trace, uint64_t length, uint64_t maxTokens,
 /// at UINT64_MAX.
 uint64_t recordedLength(VocabularyOp vocabulary, ArrayRef<uint64_t> tokenCounts);
 
+/// Erases the grammars of `module` that no trace refers to any more (after
+/// a pass rewrote the traces that used them).
+void eraseUnusedGrammars(Operation *module);
+
 /// Function entries implied by per-token counts (one per vocabulary id, as
 /// TraceWalker::countTokens gives them for a trace, or a model predicts
 /// them): a `function` token enters its symbol, a `call_site` token its
