@@ -22,6 +22,7 @@ entry point."""
 
 import argparse
 import json
+import os
 import shlex
 import signal
 import sys
@@ -91,6 +92,18 @@ def check_module(path, plain=False):
                             f"plain module from 'phaedrus ir'")
 
 
+def _stdin_is_data():
+    """Whether this process's standard input is a file or a pipe (data a
+    user meant for the program), not a terminal or /dev/null."""
+    import stat
+    try:
+        mode = os.fstat(sys.stdin.fileno()).st_mode
+    except (OSError, ValueError, AttributeError):
+        return False
+    return stat.S_ISFIFO(mode) or (stat.S_ISREG(mode) and
+                                    os.fstat(sys.stdin.fileno()).st_size > 0)
+
+
 def check_stdin(stdin):
     """Refuses a standard input that a run's description cannot name: a
     missing file, or one that is not a regular file (a pipe, /dev/null),
@@ -133,6 +146,10 @@ def cmd_run(args):
     if not binary.exists():
         raise ToolError(f"program not found: {binary}")
     check_stdin(args.stdin)
+    if not args.stdin and _stdin_is_data():
+        log("warning: the program does not get phaedrus run's own standard "
+            "input (a file or pipe given to it here): give the file with "
+            "--stdin FILE, so that the run's description names it")
     if args.args and args.args[0] in (binary.name, binary.stem) and \
             not Path(args.args[0]).exists():
         log(f"warning: the program's first argument is {args.args[0]!r}, its "

@@ -350,6 +350,17 @@ def test_mistakes_of_a_first_users_session(tmp_path):
     assert results[-1].returncode == 1
     assert "standard input /dev/null is not a regular file" in results[-1].stderr
     assert not (tmp_path / "r.wpp").exists()
+    # Standard input given to phaedrus run itself (a shell redirection) does
+    # not reach the program: a warning that names --stdin.
+    (tmp_path / "in.txt").write_text("a b a\n")
+    with open(tmp_path / "in.txt") as redirected:
+        results.append(subprocess.run(
+            [sys.executable, "-m", "phaedrus", "run", str(tmp_path / "w.inst"),
+             "-o", str(tmp_path / "r0.wpp"), "--"], stdin=redirected,
+            capture_output=True, text=True,
+            env={"PYTHONPATH": str(REPO_ROOT / "python"), "PATH": "/usr/bin:/bin"}))
+    assert results[-1].returncode == 0, results[-1].stderr
+    assert "give the file with --stdin FILE" in results[-1].stderr
     # The program's own name after '--', as predict takes it: a warning.
     (tmp_path / "in.txt").write_text("a b a\n")
     results.append(phaedrus("run", tmp_path / "w.inst", "-o", tmp_path / "r.wpp",
