@@ -370,6 +370,7 @@ def corpus_from_traces(traces, fingerprint=None, sequences=None,
     `sequence` names that file. Neither needs the trace as IR. With
     `show_progress`, a progress bar of the traces on stderr."""
     entries = []
+    first_granularity = None  # (granularity, trace)
     for trace in progress(list(map(Path, traces)), show_progress, "corpus",
                           "trace"):
         if not trace.exists():
@@ -388,6 +389,17 @@ def corpus_from_traces(traces, fingerprint=None, sequences=None,
         if warnings:
             raise ToolError(f"{trace} is not a complete trace; a corpus "
                             f"takes only complete runs:\n{warnings}")
+        # The function and the path build of a program share its
+        # fingerprint; the trace file's header says which recorded it.
+        granularity = counts["traces"][0].get("granularity") if counts["traces"] else None
+        if granularity and first_granularity is None:
+            first_granularity = (granularity, trace)
+        elif granularity and granularity != first_granularity[0]:
+            raise ToolError(f"{trace} was recorded by the {granularity}-"
+                            f"granularity build, {first_granularity[1]} by the "
+                            f"{first_granularity[0]}-granularity one: a corpus "
+                            f"holds runs of one build (phaedrus instrument "
+                            f"--granularity)")
         vocabulary, run = run_entry(counts, trace, info["descriptor"],
                                     name=name, argv=info["argv"],
                                     stdin=info.get("stdin"),

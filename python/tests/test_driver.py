@@ -361,6 +361,19 @@ def test_mistakes_of_a_first_users_session(tmp_path):
             env={"PYTHONPATH": str(REPO_ROOT / "python"), "PATH": "/usr/bin:/bin"}))
     assert results[-1].returncode == 0, results[-1].stderr
     assert "give the file with --stdin FILE" in results[-1].stderr
+    # Runs of the function and the path build of one program (which share
+    # its fingerprint) in one corpus: the error says that is what happened.
+    assert phaedrus("instrument", tmp_path / "w.mlir", "-o", tmp_path / "w.path",
+                    "--granularity", "path").returncode == 0
+    for binary, name in [("w.inst", "f"), ("w.path", "p")]:
+        assert phaedrus("run", tmp_path / binary, "-o", tmp_path / "mixed" / f"{name}.wpp",
+                        "--", tmp_path / "in.txt").returncode == 0
+    results.append(phaedrus("corpus", tmp_path / "mixed" / "f.wpp",
+                            tmp_path / "mixed" / "p.wpp", "-o", tmp_path / "m.json"))
+    assert results[-1].returncode == 1
+    assert "p.wpp was recorded by the path-granularity build" in results[-1].stderr
+    assert "f.wpp by the function-granularity one: a corpus holds runs of " \
+        "one build" in results[-1].stderr
     # The program's own name after '--', as predict takes it: a warning.
     (tmp_path / "in.txt").write_text("a b a\n")
     results.append(phaedrus("run", tmp_path / "w.inst", "-o", tmp_path / "r.wpp",

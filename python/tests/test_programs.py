@@ -90,8 +90,11 @@ def test_instrumented_run_matches_plain_and_clang(program_name, run_name,
     warnings = pipeline.import_trace(trace, imported, fingerprint=fingerprint)
     assert warnings == ""
     counts = pipeline.trace_counts(imported)
-    # The one-pass count of the trace file (what a corpus takes) is the same.
-    assert pipeline.count_trace(trace, fingerprint=fingerprint) == (counts, "")
+    # The one-pass count of the trace file (what a corpus takes) is the same,
+    # and it says the build's granularity (from the file's header).
+    counted, counted_warnings = pipeline.count_trace(trace, fingerprint=fingerprint)
+    assert [t.pop("granularity") for t in counted["traces"]] == [granularity]
+    assert (counted, counted_warnings) == (counts, "")
     assert len(counts["traces"]) == 1
     ours = counts["traces"][0]["entry_counts"]
     paths = counts["traces"][0]["path_counts"]

@@ -372,6 +372,8 @@ wppTraceCountsTranslation(const std::shared_ptr<llvm::SourceMgr> &sourceMgr,
         thread.firstOccurrence, std::move(argv), counts->vocabulary);
     if (failed(json))
       return failure();
+    // (The file's header says; imported IR does not keep it.)
+    (*json)["granularity"] = counts->granularity;
     traces.push_back(std::move(*json));
   }
   llvm::json::Array vocabularies{vocabularyJson(counts->vocabulary)};

@@ -141,6 +141,9 @@ struct WppCounts {
   OwningOpRef<ModuleOp> module;
   VocabularyOp vocabulary;
   std::vector<std::string> argv;
+  /// The build's granularity as the file's header says: "function" or
+  /// "path" (the two builds of one program share its fingerprint).
+  std::string granularity;
   std::vector<WppThreadCounts> threads;
 };
 
