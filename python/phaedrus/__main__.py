@@ -25,6 +25,7 @@ import json
 import os
 import shlex
 import signal
+import stat
 import sys
 from pathlib import Path
 
@@ -93,15 +94,14 @@ def check_module(path, plain=False):
 
 
 def _stdin_is_data():
-    """Whether this process's standard input is a file or a pipe (data a
-    user meant for the program), not a terminal or /dev/null."""
-    import stat
+    """Whether this process's standard input is a pipe or a non-empty file
+    (data a user meant for the program), not a terminal or /dev/null."""
     try:
-        mode = os.fstat(sys.stdin.fileno()).st_mode
+        info = os.fstat(sys.stdin.fileno())
     except (OSError, ValueError, AttributeError):
         return False
-    return stat.S_ISFIFO(mode) or (stat.S_ISREG(mode) and
-                                    os.fstat(sys.stdin.fileno()).st_size > 0)
+    return stat.S_ISFIFO(info.st_mode) or (stat.S_ISREG(info.st_mode) and
+                                           info.st_size > 0)
 
 
 def check_stdin(stdin):
@@ -473,7 +473,7 @@ def main(argv=None):
     # A flags option's value starts with '-' ("--cflags -DNDEBUG"), which
     # argparse would take for an option of its own: join it to its option.
     joined = []
-    for i, word in enumerate(argv):
+    for word in argv:
         if joined and joined[-1] in FLAG_OPTIONS and word.startswith("-"):
             joined[-1] += "=" + word
         else:
