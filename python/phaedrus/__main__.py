@@ -174,6 +174,11 @@ def cmd_run(args):
     else:
         how = f"exited with {code}"
     log(f"program {how}; trace {trace} ({trace.stat().st_size} bytes)")
+    if code < 0:
+        log("warning: a run killed by a signal keeps the crashing thread's "
+            "events only up to its last call out of the module (the cursor "
+            "lives in registers in between: docs/TraceFormat.md, Fatal "
+            "signals), and its trace counts as complete: a corpus takes it")
     corpus_mod.describe_run(trace, [binary.name, *args.args], stdin=args.stdin)
     if args.import_to:
         inst_mlir = binary.with_name(binary.name + ".mlir")

@@ -374,6 +374,24 @@ def test_mistakes_of_a_first_users_session(tmp_path):
     assert "p.wpp was recorded by the path-granularity build" in results[-1].stderr
     assert "f.wpp by the function-granularity one: a corpus holds runs of " \
         "one build" in results[-1].stderr
+    # A run killed by a signal: which one, and what its trace may lack.
+    crash = tmp_path / "crash.c"
+    crash.write_text("#include <stdlib.h>\n"
+                     "static int f(int x) { return x + 1; }\n"
+                     "int main(int argc, char **argv) {\n"
+                     "  int s = 0;\n"
+                     "  for (int i = 0; i < 100; ++i) s = f(s);\n"
+                     "  if (s) abort();\n"
+                     "  return 0;\n"
+                     "}\n")
+    assert phaedrus("ir", crash, "-o", tmp_path / "crash.mlir").returncode == 0
+    assert phaedrus("instrument", tmp_path / "crash.mlir", "-o",
+                    tmp_path / "crash.inst").returncode == 0
+    results.append(phaedrus("run", tmp_path / "crash.inst", "-o",
+                            tmp_path / "crash.wpp", "--"))
+    assert "program was killed by SIGABRT" in results[-1].stderr
+    assert "keeps the crashing thread's events only up to its last call out " \
+        "of the module" in results[-1].stderr
     # The program's own name after '--', as predict takes it: a warning.
     (tmp_path / "in.txt").write_text("a b a\n")
     results.append(phaedrus("run", tmp_path / "w.inst", "-o", tmp_path / "r.wpp",
