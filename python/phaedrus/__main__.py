@@ -104,20 +104,6 @@ def _stdin_is_data():
                                            info.st_size > 0)
 
 
-def check_stdin(stdin):
-    """Refuses a standard input that a run's description cannot name: a
-    missing file, or one that is not a regular file (a pipe, /dev/null),
-    which the featurizer cannot describe."""
-    if not stdin:
-        return
-    path = Path(stdin)
-    if not path.exists():
-        raise ToolError(f"standard input file not found: {stdin}")
-    if not path.is_file():
-        raise ToolError(f"standard input {stdin} is not a regular file: give "
-                        f"a file, which the run's description can describe")
-
-
 def cmd_ir(args):
     out = pipeline.sources_to_mlir(args.sources, args.output,
                                    shlex.split(args.cflags), jobs=args.jobs)
@@ -145,7 +131,7 @@ def cmd_run(args):
     binary = Path(args.binary)
     if not binary.exists():
         raise ToolError(f"program not found: {binary}")
-    check_stdin(args.stdin)
+    pipeline.check_stdin(args.stdin)
     if not args.stdin and _stdin_is_data():
         log("warning: the program does not get phaedrus run's own standard "
             "input (a file or pipe given to it here): give the file with "
@@ -264,7 +250,7 @@ def _predict_future_run(args, output, purpose):
     if not args.args:
         raise ToolError(f"give the command line of the run to {purpose} after "
                         "'--' (the program name first)")
-    check_stdin(args.stdin)
+    pipeline.check_stdin(args.stdin)
     check_module(args.program, plain=True)
     warnings = pipeline.predict(args.program, args.model, args.args, output,
                                 stdin=args.stdin, seed=args.seed)

@@ -73,8 +73,10 @@ def load_input(path) -> Input:
     info = corpus_mod.read_description(path)
     argv = info["argv"]
     stdin = info.get("stdin")
-    if stdin and not Path(stdin).is_file():
-        raise ToolError(f"{path}: standard input file not found: {stdin}")
+    try:
+        pipeline.check_stdin(stdin)
+    except ToolError as e:
+        raise ToolError(f"{path}: {e}")
     return Input(path.name.split(".")[0], argv, stdin, info.get("cwd"))
 
 

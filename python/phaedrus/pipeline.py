@@ -117,6 +117,20 @@ def mlir_to_binary(program: Path, output: Path, ldflags=(), link_runtime=False,
     return output
 
 
+def check_stdin(stdin):
+    """Refuses a standard input that a run's description cannot name: a
+    missing file, or one that is not a regular file (a pipe, /dev/null),
+    which the featurizer cannot describe."""
+    if not stdin:
+        return
+    path = Path(stdin)
+    if not path.exists():
+        raise ToolError(f"standard input file not found: {stdin}")
+    if not path.is_file():
+        raise ToolError(f"standard input {stdin} is not a regular file: give "
+                        f"a file, which the run's description can describe")
+
+
 def run_program(binary: Path, args, *, trace: Path = None, stdin_path=None,
                 cwd=None, timeout=None, extra_env=None, repeatable=False,
                 argv0=None):

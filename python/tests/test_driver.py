@@ -402,6 +402,11 @@ def test_mistakes_of_a_first_users_session(tmp_path):
                             "--program", tmp_path / "absent.inst.mlir"))
     assert results[-1].returncode == 1
     assert "phaedrus corpus: error: instrumented module not found" in results[-1].stderr
+    # One that cannot be read as text (a directory).
+    results.append(phaedrus("corpus", tmp_path / "r.wpp", "-o", tmp_path / "c.json",
+                            "--program", tmp_path))
+    assert results[-1].returncode == 1
+    assert f"phaedrus corpus: error: cannot read {tmp_path}" in results[-1].stderr
     # C source where the module belongs; the instrumented module where the
     # plain one belongs.
     results.append(phaedrus("instrument", WORDFREQ, "-o", tmp_path / "x"))

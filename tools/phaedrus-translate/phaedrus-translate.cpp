@@ -406,7 +406,8 @@ static void printPackedSizes(const PackedSizes &sizes) {
                << sizes.maxTableBits << "\n";
   if (sizes.keptCompactly)
     llvm::errs() << "packed-sizes: folded items kept compactly (more than "
-                 << (kPackCompactAbove >> 20) << " MiB of them)\n";
+                 << (kPackCompactAbove >> 20)
+                 << " MiB of them, or half of --pack-keep-mib)\n";
   if (sizes.foldedAgain)
     llvm::errs() << "packed-sizes: " << sizes.foldedAgain
                  << " trace(s) folded again while coded (more folded items than "

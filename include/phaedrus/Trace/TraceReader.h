@@ -37,6 +37,13 @@ struct VocabularyEntry {
 struct Header {
   uint32_t version = 0;
   uint32_t granularity = 0;
+  /// Whether a function-granularity build recorded the trace (granularity
+  /// without the flags or-ed into it, Format.h); readers take any other
+  /// trace's events as a path build's.
+  bool functionGranularity() const {
+    return (granularity & ~PHAEDRUS_NARROW_EVENTS) ==
+           PHAEDRUS_GRANULARITY_FUNCTION;
+  }
   uint64_t fingerprint = 0;
   uint32_t pid = 0;
   uint32_t parentPid = 0;

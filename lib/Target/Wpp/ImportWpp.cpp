@@ -472,10 +472,8 @@ FailureOr<WppCounts> mlir::phaedrus::countWpp(StringRef bytes,
   if (failed(verify(result.vocabulary)))
     return failure();
   result.argv = decoded->header.argv;
-  result.granularity = (decoded->header.granularity & ~PHAEDRUS_NARROW_EVENTS) ==
-                               PHAEDRUS_GRANULARITY_PATH
-                           ? "path"
-                           : "function";
+  result.granularity =
+      decoded->header.functionGranularity() ? "function" : "path";
   for (uint32_t thread : decoded->threads) {
     Tally &tally = tallies[thread];
     WppThreadCounts counts;

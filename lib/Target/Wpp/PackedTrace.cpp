@@ -1283,8 +1283,7 @@ LogicalResult mlir::phaedrus::packWpp(StringRef bytes, MLIRContext *context,
   FailureOr<WppShell> shell = readWpp(
       bytes, context, loc, options, firstRead,
       [&](const trace::Header &header) {
-        functionGranularity = (header.granularity & ~PHAEDRUS_NARROW_EVENTS) ==
-                              PHAEDRUS_GRANULARITY_FUNCTION;
+        functionGranularity = header.functionGranularity();
       },
       [&](uint32_t thread, const uint32_t *tokens, size_t count) {
         for (size_t i = 0; i < count; ++i)
