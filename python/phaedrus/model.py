@@ -456,12 +456,12 @@ def train(corpus: dict, config: TrainConfig):
         def loss_of(batch):
             return _lstm_loss(model, space, batch)
     elif config.kind in ("mlp", "retrieval"):
-        def batch_of(rs):
-            return (torch.stack([multi_hot(space, r["descriptor"]) for r in rs]),
-                    torch.stack([log_counts(vocab_size, r["tokens"]) for r in rs]))
-
         if config.kind == "mlp":
             model = MlpModel(len(descriptors), vocab_size, config.hidden_size)
+
+            def batch_of(rs):
+                return (torch.stack([multi_hot(space, r["descriptor"]) for r in rs]),
+                        torch.stack([log_counts(vocab_size, r["tokens"]) for r in rs]))
 
             def loss_of(batch):
                 x, y = batch

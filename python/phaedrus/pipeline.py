@@ -8,7 +8,7 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from .tools import ToolError, llvm_tool, log, phaedrus_tool, run, runtime_library
+from .tools import ToolError, llvm_tool, phaedrus_tool, run, runtime_library
 
 # clang flags that keep the IR as the front end made it, so that the
 # instrumented program is optimised the same way as the plain one.
