@@ -145,6 +145,9 @@ def cmd_run(args):
     trace.parent.mkdir(parents=True, exist_ok=True)
     if trace.exists():
         trace.unlink()
+    # The input as the program gets it, before it can change it.
+    description = corpus_mod.describe_input([binary.name, *args.args],
+                                            stdin=args.stdin)
     code, out, err = pipeline.run_program(binary, args.args, trace=trace,
                                           stdin_path=args.stdin)
     sys.stdout.buffer.write(out)
@@ -165,7 +168,7 @@ def cmd_run(args):
             "events only up to its last call out of the module (the cursor "
             "lives in registers in between: docs/TraceFormat.md, Fatal "
             "signals), and its trace counts as complete: a corpus takes it")
-    corpus_mod.describe_run(trace, [binary.name, *args.args], stdin=args.stdin)
+    corpus_mod.keep_description(trace, description)
     if args.import_to:
         inst_mlir = binary.with_name(binary.name + ".mlir")
         fingerprint = pipeline.fingerprint_of(inst_mlir) if inst_mlir.exists() else None
@@ -252,6 +255,10 @@ def _predict_future_run(args, output, purpose):
                         "'--' (the program name first)")
     pipeline.check_stdin(args.stdin)
     check_module(args.program, plain=True)
+    for arg in args.args[1:]:
+        if "/" in arg and not arg.startswith("-") and not Path(arg).exists():
+            log(f"warning: {arg} names no file: the run is described with it "
+                f"as a word, not as the file it would read (a typo?)")
     warnings = pipeline.predict(args.program, args.model, args.args, output,
                                 stdin=args.stdin, seed=args.seed)
     if warnings:
@@ -261,6 +268,11 @@ def _predict_future_run(args, output, purpose):
 def cmd_predict(args):
     _predict_future_run(args, args.output, "predict")
     log(f"wrote {args.output}")
+    if args.sample_profile:
+        warnings = pipeline.export_sample_profile(args.output, args.sample_profile)
+        if warnings:
+            log(warnings)
+        log(f"wrote {args.sample_profile} (clang -fprofile-sample-use)")
 
 
 def cmd_build(args):
@@ -324,7 +336,11 @@ def main(argv=None):
                                   "LLVM-dialect MLIR module")
     p.add_argument("sources", nargs="+", help="C source files")
     p.add_argument("-o", "--output", required=True, help="output .mlir")
-    p.add_argument("--cflags", default="", help="extra clang flags, e.g. '-DX -Iinc'")
+    p.add_argument("--cflags", default="", help="extra clang flags, e.g. "
+                   "'-DX -Iinc'; with a -g flag (-gline-tables-only is "
+                   "enough) the module keeps the sources' lines, which "
+                   "sample profiles (predict --sample-profile) and the "
+                   "built binaries' debug info need")
     p.add_argument("-j", "--jobs", type=at_least(1), default=None, help="parallel compiles")
     p.set_defaults(func=cmd_ir)
 
@@ -385,15 +401,25 @@ def main(argv=None):
                         "profiles, its total scaled to the input's size; "
                         "lstm: a generative sequence model; mlp: a "
                         "direct-count baseline (docs/Model.md)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--epochs", type=at_least(1), default=300, help="at most")
+    p.add_argument("--seed", type=int, default=0,
+                   help="seeds the initial weights and the validation split "
+                        "(default 0; the same seed trains the same model on "
+                        "one machine)")
+    p.add_argument("--epochs", type=at_least(1), default=300,
+                   help="at most (default 300)")
     p.add_argument("--patience", type=at_least(1), default=30,
                    help="stop after this many epochs without a better "
-                        "validation loss")
-    p.add_argument("--learning-rate", type=positive_float, default=1e-2)
-    p.add_argument("--hidden-size", type=at_least(1), default=128)
-    p.add_argument("--embedding-dim", type=at_least(1), default=64)
-    p.add_argument("--num-layers", type=at_least(1), default=1)
+                        "validation loss (default 30)")
+    p.add_argument("--learning-rate", type=positive_float, default=1e-2,
+                   help="Adam's step size (default 0.01)")
+    p.add_argument("--hidden-size", type=at_least(1), default=128,
+                   help="lstm: its state size; mlp: its hidden layer "
+                        "(default 128; a retrieval model has one unit per "
+                        "training run)")
+    p.add_argument("--embedding-dim", type=at_least(1), default=64,
+                   help="lstm: the size of its token embeddings (default 64)")
+    p.add_argument("--num-layers", type=at_least(1), default=1,
+                   help="lstm: stacked layers (default 1)")
     p.add_argument("--validation", help="comma-separated run names held out "
                    "for early stopping, then trained on too (default: from 10 "
                    "runs on one run in five, seeded; below 10 none; retrieval "
@@ -413,6 +439,13 @@ def main(argv=None):
     p.add_argument("--stdin", help="the file the run will read on standard input")
     p.add_argument("--seed", type=int, help="sample the profile with this "
                    "seed (default: greedy)")
+    p.add_argument("--sample-profile", metavar="PROF",
+                   help="also write the prediction as an LLVM text sample "
+                        "profile, for a build of the sources with clang "
+                        "-fprofile-sample-use=PROF -gline-tables-only; it "
+                        "names lines when the program module has them "
+                        "('phaedrus ir --cflags -gline-tables-only'), see "
+                        "docs/SampleProfile.md")
     p.set_defaults(func=cmd_predict)
 
     p = sub.add_parser("build", help="build a binary optimised with the "
@@ -447,7 +480,7 @@ def main(argv=None):
     p.add_argument("--plot", help="also plot the speedups (.png)")
     p.add_argument("--rounds", type=int, default=5,
                    help="timed runs of every build per input, interleaved "
-                        "(median; at least 5)")
+                        "(median; at least 5, the default)")
     p.add_argument("--pgo-input", help="the corpus run that trains the "
                    "mismatched PGO build (default: the corpus's first run)")
     p.add_argument("--ldflags", default="", help="extra link flags, e.g. '-lm'")

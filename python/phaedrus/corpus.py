@@ -311,14 +311,29 @@ def sidecar_of(trace: Path) -> Path:
     return trace.with_name(trace.name + ".input.json")
 
 
-def describe_run(trace: Path, argv, stdin=None, cwd=None) -> dict:
-    """Featurizes a run's input and keeps it next to its trace."""
-    info = {"argv": [str(a) for a in argv],
+def describe_input(argv, stdin=None, cwd=None) -> dict:
+    """The description of a run's input: its command line and the
+    featurizer's tokens of it. Made before the program runs: a program may
+    delete, rename or rewrite its input files (gzip replaces a.txt with
+    a.txt.gz), and what it was given is what describes the run."""
+    return {"argv": [str(a) for a in argv],
             "stdin": str(Path(stdin).resolve()) if stdin else None,
             "cwd": str(Path(cwd or ".").resolve()),
             "descriptor": featurize(argv, stdin=stdin, cwd=cwd),
             "featurizer": featurizer_version()}
+
+
+def keep_description(trace: Path, info: dict):
+    """Keeps a run's input description next to its trace."""
     sidecar_of(trace).write_text(json.dumps(info, indent=1) + "\n")
+
+
+def describe_run(trace: Path, argv, stdin=None, cwd=None) -> dict:
+    """Featurizes a run's input and keeps it next to its trace (for a run
+    that left its input as it was; describe_input before the run
+    otherwise)."""
+    info = describe_input(argv, stdin=stdin, cwd=cwd)
+    keep_description(trace, info)
     return info
 
 
@@ -334,7 +349,13 @@ def read_description(path) -> dict:
     except FileNotFoundError:
         raise ToolError(f"input description not found: {path}")
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise ToolError(f"{path} is not an input description (JSON): {e}")
+        hint = ""
+        with open(path, "rb") as f:
+            magic = f.read(8)
+        if magic == b"PHDRWPP\n":
+            hint = (f" (it is a trace: give the description 'phaedrus run' "
+                    f"kept beside it, {path.name}.input.json)")
+        raise ToolError(f"{path} is not an input description (JSON){hint}: {e}")
     argv = info.get("argv") if isinstance(info, dict) else None
     if not isinstance(argv, list) or not argv or \
             not all(isinstance(a, str) for a in argv):

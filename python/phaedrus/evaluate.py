@@ -95,8 +95,10 @@ def profile_counters(ll_text: str) -> dict:
     one, profiled or not, so that two profiles of one module line up)."""
     metadata = {}
     for m in re.finditer(r'^(!\d+) = !\{!"(branch_weights|function_entry_count)"'
-                         r'(?:, !"expected")?((?:, i(?:32|64) \d+)+)\}', ll_text, re.M):
-        metadata[m.group(1)] = [int(x) for x in re.findall(r"i(?:32|64) (\d+)", m.group(3))]
+                         r'(?:, !"expected")?((?:, i(?:32|64) -?\d+)+)\}', ll_text, re.M):
+        # LLVM prints an i32 weight of 2^31 or more as negative.
+        metadata[m.group(1)] = [int(x) & (0xFFFFFFFF if bits == "32" else (1 << 64) - 1)
+                                for bits, x in re.findall(r"i(32|64) (-?\d+)", m.group(3))]
     counters, function, k, pending = {}, None, 0, None
     for line in ll_text.splitlines():
         if line.startswith("define "):
@@ -134,6 +136,21 @@ def profile_counters(ll_text: str) -> dict:
             for j, w in enumerate(metadata[prof]):
                 counters[("branch", function, index, j)] = w
     return counters
+
+
+COMPARED = {"path": "entry counts and branch weights",
+            "function": "entry counts"}
+
+
+def comparable(counters: dict, granularity: str) -> dict:
+    """The counters a profile of `granularity` can be compared by: all of
+    them for a path-granularity corpus; the entry counts only for a
+    function-granularity one, whose traces give no branch weights (against
+    the oracle's branch counters, even a run's own exact trace would
+    overlap its oracle near 0)."""
+    if granularity == "path":
+        return counters
+    return {k: v for k, v in counters.items() if k[0] == "entry"}
 
 
 def overlap(a: dict, b: dict) -> float:
@@ -443,6 +460,11 @@ class Evaluation:
         """The builds every held-out input shares."""
         log(f"eval: building plain, clang-instrumented and {self.granularity}-"
             f"instrumented binaries of {self.program}")
+        if self.granularity == "function":
+            log("eval: the corpus is of function-granularity traces, which give "
+                "no branch weights: overlap, hot coverage and totals compare the "
+                "profiles' entry counts only (a path-granularity corpus, "
+                "'phaedrus instrument --granularity path', compares branches too)")
         self.plain_ll = pipeline.mlir_to_llvm_ir(self.program, self.path("plain.ll"))
         inst_mlir = self.path("instrumented.mlir")
 
@@ -480,7 +502,7 @@ class Evaluation:
                                           self.path(f"training/{r['name']}.ll")),
             runs)))
         self.training_counters = {
-            name: profile_counters(Path(ll).read_text())
+            name: comparable(profile_counters(Path(ll).read_text()), self.granularity)
             for name, ll in self.training_ll.items()}
 
     def check_inputs(self, inputs):
@@ -531,7 +553,8 @@ class Evaluation:
             return seconds
         times = interleaved_rounds(list(VARIANTS), time_one, self.rounds)
 
-        counters = {v: profile_counters(Path(lls[v]).read_text()) for v in PROFILED}
+        counters = {v: comparable(profile_counters(Path(lls[v]).read_text()),
+                                  self.granularity) for v in PROFILED}
         medians = {v: statistics.median(times[v]) for v in VARIANTS}
         row = {
             "input": inp.name, "argv": inp.argv, "stdin": inp.stdin,
@@ -579,7 +602,9 @@ class Evaluation:
             print_row(rows[-1])
         return {"format": FORMAT, "version": VERSION,
                 "program": str(self.program), "model": str(self.model),
-                "granularity": self.granularity, "rounds": self.rounds,
+                "granularity": self.granularity,
+                "compared_counters": COMPARED[self.granularity],
+                "rounds": self.rounds,
                 "aslr_off": aslr_off, "variants": VARIANTS,
                 "rows": rows, "summary": summarize(rows)}
 

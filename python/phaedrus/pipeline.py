@@ -47,9 +47,38 @@ def sources_to_mlir(sources, output: Path, cflags=(), jobs=None) -> Path:
             bitcode = list(pool.map(compile_one, enumerate(sources)))
         linked = tmp / "linked.bc"
         run([llvm_tool("llvm-link"), *bitcode, "-o", linked], what="llvm-link")
-        run([llvm_tool("mlir-translate"), "--import-llvm", linked, "-o", output],
-            what="mlir-translate --import-llvm")
+        # Debug lines (a -g flag) are kept as the ops' locations, which MLIR
+        # prints only when asked; a sample profile names code by them.
+        keep = ["--mlir-print-debuginfo"] if wants_debug_lines(cflags) else []
+        run([llvm_tool("mlir-translate"), "--import-llvm", *keep, linked,
+             "-o", output], what="mlir-translate --import-llvm")
     return output
+
+
+def wants_debug_lines(cflags) -> bool:
+    """Whether clang flags ask for debug information (any -g but -g0)."""
+    last = None
+    for flag in cflags:
+        if re.fullmatch(r"-g(\d|line-tables-only|dwarf(-\d)?|gdb\d?)?", flag):
+            last = flag
+    return last is not None and last != "-g0"
+
+
+def debug_line_flags(program) -> list:
+    """phaedrus-opt's flags that keep a module's debug lines in the text it
+    writes (they are ops' locations, which MLIR prints only when asked): for
+    a module that has them (made by 'phaedrus ir' with a -g flag), or is
+    bytecode (which keeps every location anyway)."""
+    try:
+        with open(program, "rb") as f:
+            data = f.read()
+    except OSError:
+        return []
+    if data.startswith(b"ML\xefR"):
+        return ["--mlir-print-debuginfo"]
+    if b" loc(#loc" in data and b"loc(fused<#di_subprogram" in data:
+        return ["--mlir-print-debuginfo"]
+    return []
 
 
 GRANULARITIES = ("function", "path")
@@ -68,7 +97,8 @@ def instrument_mlir(program: Path, output: Path, granularity="function",
     if not narrow_events:
         options += " narrow-events=false"
     run([phaedrus_tool("phaedrus-opt"), program,
-         f"--phaedrus-instrument={options}", "-o", output],
+         f"--phaedrus-instrument={options}", *debug_line_flags(program),
+         "-o", output],
         what="phaedrus-opt --phaedrus-instrument")
     return Path(output)
 
@@ -79,7 +109,8 @@ def mlir_to_llvm_ir(program: Path, output: Path) -> Path:
     phaedrus-translate, which also emits the weights of indirect branches
     (mlir-translate would drop them)."""
     stripped = subprocess.run(
-        [str(phaedrus_tool("phaedrus-opt")), str(program), "--phaedrus-strip"],
+        [str(phaedrus_tool("phaedrus-opt")), str(program), "--phaedrus-strip",
+         *debug_line_flags(program)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     if stripped.returncode != 0:
         raise ToolError("phaedrus-opt --phaedrus-strip failed:\n" +
@@ -307,8 +338,19 @@ def predict(program: Path, model: Path, argv, output: Path, stdin=None,
     # predict op after each diagnostic would only say it again.
     result = run([phaedrus_tool("phaedrus-opt"), program,
                   f"--phaedrus-predict={' '.join(options)}",
-                  "--mlir-print-op-on-diagnostic=false", "-o", output],
+                  "--mlir-print-op-on-diagnostic=false",
+                  *debug_line_flags(program), "-o", output],
                  what="phaedrus-opt --phaedrus-predict")
+    return result.stderr.decode(errors="replace").strip()
+
+
+def export_sample_profile(program: Path, output: Path) -> str:
+    """The profile attributes of `program` as an LLVM text sample profile
+    (clang -fprofile-sample-use, docs/SampleProfile.md). Returns
+    phaedrus-translate's warnings (a module without debug lines)."""
+    result = run([phaedrus_tool("phaedrus-translate"), "--export-sample-profile",
+                  program, "-o", output],
+                 what="phaedrus-translate --export-sample-profile")
     return result.stderr.decode(errors="replace").strip()
 
 
@@ -316,5 +358,6 @@ def lower_profile(program: Path, output: Path) -> Path:
     """phaedrus profile attributes -> LLVM's (entry counts, branch weights,
     ProfileSummary)."""
     run([phaedrus_tool("phaedrus-opt"), program, "--phaedrus-lower-profile",
-         "-o", output], what="phaedrus-opt --phaedrus-lower-profile")
+         *debug_line_flags(program), "-o", output],
+        what="phaedrus-opt --phaedrus-lower-profile")
     return Path(output)

@@ -275,14 +275,15 @@ def record_runs(program: Program, b: Builds, outdir: Path, runs=None,
     for r in runs or program.runs:
         trace = outdir / f"{r.name}.wpp"
         stdin = b.workdir / r.stdin if r.stdin else None
+        info = corpus.describe_input([program.name, *r.args], stdin=stdin,
+                                     cwd=b.workdir)
         code, _, err = pipeline.run_program(binary, r.args, trace=trace,
                                             stdin_path=stdin, cwd=b.workdir,
                                             repeatable=True, argv0=program.name)
         if code != 0:
             raise ToolError(f"{program.name} {r.name} exited with {code}: "
                             f"{err.decode(errors='replace')}")
-        corpus.describe_run(trace, [program.name, *r.args], stdin=stdin,
-                            cwd=b.workdir)
+        corpus.keep_description(trace, info)
         traces.append(trace)
     return traces
 
@@ -299,9 +300,10 @@ def collect_corpus(program: Program, b: Builds, outdir: Path, runs=None,
 def branch_weights_by_function(ll_text: str) -> dict:
     """Function name -> the branch_weights of its conditional branches and
     switches, in order, from textual LLVM IR."""
-    metadata = {m.group(1): [int(x) for x in re.findall(r"i32 (\d+)", m.group(2))]
+    # (LLVM prints a weight of 2^31 or more as a negative i32.)
+    metadata = {m.group(1): [int(x) & 0xFFFFFFFF for x in re.findall(r"i32 (-?\d+)", m.group(2))]
                 for m in re.finditer(r'^(!\d+) = !\{!"branch_weights"(?:, !"expected")?'
-                                     r'((?:, i32 \d+)+)\}', ll_text, re.M)}
+                                     r'((?:, i32 -?\d+)+)\}', ll_text, re.M)}
     weights, function = {}, None
     for line in ll_text.splitlines():
         m = re.match(r"define .*@([\w.$]+)\(", line)
@@ -313,6 +315,77 @@ def branch_weights_by_function(ll_text: str) -> dict:
         if m and function and m.group(1) in metadata:
             weights[function].append(metadata[m.group(1)])
     return weights
+
+
+# The function passes clang runs on the front-end IR before its sample
+# loader (PassBuilder's early simplification), and the loader with profile
+# inference, which clang 22 turns on for sample profiles by default.
+SAMPLE_LOADER_PIPELINE = ("function(lower-expect,simplifycfg,sroa,early-cse),"
+                          "sample-profile")
+
+
+def sample_profiled_ir(program: Program, prof: Path, output: Path,
+                       discriminators=True):
+    """The program's front-end IR with a sample profile applied as clang
+    -O2 -gline-tables-only -fprofile-sample-use applies it (with
+    -fdebug-info-for-profiling's discriminators, when `discriminators`):
+    up to and including the sample loader, so that the weights it gives the
+    branches can be set beside the profile's own."""
+    output = Path(output)
+    extra = ["-fdebug-info-for-profiling"] if discriminators else []
+    parts = []
+    for i, source in enumerate(program.sources):
+        part = output.with_name(f"{output.stem}.{i}.bc")
+        run([llvm_tool("clang"), *pipeline.FRONTEND_FLAGS, "-gline-tables-only",
+             *extra, f"-fprofile-sample-use={prof}", *program.cflags, source,
+             "-o", part], what=f"clang -fprofile-sample-use on {source}")
+        parts.append(part)
+    linked = output.with_suffix(".bc")
+    run([llvm_tool("llvm-link"), *parts, "-o", linked], what="llvm-link")
+    passes = SAMPLE_LOADER_PIPELINE
+    if discriminators:
+        passes = "function(add-discriminators)," + passes
+    run([llvm_tool("opt"), f"-passes={passes}", f"-sample-profile-file={prof}",
+         "-sample-profile-use-profi", linked, "-S", "-o", output],
+        what="opt (sample loader)")
+    for part in [*parts, linked]:
+        part.unlink()
+    return output
+
+
+def branch_weights_by_location(ll_text: str) -> dict:
+    """(function, line, column) of each conditional branch and switch -> the
+    list of their branch_weights (None where a branch has none), from
+    textual LLVM IR with debug locations: a key that lines up the branches
+    of two builds of the same sources."""
+    lines = {m.group(1): (int(m.group(2)), int(m.group(3))) for m in re.finditer(
+        r"^(!\d+) = !DILocation\(line: (\d+), column: (\d+)", ll_text, re.M)}
+    weights = {m.group(1): [int(x) & 0xFFFFFFFF for x in re.findall(r"i32 (-?\d+)", m.group(2))]
+               for m in re.finditer(r'^(!\d+) = !\{!"branch_weights"(?:, !"expected")?'
+                                    r'((?:, i32 -?\d+)+)\}', ll_text, re.M)}
+    out, function, in_switch = {}, None, False
+    for line in ll_text.splitlines():
+        m = re.match(r"define .*@([\w.$]+)\(", line)
+        if m:
+            function = m.group(1)
+            continue
+        stripped = line.lstrip()
+        if stripped.startswith("switch ") or " switch " in line:
+            in_switch = True
+            continue
+        if in_switch:
+            if not stripped.startswith("]"):
+                continue
+            in_switch = False
+        elif " br i1 " not in line:
+            continue
+        d = re.search(r"!dbg (!\d+)", line)
+        if not (function and d and d.group(1) in lines):
+            continue
+        p = re.search(r"!prof (!\d+)", line)
+        out.setdefault((function, *lines[d.group(1)]), []).append(
+            weights.get(p.group(1)) if p else None)
+    return out
 
 
 def clang_profiled_frontend_ir(program: Program, profdata: Path, output: Path):

@@ -133,6 +133,77 @@ def test_corpus_train_predict_on_the_demo_program(tmp_path):
     assert pgo.returncode == 0 and pgo.stdout == plain.stdout
 
 
+def test_predicted_sample_profile_builds_the_sources(tmp_path):
+    """predict --sample-profile, for a build of the sources outside
+    Phaedrus: with a module that has debug lines (ir --cflags
+    -gline-tables-only) its records name lines and discriminators, clang's
+    sample loader applies them, and the binary runs like the plain one;
+    the lines also reach the binary 'phaedrus build' makes. Without debug
+    lines, a warning says how to get them."""
+    texts = {"a": "x y z\n" * 50, "b": "the cat the dog\n" * 400,
+             "c": "lorem ipsum dolor sit amet\n" * 3000, "new": "a b c\n" * 900}
+    for name, text in texts.items():
+        (tmp_path / f"{name}.txt").write_text(text)
+    result = phaedrus("ir", WORDFREQ, "-o", tmp_path / "w.mlir",
+                      "--cflags", "-gline-tables-only")
+    assert result.returncode == 0, result.stderr
+    assert phaedrus("instrument", tmp_path / "w.mlir", "-o",
+                    tmp_path / "w.inst").returncode == 0
+    for name in ["a", "b", "c"]:
+        result = phaedrus("run", tmp_path / "w.inst", "-o", tmp_path / "runs" / f"{name}.wpp",
+                          "--", tmp_path / f"{name}.txt")
+        assert result.returncode == 0, result.stderr
+    assert phaedrus("corpus", *sorted((tmp_path / "runs").glob("*.wpp")), "--program",
+                    tmp_path / "w.inst.mlir", "-o", tmp_path / "corpus.json").returncode == 0
+    assert phaedrus("train", tmp_path / "corpus.json", "-o",
+                    tmp_path / "m.mlir").returncode == 0
+    prof = tmp_path / "w.prof"
+    result = phaedrus("predict", tmp_path / "w.mlir", "--model", tmp_path / "m.mlir",
+                      "-o", tmp_path / "p.mlir", "--sample-profile", prof,
+                      "--", "wordfreq", tmp_path / "new.txt")
+    assert result.returncode == 0, result.stderr
+    assert "debug lines" not in result.stderr and f"wrote {prof}" in result.stderr
+    text = prof.read_text()
+    # insert's entry block: its first lines after the function's own.
+    assert "\ninsert:" in text and "\n 1: " in text, text
+    shown = run_tool(["/usr/lib/llvm-22/bin/llvm-profdata", "show", "--sample", prof])
+    assert b"Function: insert:" in shown.stdout
+    # clang applies it to the sources: by_count, qsort's comparator, which
+    # no inlining removes, gets the predicted count (its head samples).
+    import re
+    head = int(re.search(r"^by_count:\d+:(\d+)$", text, re.M).group(1))
+    ll = tmp_path / "w.ll"
+    run_tool(["/usr/lib/llvm-22/bin/clang", "-O2", "-gline-tables-only",
+              "-fdebug-info-for-profiling", f"-fprofile-sample-use={prof}", "-S",
+              "-emit-llvm", WORDFREQ, "-o", ll])
+    applied = ll.read_text()
+    entry = re.search(r"define internal i32 @by_count\(.*!prof (!\d+)", applied).group(1)
+    assert f'{entry} = !{{!"function_entry_count", i64 {head}}}' in applied
+    # The lines reach the binary phaedrus build makes.
+    result = phaedrus("build", tmp_path / "w.mlir", "--model", tmp_path / "m.mlir",
+                      "-o", tmp_path / "w.pgo", "--keep-ir", tmp_path / "w.pgo.ll",
+                      "--", "wordfreq", tmp_path / "new.txt")
+    assert result.returncode == 0, result.stderr
+    lines = run_tool(["/usr/lib/llvm-22/bin/llvm-dwarfdump", "--debug-line",
+                      tmp_path / "w.pgo"]).stdout
+    assert b"wordfreq.c" in lines
+    # A module without debug lines: the profile is written, with a warning.
+    assert phaedrus("ir", WORDFREQ, "-o", tmp_path / "n.mlir").returncode == 0
+    result = phaedrus("predict", tmp_path / "n.mlir", "--model", tmp_path / "m.mlir",
+                      "-o", tmp_path / "np.mlir", "--sample-profile", tmp_path / "n.prof",
+                      "--", "wordfreq", tmp_path / "new.txt")
+    assert result.returncode == 0, result.stderr
+    assert "the module has no debug lines" in result.stderr
+    assert "-gline-tables-only" in result.stderr and (tmp_path / "n.prof").exists()
+    # A path with a typo describes the run with a word where a file was
+    # meant: a warning (a session testing as a user saw only "never seen in
+    # training").
+    result = phaedrus("predict", tmp_path / "n.mlir", "--model", tmp_path / "m.mlir",
+                      "-o", tmp_path / "np.mlir", "--", "wordfreq", tmp_path / "new.tx")
+    assert result.returncode == 0, result.stderr
+    assert f"warning: {tmp_path / 'new.tx'} names no file" in result.stderr
+
+
 def test_corpus_train_predict_errors(tmp_path):
     trace = tmp_path / "r.wpp"
     trace.write_bytes(b"PHDRWPP\n")
@@ -228,6 +299,7 @@ def test_eval_on_the_demo_program(tmp_path):
     assert "oracle recovery" in result.stderr and "hot coverage" in result.stderr
     report = json.loads((tmp_path / "eval.json").read_text())
     assert report["format"] == "phaedrus-eval" and report["granularity"] == "path"
+    assert report["compared_counters"] == "entry counts and branch weights"
     assert [r["input"] for r in report["rows"]] == ["pairs", "mixed"]
     variants = ["plain", "mismatch", "predicted", "oracle", "measured", "nearest", "mean"]
     for row in report["rows"]:
@@ -300,6 +372,11 @@ def test_eval_errors(tmp_path):
     (tmp_path / "bad.json").write_text("{\"argv\": \"prog\"}")
     result = phaedrus("eval", *base, "--held-out", tmp_path / "bad.json")
     assert result.returncode == 1 and "needs \"argv\": a list of strings" in result.stderr
+    # The trace where its description belongs.
+    trace = next(tmp_path.glob("runs/*.wpp"))
+    result = phaedrus("eval", *base, "--held-out", trace)
+    assert result.returncode == 1 and "it is a trace: give the description " \
+        f"'phaedrus run' kept beside it, {trace.name}.input.json" in result.stderr
     (tmp_path / "nostdin.json").write_text(
         '{"argv": ["w"], "stdin": "%s"}' % (tmp_path / "absent.txt"))
     result = phaedrus("eval", *base, "--held-out", tmp_path / "nostdin.json")
@@ -458,3 +535,32 @@ def test_bad_arguments_and_files_get_errors_not_tracebacks(tmp_path):
         assert f"phaedrus train: error: argument {option}: {words}" in result.stderr
     for r in [result]:
         assert "Traceback" not in r.stderr
+
+
+def test_run_describes_the_input_before_the_program_changes_it(tmp_path):
+    """A program that replaces its input (as gzip replaces a.txt with
+    a.txt.gz): the run's description is of the file it was given, read
+    before it ran (a session testing zlib's minigzip as a user found the
+    description made afterwards, of a file that was gone)."""
+    source = tmp_path / "consume.c"
+    source.write_text(
+        '#include <stdio.h>\n'
+        'int main(int argc, char **argv) {\n'
+        '  FILE *f = fopen(argv[1], "r");\n'
+        '  int c, n = 0;\n'
+        '  while ((c = fgetc(f)) != EOF) n++;\n'
+        '  fclose(f);\n'
+        '  remove(argv[1]);\n'
+        '  printf("%d\\n", n);\n'
+        '  return 0;\n'
+        '}\n')
+    assert phaedrus("ir", source, "-o", tmp_path / "c.mlir").returncode == 0
+    assert phaedrus("instrument", tmp_path / "c.mlir", "-o",
+                    tmp_path / "c.inst").returncode == 0
+    data = tmp_path / "data.txt"
+    data.write_text("some words to count\n" * 100)
+    result = phaedrus("run", tmp_path / "c.inst", "-o", tmp_path / "r.wpp", "--", data)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "2000" and not data.exists()
+    descriptor = json.loads((tmp_path / "r.wpp.input.json").read_text())["descriptor"]
+    assert "arg1=file" in descriptor and "file0.kind=text" in descriptor, descriptor

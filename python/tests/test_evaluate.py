@@ -47,6 +47,16 @@ def test_profile_counters_line_up_every_branch():
     }
 
 
+def test_profile_counters_read_weights_llvm_prints_negative():
+    """LLVM prints an i32 weight of 2^31 or more as a negative number (a
+    long run's hot branch, or branches SimplifyCFG merged): it is a weight
+    like any other, not a branch without one."""
+    ir = IR.replace("i32 10, i32 30", "i32 -1601497736, i32 30")
+    counters = evaluate.profile_counters(ir)
+    assert counters[("branch", "main", 0, 0)] == 2**32 - 1601497736
+    assert counters[("branch", "main", 0, 1)] == 30
+
+
 def test_overlap():
     a = {"p": 1, "q": 3}
     assert evaluate.overlap(a, a) == pytest.approx(1.0)
@@ -226,3 +236,17 @@ def test_mass_and_shape():
         if sum(candidate.values()):
             assert evaluate.overlap(candidate, oracle) <= \
                 evaluate.mass_and_shape(candidate, oracle)["mass"] + 1e-12
+
+
+def test_function_granularity_compares_entry_counts_only():
+    """A function-granularity profile has no branch weights: compared with
+    the oracle's branches too, a run's own exact profile would overlap it
+    little; by entry counts, fully."""
+    oracle = evaluate.profile_counters(IR)
+    own = {k: v for k, v in oracle.items() if k[0] == "entry"}
+    assert evaluate.overlap(own, oracle) < 0.6
+    assert evaluate.comparable(oracle, "path") == oracle
+    entries = evaluate.comparable(oracle, "function")
+    assert set(entries) == {("entry", "main"), ("entry", "leaf")}
+    assert evaluate.overlap(evaluate.comparable(own, "function"), entries) == \
+        pytest.approx(1.0)

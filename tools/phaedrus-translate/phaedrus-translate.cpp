@@ -10,6 +10,7 @@
 #include "phaedrus/Target/LLVMIR/PhaedrusToLLVMIRTranslation.h"
 #include "phaedrus/Target/Wpp/ImportWpp.h"
 #include "phaedrus/Target/Wpp/PackedTrace.h"
+#include "SampleProfile.h"
 
 #include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -26,6 +27,7 @@
 #include "llvm/Support/Process.h"
 #include <chrono>
 #include <map>
+#include <optional>
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -61,60 +63,6 @@ static LogicalResult exportProfileJson(Operation *op, raw_ostream &os) {
                           {"annotated_branches", branches}};
   os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root))) << "\n";
   return success();
-}
-
-/// Exports the profile attributes as a sample profile in LLVM's text format,
-/// for builds that do not go through MLIR (clang -fprofile-sample-use).
-/// Function level (docs/SampleProfile.md): head samples are the entry
-/// count; total samples add the function's branch weights (the branches
-/// that ran, a proxy for the blocks executed), recorded at line offset 0
-/// because IR without debug locations has no other line to name.
-static LogicalResult exportSampleProfile(Operation *op, raw_ostream &os) {
-  bool failedAny = false;
-  size_t profiled = 0;
-  op->walk([&](FunctionOpInterface function) {
-    auto count = function->getAttrOfType<EntryCountAttr>(
-        PhaedrusDialect::getEntryCountAttrName());
-    if (!count)
-      return;
-    ++profiled;
-    uint64_t head = count.getCount(), total = head;
-    function->walk([&](Operation *nested) {
-      if (auto weights = nested->getAttrOfType<BranchWeightsAttr>(
-              PhaedrusDialect::getBranchWeightsAttrName()))
-        for (uint64_t w : weights.getWeights())
-          if (__builtin_add_overflow(total, w, &total))
-            total = UINT64_MAX;
-    });
-    StringRef name = function.getName();
-    if (name.contains(':') || name.contains(' ')) {
-      function->emitError() << "phaedrus-translate: @" << name
-                            << " cannot be named in a text sample profile "
-                               "(it holds ':' or a space)";
-      failedAny = true;
-      return;
-    }
-    os << name << ":" << total << ":" << head << "\n";
-    if (total)
-      os << " 0: " << total << "\n";
-  });
-  // An empty file is no sample profile: clang would refuse it ("Unrecognized
-  // sample profile encoding format"), far from here.
-  if (!failedAny && !profiled) {
-    // (At the file, not the module op: its line is all the module's
-    // attributes.)
-    Location loc = op->getLoc();
-    if (auto file = dyn_cast<FileLineColLoc>(loc))
-      loc = FileLineColLoc::get(file.getFilename(), 0, 0);
-    mlir::emitError(loc) << "phaedrus-translate: no function has a "
-                       "phaedrus.entry_count, so there is no profile to "
-                       "export: annotate the program with "
-                       "--phaedrus-trace-profile or --phaedrus-predict first "
-                       "(--phaedrus-lower-profile turns the counts into "
-                       "LLVM's own: export before lowering)";
-    return failure();
-  }
-  return failure(failedAny);
 }
 
 /// A vocabulary as JSON: its fingerprint and entries (see docs/Corpus.md).
@@ -251,6 +199,15 @@ static LogicalResult exportTokens(Operation *op, raw_ostream &os) {
   });
   return failure(failedAny);
 }
+
+static llvm::cl::OptionCategory sampleCategory("--export-sample-profile options");
+static llvm::cl::opt<bool> sampleDiscriminators(
+    "sample-discriminators",
+    llvm::cl::desc("Tell apart the blocks of one line by discriminators, as "
+                   "a build with -fdebug-info-for-profiling numbers them "
+                   "(default); =false gives each line the count of its "
+                   "hottest block, for builds without that flag"),
+    llvm::cl::init(true), llvm::cl::cat(sampleCategory));
 
 static llvm::cl::OptionCategory wppCategory("--import-wpp options");
 static llvm::cl::opt<std::string>
@@ -517,7 +474,10 @@ int main(int argc, char **argv) {
       "export-sample-profile",
       "Write the phaedrus profile attributes as an LLVM text sample profile "
       "(clang -fprofile-sample-use)",
-      exportSampleProfile, registerProgramDialects);
+      [](Operation *op, raw_ostream &os) {
+        return exportSampleProfile(op, os, sampleDiscriminators);
+      },
+      registerProgramDialects);
   TranslateFromMLIRRegistration exportProfile(
       "export-profile-json",
       "Write the phaedrus profile attributes of a module as JSON",

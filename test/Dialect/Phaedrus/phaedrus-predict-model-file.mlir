@@ -21,9 +21,16 @@
 
 // A model file cut short in its weights.
 // RUN: head -c 700 %S/Inputs/predict-model.mlir > %t.cut.mlir
+// One error, saying where the parser stopped (not the parser's own, which
+// quotes the line it stopped in: a whole file of JSON, below).
 // RUN: not phaedrus-opt %S/Inputs/predict-program.mlir '--phaedrus-predict=model-file=%t.cut.mlir input={#phaedrus.input<argv = ["p"]>}' 2>&1 | FileCheck %s --check-prefix=CUT
-// CUT: cut.mlir:{{[0-9]+}}:{{[0-9]+}}: error:
-// CUT: phaedrus-predict: cannot read a model from '{{.*}}cut.mlir'
+// CUT: error: phaedrus-predict: cannot read a model from '{{.*}}cut.mlir' (line {{[0-9]+}}, column {{[0-9]+}}): {{.+}}
+// CUT-NOT: error
+// A corpus (JSON) where the model belongs.
+// RUN: echo '{"format": "phaedrus-corpus", "runs": []}' > %t.corpus.json
+// RUN: not phaedrus-opt %S/Inputs/predict-program.mlir '--phaedrus-predict=model-file=%t.corpus.json input={#phaedrus.input<argv = ["p"]>}' 2>&1 | FileCheck %s --check-prefix=JSON
+// JSON: error: phaedrus-predict: cannot read a model from '{{.*}}corpus.json' (line 1, column 1): expected operation name in quotes; it is JSON (a corpus?): 'phaedrus train' makes a model of a corpus
+// JSON-NOT: format
 
 // The input option must be a #phaedrus.input, and needs a model file.
 // RUN: not phaedrus-opt %S/Inputs/predict-program.mlir '--phaedrus-predict=model-file=%S/Inputs/predict-model.mlir input={"p"}' 2>&1 | FileCheck %s --check-prefix=BADINPUT

@@ -30,6 +30,15 @@ static constexpr StringLiteral kInitName = "__phaedrus_module_init";
 static constexpr StringLiteral kVocabularyOpName = "phaedrus_vocabulary";
 static constexpr StringLiteral kDirectCopyPrefix = "__phaedrus_direct.";
 
+/// `loc` without the debug scope (subprogram or lexical block) a location
+/// from 'phaedrus ir -g' carries.
+static Location withoutDebugScope(Location loc) {
+  if (auto fused = dyn_cast<FusedLoc>(loc))
+    if (isa_and_nonnull<LLVM::DILocalScopeAttr>(fused.getMetadata()))
+      return FusedLoc::get(loc.getContext(), fused.getLocations());
+  return loc;
+}
+
 namespace {
 struct PhaedrusInstrumentPass
     : public phaedrus::impl::PhaedrusInstrumentPassBase<PhaedrusInstrumentPass> {
@@ -168,6 +177,10 @@ struct PhaedrusInstrumentPass
           return signalPassFailure();
         }
         auto copy = cast<LLVM::LLVMFuncOp>(function->clone());
+        // LLVM refuses a debug subprogram attached to two functions: the
+        // copy's code goes without debug lines (the original keeps them).
+        copy->setLoc(withoutDebugScope(copy->getLoc()));
+        copy.walk([](Operation *op) { op->setLoc(withoutDebugScope(op->getLoc())); });
         copy.setSymName(copyName);
         copy.setLinkage(LLVM::Linkage::Internal);
         copy.setVisibility_(LLVM::Visibility::Default);

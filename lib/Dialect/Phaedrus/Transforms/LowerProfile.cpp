@@ -1,7 +1,7 @@
 //===- LowerProfile.cpp - Lower phaedrus profiles to LLVM -----------------===//
 
 #include "phaedrus/Dialect/Phaedrus/IR/PhaedrusOps.h"
-#include "phaedrus/Dialect/Phaedrus/Transforms/FlowRepair.h"
+#include "phaedrus/Dialect/Phaedrus/Flow/FlowRepair.h"
 #include "phaedrus/Dialect/Phaedrus/Transforms/Passes.h"
 #include "phaedrus/Dialect/Phaedrus/Transforms/ProfileSummary.h"
 

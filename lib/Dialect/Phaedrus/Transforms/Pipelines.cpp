@@ -15,9 +15,10 @@ struct CompressOptions : public PassPipelineOptions<CompressOptions> {
                      "when the module holds only traces (default: the groups "
                      "in the traces' vocabularies)")};
   Option<bool> grammar{*this, "grammar",
-                       llvm::cl::desc("Also grammar-compress (leave it off "
-                                      "before --export-packed: rules cut the "
-                                      "contexts its model predicts from)"),
+                       llvm::cl::desc("Grammar-compress last (default true; "
+                                      "=false before --export-packed: rules "
+                                      "cut the contexts its model predicts "
+                                      "from)"),
                        llvm::cl::init(true)};
   Option<uint64_t> maxTokens{
       *this, "max-tokens",

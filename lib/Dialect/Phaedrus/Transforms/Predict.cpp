@@ -13,6 +13,7 @@
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 #include <algorithm>
 #include <cmath>
@@ -51,11 +52,34 @@ PhaedrusPredictPass::importModelFile(ModuleOp module, uint64_t fingerprint) {
   MLIRContext *context = module.getContext();
   Location fileLoc = FileLineColLoc::get(context, modelFile, 0, 0);
   ParserConfig config(context);
-  OwningOpRef<ModuleOp> file = parseSourceFile<ModuleOp>(modelFile, config);
-  if (!file)
+  // The parser's own diagnostics would quote the offending line: all of a
+  // corpus's JSON, given where the model belongs. Its first message, with
+  // its place, goes into one error instead.
+  std::string why;
+  OwningOpRef<ModuleOp> file;
+  {
+    ScopedDiagnosticHandler quiet(context, [&](Diagnostic &diag) {
+      if (why.empty() && diag.getSeverity() == DiagnosticSeverity::Error) {
+        llvm::raw_string_ostream os(why);
+        if (auto at = dyn_cast<FileLineColLoc>(diag.getLocation()))
+          os << " (line " << at.getLine() << ", column " << at.getColumn()
+             << ")";
+        os << ": " << diag.str();
+      }
+      return success();
+    });
+    file = parseSourceFile<ModuleOp>(modelFile, config);
+  }
+  if (!file) {
+    auto buffer = llvm::MemoryBuffer::getFile(modelFile);
+    StringRef hint;
+    if (buffer && (*buffer)->getBuffer().ltrim().starts_with("{"))
+      hint = "; it is JSON (a corpus?): 'phaedrus train' makes a model of a "
+             "corpus";
     return mlir::emitError(fileLoc)
            << "phaedrus-predict: cannot read a model from '" << modelFile
-           << "'";
+           << "'" << why << hint;
+  }
   auto models = llvm::to_vector(file->getOps<ModelOp>());
   if (models.size() != 1)
     return mlir::emitError(fileLoc)

@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "phaedrus/Dialect/Phaedrus/Transforms/FlowRepair.h"
+#include "phaedrus/Dialect/Phaedrus/Flow/FlowRepair.h"
 
 #include "phaedrus/Dialect/Phaedrus/IR/PhaedrusOps.h"
 
@@ -279,4 +279,61 @@ bool mlir::phaedrus::repairFlow(LLVM::LLVMFuncOp function) {
     changed = true;
   }
   return changed;
+}
+
+llvm::DenseMap<Block *, uint64_t>
+mlir::phaedrus::knownBlockCounts(LLVM::LLVMFuncOp function) {
+  llvm::DenseMap<Block *, uint64_t> counts;
+  if (function.isExternal())
+    return counts;
+  StringRef weightsName = PhaedrusDialect::getBranchWeightsAttrName();
+  Region &body = function.getBody();
+  if (auto entry = function->getAttrOfType<EntryCountAttr>(
+          PhaedrusDialect::getEntryCountAttrName()))
+    counts[&body.front()] = entry.getCount();
+  // Known edge flows into each block, and how many of its incoming edges
+  // (one per successor slot that names it) are not known yet.
+  llvm::DenseMap<Block *, uint64_t> inflow;
+  llvm::DenseMap<Block *, unsigned> open;
+  for (Block &b : body)
+    for (Block *s : b.getSuccessors())
+      ++open[s];
+  SmallVector<Block *> ready; // blocks whose count just became known
+  llvm::SmallPtrSet<Block *, 32> sent; // blocks whose edges were counted
+  auto addEdge = [&](Block *to, uint64_t flow) {
+    inflow[to] = llvm::SaturatingAdd(inflow[to], flow);
+    if (--open[to] == 0 && !counts.count(to) && to != &body.front()) {
+      counts[to] = inflow[to];
+      ready.push_back(to);
+    }
+  };
+  auto send = [&](Block *b) {
+    if (!sent.insert(b).second)
+      return;
+    Operation *term = b->getTerminator();
+    if (auto weights = term->getAttrOfType<BranchWeightsAttr>(weightsName)) {
+      for (auto [i, w] : llvm::enumerate(weights.getWeights()))
+        addEdge(b->getSuccessor(i), w);
+    } else if (auto count = counts.find(b); count != counts.end()) {
+      // One way out carries all of the count; a block that never ran sends
+      // nothing down any of its ways.
+      if (b->getNumSuccessors() == 1 || count->second == 0)
+        for (Block *s : b->getSuccessors())
+          addEdge(s, count->second);
+    }
+  };
+  for (Block &b : body)
+    if (auto weights = b.getTerminator()->getAttrOfType<BranchWeightsAttr>(
+            weightsName)) {
+      uint64_t total = 0;
+      for (uint64_t w : weights.getWeights())
+        total = llvm::SaturatingAdd(total, w);
+      counts.try_emplace(&b, total);
+      ready.push_back(&b);
+    }
+  if (counts.count(&body.front()))
+    ready.push_back(&body.front());
+  while (!ready.empty())
+    send(ready.pop_back_val());
+  return counts;
 }

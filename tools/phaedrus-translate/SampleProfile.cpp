@@ -1,0 +1,253 @@
+//===- SampleProfile.cpp - Export a profile as an LLVM sample profile -----===//
+//
+// A sample profile names code by source line: a function's body samples
+// sit at line offsets from the function's own line, and, in a build with
+// -fdebug-info-for-profiling, at discriminators that tell apart the blocks
+// one line holds (`if (c) return x;` is two blocks on one line). clang's
+// sample loader weighs each instruction with the samples of its (offset,
+// discriminator) and each block with the most of its instructions'. So the
+// export gives each block's count to the (offset, discriminator) keys of
+// its code, numbering discriminators the way LLVM's AddDiscriminators pass
+// does on the same front-end IR that 'phaedrus ir' imported (the module
+// keeps clang's block order and each instruction's line).
+//
+//===----------------------------------------------------------------------===//
+
+#include "SampleProfile.h"
+
+#include "phaedrus/Dialect/Phaedrus/Flow/FlowRepair.h"
+#include "phaedrus/Dialect/Phaedrus/IR/PhaedrusOps.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <map>
+#include <optional>
+
+using namespace mlir;
+using namespace mlir::phaedrus;
+
+/// The file and line of an op's own location (inside the fused location
+/// with debug scope that 'phaedrus ir -g' gives), or nothing: an op without
+/// one, or with line 0 (code clang attributes to no line).
+static std::optional<std::pair<StringAttr, unsigned>> lineOf(Location loc) {
+  if (auto file = dyn_cast<FileLineColLoc>(loc)) {
+    if (file.getLine() == 0)
+      return std::nullopt;
+    return std::make_pair(file.getFilename(), file.getLine());
+  }
+  if (auto fused = dyn_cast<FusedLoc>(loc))
+    for (Location inner : fused.getLocations())
+      if (auto line = lineOf(inner))
+        return line;
+  return std::nullopt;
+}
+
+/// The debug subprogram of a function, whose line the offsets count from.
+static LLVM::DISubprogramAttr subprogramOf(Operation *function) {
+  if (auto fused = dyn_cast<FusedLocWith<LLVM::DISubprogramAttr>>(
+          function->getLoc()))
+    return fused.getMetadata();
+  return {};
+}
+
+/// Whether an op is an LLVM instruction that AddDiscriminators numbers:
+/// constants are no instructions, and of the intrinsics only the memory
+/// ones (memcpy, memmove, memset) take discriminators.
+static bool isNumbered(Operation &op) {
+  StringRef name = op.getName().getStringRef();
+  if (name.starts_with("llvm.mlir.") || isa<LLVM::CallIntrinsicOp>(op))
+    return false;
+  if (name.consume_front("llvm.intr."))
+    return name.starts_with("memcpy") || name.starts_with("memmove") ||
+           name.starts_with("memset");
+  return true;
+}
+
+/// The largest base discriminator a DILocation encodes (with duplication
+/// factor 1 and copy id 0, as AddDiscriminators makes them); past it, LLVM
+/// keeps the instruction's location as it was.
+static constexpr unsigned kMaxDiscriminator = 0xfff;
+
+namespace {
+/// One body-sample key: a line offset and a discriminator.
+using Key = std::pair<unsigned, unsigned>;
+
+/// The body samples of one function: per key, the most of its blocks'
+/// counts, or nothing when a block the profile leaves open has code there
+/// (a known block's count would pin that one to it).
+class BodySamples {
+public:
+  void add(Key key, std::optional<uint64_t> count) {
+    auto [it, inserted] = samples.try_emplace(key, count);
+    if (inserted)
+      return;
+    if (!count || !it->second)
+      it->second.reset();
+    else
+      it->second = std::max(*it->second, *count);
+  }
+  std::map<Key, uint64_t> known() const {
+    std::map<Key, uint64_t> out;
+    for (auto &[key, count] : samples)
+      if (count)
+        out[key] = *count;
+    return out;
+  }
+
+private:
+  std::map<Key, std::optional<uint64_t>> samples;
+};
+} // namespace
+
+/// The body samples of `function` from its block counts, numbered as
+/// AddDiscriminators numbers the instructions of clang's front-end IR: per
+/// (file, line), the first block with code on it has discriminator 0, each
+/// further block the next number; then a second call on one line in one
+/// block takes the next number again.
+static std::map<Key, uint64_t>
+bodySamples(LLVM::LLVMFuncOp function, LLVM::DISubprogramAttr subprogram,
+            bool discriminators) {
+  repairFlow(function);
+  llvm::DenseMap<Block *, uint64_t> counts = knownBlockCounts(function);
+  using Line = std::pair<StringAttr, unsigned>;
+  llvm::DenseMap<Line, SmallVector<Block *, 2>> blocksOf; // in order of first code
+  llvm::DenseMap<Line, unsigned> last; // LDM: the last number given
+  llvm::DenseMap<Operation *, unsigned> discriminatorOf;
+  auto offsetOf = [&](unsigned line) {
+    // LLVM's FunctionSamples::getOffset: 16 bits of the difference.
+    return (line - subprogram.getLine()) & 0xffff;
+  };
+  for (Block &block : function.getBody())
+    for (Operation &op : block) {
+      if (!isNumbered(op))
+        continue;
+      auto line = lineOf(op.getLoc());
+      if (!line)
+        continue;
+      unsigned discriminator = 0;
+      if (discriminators) {
+        SmallVector<Block *, 2> &blocks = blocksOf[*line];
+        if (blocks.empty() || blocks.back() != &block)
+          if (!llvm::is_contained(blocks, &block)) {
+            blocks.push_back(&block);
+            if (blocks.size() > 1)
+              ++last[*line];
+          }
+        if (blocks.size() > 1 && last[*line] <= kMaxDiscriminator)
+          discriminator = last[*line];
+      }
+      discriminatorOf[&op] = discriminator;
+    }
+  if (discriminators)
+    for (Block &block : function.getBody()) {
+      llvm::DenseSet<Line> callLines;
+      for (Operation &op : block) {
+        if (!isa<LLVM::CallOp, LLVM::InvokeOp>(op) || !isNumbered(op))
+          continue;
+        auto line = lineOf(op.getLoc());
+        if (!line || callLines.insert(*line).second)
+          continue;
+        unsigned next = ++last[*line];
+        if (next <= kMaxDiscriminator)
+          discriminatorOf[&op] = next;
+      }
+    }
+  BodySamples samples;
+  for (Block &block : function.getBody()) {
+    auto count = counts.find(&block);
+    std::optional<uint64_t> known;
+    if (count != counts.end())
+      known = count->second;
+    for (Operation &op : block) {
+      auto discriminator = discriminatorOf.find(&op);
+      if (discriminator == discriminatorOf.end())
+        continue;
+      samples.add({offsetOf(lineOf(op.getLoc())->second), discriminator->second},
+                  known);
+    }
+  }
+  return samples.known();
+}
+
+LogicalResult mlir::phaedrus::exportSampleProfile(Operation *module,
+                                                  raw_ostream &os,
+                                                  bool discriminators) {
+  bool failedAny = false;
+  size_t profiled = 0, withoutLines = 0;
+  module->walk([&](FunctionOpInterface function) {
+    auto count = function->getAttrOfType<EntryCountAttr>(
+        PhaedrusDialect::getEntryCountAttrName());
+    if (!count)
+      return;
+    ++profiled;
+    StringRef name = function.getName();
+    if (name.contains(':') || name.contains(' ')) {
+      function->emitError() << "phaedrus-translate: @" << name
+                            << " cannot be named in a text sample profile "
+                               "(it holds ':' or a space)";
+      failedAny = true;
+      return;
+    }
+    std::map<Key, uint64_t> body;
+    auto llvmFunction = dyn_cast<LLVM::LLVMFuncOp>(function.getOperation());
+    if (LLVM::DISubprogramAttr subprogram = subprogramOf(function);
+        llvmFunction && subprogram)
+      body = bodySamples(llvmFunction, subprogram, discriminators);
+    uint64_t head = count.getCount(), total = 0;
+    if (body.empty()) {
+      // No lines to name: the function's first line holds its entry count
+      // and its branch weights, a proxy for the blocks it executed.
+      ++withoutLines;
+      total = head;
+      function->walk([&](Operation *nested) {
+        if (auto weights = nested->getAttrOfType<BranchWeightsAttr>(
+                PhaedrusDialect::getBranchWeightsAttrName()))
+          for (uint64_t w : weights.getWeights())
+            total = llvm::SaturatingAdd(total, w);
+      });
+      if (total)
+        body[{0, 0}] = total; // (a function that never ran has no lines)
+    } else {
+      for (auto &[key, samples] : body)
+        total = llvm::SaturatingAdd(total, samples);
+    }
+    os << name << ":" << total << ":" << head << "\n";
+    // Zero samples are written too: they tell the loader that a block did
+    // not run (a block without samples is one it guesses about).
+    for (auto &[key, samples] : body) {
+      os << " " << key.first;
+      if (key.second)
+        os << "." << key.second;
+      os << ": " << samples << "\n";
+    }
+  });
+  // (Diagnostics about the whole module go to the file, not the module op:
+  // its line is all the module's attributes.)
+  Location fileLoc = module->getLoc();
+  if (auto file = dyn_cast<FileLineColLoc>(fileLoc))
+    fileLoc = FileLineColLoc::get(file.getFilename(), 0, 0);
+  // An empty file is no sample profile: clang would refuse it ("Unrecognized
+  // sample profile encoding format"), far from here.
+  if (!failedAny && !profiled) {
+    mlir::emitError(fileLoc) << "phaedrus-translate: no function has a "
+                                "phaedrus.entry_count, so there is no profile "
+                                "to export: annotate the program with "
+                                "--phaedrus-trace-profile or --phaedrus-predict "
+                                "first (--phaedrus-lower-profile turns the "
+                                "counts into LLVM's own: export before "
+                                "lowering)";
+    return failure();
+  }
+  if (!failedAny && withoutLines == profiled)
+    mlir::emitWarning(fileLoc)
+        << "phaedrus-translate: the module has no debug lines, so each "
+           "function's samples sit on its first line, where clang applies "
+           "them to few functions (docs/SampleProfile.md): make the module "
+           "with `phaedrus ir --cflags -gline-tables-only`";
+  return failure(failedAny);
+}
