@@ -395,7 +395,7 @@ def test_sample_profile_gives_clang_the_measured_profile(program_name, tmp_path)
     # 0.988).
     assert agreement >= 0.95 and weighed >= 0.97, results
     if program_name == "lua5.4":
-        # One record per line: measured 0.79 on Lua.
+        # One record per line: measured 0.69-0.82 on Lua.
         assert results[False][0] < agreement - 0.05, results
 
 
