@@ -78,13 +78,8 @@ def check_module(path, plain=False):
         # module with the runtime, named in text and in bytecode alike. (A
         # plain module may hold traces, and their vocabularies, beside its
         # code.)
-        marker = b"__phaedrus_register"
-        instrumented, tail = False, b""
         try:
-            with open(path, "rb") as f:
-                while not instrumented and (chunk := f.read(1 << 20)):
-                    instrumented = marker in tail + chunk
-                    tail = chunk[-len(marker):]
+            instrumented, = pipeline.file_contains(path, [b"__phaedrus_register"])
         except OSError as e:
             raise ToolError(f"cannot read {path}: {e.strerror}")
         if instrumented:
@@ -256,13 +251,30 @@ def _predict_future_run(args, output, purpose):
     pipeline.check_stdin(args.stdin)
     check_module(args.program, plain=True)
     for arg in args.args[1:]:
-        if "/" in arg and not arg.startswith("-") and not Path(arg).exists():
-            log(f"warning: {arg} names no file: the run is described with it "
-                f"as a word, not as the file it would read (a typo?)")
+        typo = _near_miss(arg)
+        if typo:
+            log(f"warning: {arg} names no file, but {typo} exists: the run is "
+                f"described with {arg} as a word, not as the file it would "
+                f"read (a typo?)")
     warnings = pipeline.predict(args.program, args.model, args.args, output,
                                 stdin=args.stdin, seed=args.seed)
     if warnings:
         log(warnings)
+
+
+def _near_miss(arg):
+    """For an argument that names no file but is one or two characters off
+    a file in the same directory (in/data.tx for in/data.txt), that file."""
+    import difflib
+    path = Path(arg)
+    if arg.startswith("-") or not path.name or path.exists():
+        return None
+    try:
+        names = [p.name for p in (path.parent if str(path.parent) else Path(".")).iterdir()]
+    except OSError:
+        return None
+    close = difflib.get_close_matches(path.name, names, n=1, cutoff=0.85)
+    return str(path.parent / close[0]) if close else None
 
 
 def cmd_predict(args):

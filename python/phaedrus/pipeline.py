@@ -59,7 +59,8 @@ def wants_debug_lines(cflags) -> bool:
     """Whether clang flags ask for debug information (any -g but -g0)."""
     last = None
     for flag in cflags:
-        if re.fullmatch(r"-g(\d|line-tables-only|dwarf(-\d)?|gdb\d?)?", flag):
+        if re.fullmatch(r"-g(\d|line-tables-only|line-directives-only|mlt|"
+                        r"dwarf(-\d)?|gdb\d?|lldb|sce|dbx|full)?", flag):
             last = flag
     return last is not None and last != "-g0"
 
@@ -71,14 +72,26 @@ def debug_line_flags(program) -> list:
     bytecode (which keeps every location anyway)."""
     try:
         with open(program, "rb") as f:
-            data = f.read()
+            if f.read(4) == b"ML\xefR":
+                return ["--mlir-print-debuginfo"]
     except OSError:
         return []
-    if data.startswith(b"ML\xefR"):
-        return ["--mlir-print-debuginfo"]
-    if b" loc(#loc" in data and b"loc(fused<#di_subprogram" in data:
-        return ["--mlir-print-debuginfo"]
-    return []
+    found = file_contains(program, [b" loc(#loc", b"loc(fused<#di_subprogram"])
+    return ["--mlir-print-debuginfo"] if all(found) else []
+
+
+def file_contains(path, markers) -> list:
+    """Whether each of `markers` (bytes) occurs in the file, read in chunks
+    (modules run to hundreds of megabytes)."""
+    found = [False] * len(markers)
+    keep = max(len(m) for m in markers) - 1
+    tail = b""
+    with open(path, "rb") as f:
+        while not all(found) and (chunk := f.read(1 << 20)):
+            window = tail + chunk
+            found = [hit or m in window for hit, m in zip(found, markers)]
+            tail = window[-keep:] if keep else b""
+    return found
 
 
 GRANULARITIES = ("function", "path")

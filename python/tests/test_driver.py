@@ -201,7 +201,12 @@ def test_predicted_sample_profile_builds_the_sources(tmp_path):
     result = phaedrus("predict", tmp_path / "n.mlir", "--model", tmp_path / "m.mlir",
                       "-o", tmp_path / "np.mlir", "--", "wordfreq", tmp_path / "new.tx")
     assert result.returncode == 0, result.stderr
-    assert f"warning: {tmp_path / 'new.tx'} names no file" in result.stderr
+    assert f"warning: {tmp_path / 'new.tx'} names no file, but " \
+        f"{tmp_path / 'new.txt'} exists" in result.stderr
+    # Nothing like it there (an output the run will write): no warning.
+    result = phaedrus("predict", tmp_path / "n.mlir", "--model", tmp_path / "m.mlir",
+                      "-o", tmp_path / "np.mlir", "--", "wordfreq", tmp_path / "out" / "x.tar")
+    assert result.returncode == 0 and "names no file" not in result.stderr
 
 
 def test_corpus_train_predict_errors(tmp_path):

@@ -10,6 +10,7 @@ import subprocess
 import pytest
 
 from phaedrus import pipeline, programs
+from phaedrus.tools import REPO_ROOT
 
 PROGRAMS = {p.name: p for p in programs.all_programs()}
 
@@ -326,6 +327,112 @@ def _weight_agreement(ours: dict, theirs: dict, runs: dict):
                 tv = 0.5 * sum(abs(a / sum(mine) - b / sum(its)) for a, b in zip(mine, its))
                 agree += n * (1 - tv)
     return agree / total, weighed / total
+
+
+def _llvm_discriminator_keys(ll_text: str) -> dict:
+    """Function -> the (line offset, base discriminator) keys of the
+    instructions clang's sample loader weighs (not branches, intrinsics or
+    PHIs), from textual LLVM IR after AddDiscriminators."""
+    md = {m.group(1): m.group(2) for m in re.finditer(r"^!(\d+) = (?:distinct )?(.*)$",
+                                                       ll_text, re.M)}
+
+    def field(text, name):
+        m = re.search(r"\b" + name + r": (!?\d+)", text)
+        return m.group(1) if m else None
+
+    def base(d):  # DILocation::getBaseDiscriminatorFromDiscriminator
+        if d & 1:
+            return 0
+        u = d >> 1
+        return (((u >> 1) & 0xfe0) | (u & 0x1f)) if (u & 0x20) else (u & 0x1f)
+
+    def subprogram_line(ref):
+        text = md[ref]
+        while not text.startswith("!DISubprogram"):
+            text = md[field(text, "scope")[1:]]
+        return int(field(text, "line"))
+
+    keys, function = {}, None
+    for line in ll_text.splitlines():
+        m = re.match(r"define .*@([\w.$]+)\(", line)
+        if m:
+            function = m.group(1)
+            keys[function] = set()
+            continue
+        if line.startswith("}"):
+            function = None
+        if function is None:
+            continue
+        body = re.sub(r"^\s*%[\w.]+ = ", "", line).split()
+        d = re.search(r"!dbg !(\d+)", line)
+        if not body or not d or body[0] in ("br", "phi") or "@llvm." in line:
+            continue
+        loc = md[d.group(1)]
+        if not loc.startswith("!DILocation") or int(field(loc, "line")) == 0:
+            continue
+        scope = field(loc, "scope")[1:]
+        disc = 0
+        if md[scope].startswith("!DILexicalBlockFile"):
+            disc = base(int(field(md[scope], "discriminator") or 0))
+        offset = (int(field(loc, "line")) - subprogram_line(scope)) & 0xffff
+        keys[function].add((offset, disc))
+    return keys
+
+
+def test_sample_profile_keys_are_the_discriminators_llvm_gives(tmp_path):
+    """On code whose lines hold several blocks (short-circuits, ?:, one-line
+    loops and switch, a macro, two calls and two asm statements on a line,
+    a computed goto, memcpy: test/e2e/runtime/lines.c), every key of the
+    exported sample profile is one that LLVM's AddDiscriminators gives an
+    instruction the loader weighs, and every such instruction of a block
+    that ran has its key in the profile."""
+    from phaedrus.tools import llvm_tool, phaedrus_tool, run as run_tool
+    source = REPO_ROOT / "test" / "e2e" / "runtime" / "lines.c"
+    module = tmp_path / "lines.mlir"
+    pipeline.sources_to_mlir([source], module, ["-gline-tables-only"])
+    inst = tmp_path / "lines.inst.mlir"
+    pipeline.instrument_mlir(module, inst, granularity="path")
+    binary = tmp_path / "lines.inst"
+    pipeline.mlir_to_binary(inst, binary, link_runtime=True)
+    trace = tmp_path / "run.wpp"
+    code, out, _ = pipeline.run_program(binary, ["x"], trace=trace)
+    assert code == 0 and out.split() == [b"1801341", b"500", b"500", b"1001"]
+    imported = tmp_path / "run.mlir"
+    pipeline.import_trace(trace, imported)
+    profiled = tmp_path / "profiled.mlir"
+    run_tool([phaedrus_tool("phaedrus-opt"), module,
+              f"--phaedrus-trace-profile=trace-files={imported}",
+              "--mlir-print-debuginfo", "-o", profiled])
+    prof = tmp_path / "lines.prof"
+    run_tool([phaedrus_tool("phaedrus-translate"), "--export-sample-profile",
+              profiled, "-o", prof])
+    exported, function = {}, None
+    for line in prof.read_text().splitlines():
+        if not line.startswith(" "):
+            function = line.split(":")[0]
+            exported[function] = {}
+            continue
+        key, samples = line.strip().split(": ")
+        offset, _, disc = key.partition(".")
+        exported[function][(int(offset), int(disc or 0))] = int(samples)
+    fe = tmp_path / "fe.bc"
+    run_tool([llvm_tool("clang"), *pipeline.FRONTEND_FLAGS, "-gline-tables-only",
+              "-fdebug-info-for-profiling", source, "-o", fe])
+    numbered = tmp_path / "numbered.ll"
+    run_tool([llvm_tool("opt"), "-passes=function(add-discriminators)", fe, "-S",
+              "-o", numbered])
+    llvm_keys = _llvm_discriminator_keys(numbered.read_text())
+    for name in ("main", "dispatch", "pick", "twice"):
+        ran = {k for k, v in exported[name].items() if v > 0}
+        assert set(exported[name]) <= llvm_keys[name], \
+            (name, set(exported[name]) - llvm_keys[name])
+        # (Blocks that never ran may be unknown to the profile: the keys of
+        # those that ran are all there.)
+        assert len(ran) >= (3 if name in ("main", "dispatch") else 1), (name, exported[name])
+    # Two asm statements on one line: the second takes the next number.
+    assert any(d > 0 for _, d in exported["main"]), exported["main"]
+    missing = {k for k in llvm_keys["main"] if k not in exported["main"]}
+    assert not missing, missing
 
 
 @pytest.mark.parametrize("program_name", sorted(PROGRAMS))

@@ -56,16 +56,32 @@ static LLVM::DISubprogramAttr subprogramOf(Operation *function) {
 }
 
 /// Whether an op is an LLVM instruction that AddDiscriminators numbers:
-/// constants are no instructions, and of the intrinsics only the memory
-/// ones (memcpy, memmove, memset) take discriminators.
+/// constants and block tags (the blocks a computed goto takes the address
+/// of) are no instructions, and of the intrinsics only the memory ones
+/// (memcpy, memmove, memset) take discriminators.
 static bool isNumbered(Operation &op) {
   StringRef name = op.getName().getStringRef();
-  if (name.starts_with("llvm.mlir.") || isa<LLVM::CallIntrinsicOp>(op))
+  if (name.starts_with("llvm.mlir.") ||
+      isa<LLVM::CallIntrinsicOp, LLVM::BlockTagOp>(op))
     return false;
   if (name.consume_front("llvm.intr."))
     return name.starts_with("memcpy") || name.starts_with("memmove") ||
            name.starts_with("memset");
   return true;
+}
+
+/// Whether clang's sample loader weighs an instruction with its samples
+/// (SampleProfileLoaderBaseImpl::getInstWeight): not branches, whose lines
+/// are often another block's, nor intrinsics.
+static bool isWeighed(Operation &op) {
+  return isNumbered(op) && !isa<LLVM::BrOp, LLVM::CondBrOp>(op) &&
+         !op.getName().getStringRef().starts_with("llvm.intr.");
+}
+
+/// Whether AddDiscriminators takes an instruction for a call (any call but
+/// an intrinsic's, inline assembly included).
+static bool isCall(Operation &op) {
+  return isa<LLVM::CallOp, LLVM::InvokeOp, LLVM::InlineAsmOp>(op);
 }
 
 /// The largest base discriminator a DILocation encodes (with duplication
@@ -147,7 +163,7 @@ bodySamples(LLVM::LLVMFuncOp function, LLVM::DISubprogramAttr subprogram,
     for (Block &block : function.getBody()) {
       llvm::DenseSet<Line> callLines;
       for (Operation &op : block) {
-        if (!isa<LLVM::CallOp, LLVM::InvokeOp>(op) || !isNumbered(op))
+        if (!isCall(op) || !isNumbered(op))
           continue;
         auto line = lineOf(op.getLoc());
         if (!line || callLines.insert(*line).second)
@@ -165,7 +181,7 @@ bodySamples(LLVM::LLVMFuncOp function, LLVM::DISubprogramAttr subprogram,
       known = count->second;
     for (Operation &op : block) {
       auto discriminator = discriminatorOf.find(&op);
-      if (discriminator == discriminatorOf.end())
+      if (discriminator == discriminatorOf.end() || !isWeighed(op))
         continue;
       samples.add({offsetOf(lineOf(op.getLoc())->second), discriminator->second},
                   known);

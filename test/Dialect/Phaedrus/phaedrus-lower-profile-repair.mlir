@@ -121,3 +121,57 @@ llvm.func @parallel_up(%v: i32) attributes {phaedrus.entry_count = #phaedrus.ent
 ^b:
   llvm.return
 }
+
+// A flow where a block is reached only by falling through from a block of
+// known count (^bb13 from ^bb12): profi was given no count for it, took it
+// for free to move, and rebalanced ^bb11's [3, 7] to [5, 5] in a measured,
+// consistent profile (Lua's runargs; found by a review). Such blocks now
+// carry their count (knownBlockCounts), and the flow passes unchanged.
+// CHECK-LABEL: llvm.func @falls_through(
+// CHECK-SAME: function_entry_count = 19 : i64
+// CHECK: branch_weights = array<i32: 17, 11>
+// CHECK: branch_weights = array<i32: 6, 1, 9, 1>
+// CHECK: branch_weights = array<i32: 3, 7>
+// CHECK: branch_weights = array<i32: 6, 4>
+// CHECK: branch_weights = array<i32: 4, 6>
+// CHECK: branch_weights = array<i32: 3, 7>
+// CHECK: branch_weights = array<i32: 8, 9>
+llvm.func @falls_through(%c: i32) attributes {phaedrus.entry_count = #phaedrus.entry_count<19, measured, confidence = 1.0>} {
+  llvm.br ^bb1
+^bb1:
+  llvm.switch %c : i32, ^bb2 [0: ^bb17] {phaedrus.branch_weights = #phaedrus.branch_weights<[17, 11], measured, confidence = 1.0>}
+^bb2:
+  llvm.switch %c : i32, ^bb13 [0: ^bb3, 1: ^bb3, 2: ^bb12] {phaedrus.branch_weights = #phaedrus.branch_weights<[6, 1, 9, 1], measured, confidence = 1.0>}
+^bb3:
+  llvm.switch %c : i32, ^bb4 [0: ^bb5] {phaedrus.branch_weights = #phaedrus.branch_weights<[3, 7], measured, confidence = 1.0>}
+^bb4:
+  llvm.br ^bb5
+^bb5:
+  llvm.switch %c : i32, ^bb6 [0: ^bb7] {phaedrus.branch_weights = #phaedrus.branch_weights<[6, 4], measured, confidence = 1.0>}
+^bb6:
+  llvm.br ^bb8
+^bb7:
+  llvm.br ^bb8
+^bb8:
+  llvm.switch %c : i32, ^bb9 [0: ^bb10] {phaedrus.branch_weights = #phaedrus.branch_weights<[4, 6], measured, confidence = 1.0>}
+^bb9:
+  llvm.br ^bb11
+^bb10:
+  llvm.br ^bb11
+^bb11:
+  llvm.switch %c : i32, ^bb14 [0: ^bb13] {phaedrus.branch_weights = #phaedrus.branch_weights<[3, 7], measured, confidence = 1.0>}
+^bb12:
+  llvm.br ^bb13
+^bb13:
+  llvm.br ^bb14
+^bb14:
+  llvm.switch %c : i32, ^bb18 [0: ^bb15] {phaedrus.branch_weights = #phaedrus.branch_weights<[8, 9], measured, confidence = 1.0>}
+^bb15:
+  llvm.br ^bb16
+^bb16:
+  llvm.br ^bb1
+^bb17:
+  llvm.br ^bb18
+^bb18:
+  llvm.return
+}

@@ -1,7 +1,9 @@
 // A function with debug lines, as 'phaedrus ir -gline-tables-only' makes
-// it, measured: `if (c) return g();` on line 11 (two blocks on one line),
-// `h(); h();` on line 12 (two calls on one line in one block), a branch the
-// profile leaves open on line 13, whose successors share line 14.
+// it, measured: `if (g() && c) return g();` on line 11 (two blocks on one
+// line), `h(); h();` on line 12 (two calls on one line in one block), a
+// branch the profile leaves open on line 13 (a line with nothing but the
+// branch, which the sample loader does not weigh), whose successors share
+// line 14.
 #file = #llvm.di_file<"t.c" in "/tmp">
 #cu = #llvm.di_compile_unit<id = distinct[0]<>, sourceLanguage = DW_LANG_C11, file = #file, isOptimized = true, emissionKind = LineTablesOnly>
 #type = #llvm.di_subroutine_type<>
@@ -16,6 +18,7 @@ module {
   llvm.func @h()
   llvm.func @f(%c: i1, %d: i1) -> i32 attributes {phaedrus.entry_count = #phaedrus.entry_count<12, measured, confidence = 1.0>} {
     %zero = llvm.mlir.constant(0 : i32) : i32 loc(fused<#sp>[#l14])
+    %v = llvm.call @g() : () -> i32 loc(fused<#sp>[#l11])
     llvm.cond_br %c, ^bb1, ^bb2 {phaedrus.branch_weights = #phaedrus.branch_weights<[3, 9], measured, confidence = 1.0>} loc(fused<#sp>[#l11])
   ^bb1:
     %r = llvm.call @g() : () -> i32 loc(fused<#sp>[#l11])

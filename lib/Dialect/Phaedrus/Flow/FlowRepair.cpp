@@ -205,6 +205,19 @@ bool mlir::phaedrus::repairFlow(LLVM::LLVMFuncOp function) {
       fb.HasUnknownWeight = false;
     }
   }
+  // Blocks the given counts determine through unconditional edges too (a
+  // block whose one predecessor falls through to it): profi would
+  // otherwise take them for free to move, and rebalance a consistent
+  // profile around them.
+  llvm::DenseMap<Block *, uint64_t> known = knownBlockCounts(function);
+  for (Block *b : blocks) {
+    llvm::FlowBlock &fb = flow.Blocks[index[b]];
+    auto count = known.find(b);
+    if (fb.HasUnknownWeight && count != known.end()) {
+      fb.Weight = count->second;
+      fb.HasUnknownWeight = false;
+    }
+  }
   if (entryCount) {
     flow.Blocks[0].Weight = entryCount.getCount();
     flow.Blocks[0].HasUnknownWeight = false;
@@ -335,5 +348,29 @@ mlir::phaedrus::knownBlockCounts(LLVM::LLVMFuncOp function) {
     ready.push_back(&body.front());
   while (!ready.empty())
     send(ready.pop_back_val());
+  // A block that no edge able to carry flow reaches from the entry did not
+  // run (a loop behind a branch never taken: the repair drops the zero
+  // weights of its blocks, which would leave them and all after it open).
+  if (counts.count(&body.front())) {
+    llvm::SmallPtrSet<Block *, 32> reached{&body.front()};
+    SmallVector<Block *> stack{&body.front()};
+    while (!stack.empty()) {
+      Block *b = stack.pop_back_val();
+      auto count = counts.find(b);
+      if (count != counts.end() && count->second == 0)
+        continue;
+      auto weights =
+          b->getTerminator()->getAttrOfType<BranchWeightsAttr>(weightsName);
+      for (unsigned i = 0; i < b->getNumSuccessors(); ++i)
+        if (!(weights && weights.getWeights()[i] == 0) &&
+            reached.insert(b->getSuccessor(i)).second)
+          stack.push_back(b->getSuccessor(i));
+    }
+    for (Block &b : body)
+      if (!reached.contains(&b) && counts.try_emplace(&b, 0).second)
+        ready.push_back(&b);
+    while (!ready.empty())
+      send(ready.pop_back_val());
+  }
   return counts;
 }
