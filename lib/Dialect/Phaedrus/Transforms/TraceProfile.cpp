@@ -4,11 +4,14 @@
 #include "phaedrus/Dialect/Phaedrus/Transforms/BranchWeights.h"
 #include "phaedrus/Dialect/Phaedrus/Transforms/Passes.h"
 #include "phaedrus/Dialect/Phaedrus/Transforms/ProgramShape.h"
+#include "phaedrus/Target/Wpp/ImportWpp.h"
 
 #include "mlir/Parser/Parser.h"
 
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
 
 namespace mlir::phaedrus {
 #define GEN_PASS_DEF_PHAEDRUSTRACEPROFILEPASS
@@ -17,6 +20,9 @@ namespace mlir::phaedrus {
 
 using namespace mlir;
 using namespace mlir::phaedrus;
+
+/// How a trace file as the runtime writes it begins (docs/TraceFormat.md).
+static constexpr llvm::StringLiteral kWppMagic("PHDRWPP\n");
 
 namespace {
 struct PhaedrusTraceProfilePass
@@ -39,17 +45,45 @@ struct PhaedrusTraceProfilePass
           traces.push_back(trace);
     };
     select(module);
+    // Trace files as the runtime wrote them are counted without IR; files
+    // of phaedrus IR are parsed.
+    SmallVector<std::pair<VocabularyOp, std::vector<uint64_t>>> counted;
+    std::vector<OwningOpRef<ModuleOp>> vocabularies;
     for (const std::string &path : traceFiles) {
-      ParserConfig config(&getContext());
-      OwningOpRef<ModuleOp> file = parseSourceFile<ModuleOp>(path, config);
-      if (!file) {
-        mlir::emitError(FileLineColLoc::get(&getContext(), path, 0, 0))
+      Location fileLoc = FileLineColLoc::get(&getContext(), path, 0, 0);
+      // (Null-terminated: the IR parser needs it.)
+      auto buffer = llvm::MemoryBuffer::getFile(path);
+      if (!buffer) {
+        mlir::emitError(fileLoc)
             << "phaedrus-trace-profile: cannot read traces from '" << path
-            << "'";
+            << "': " << buffer.getError().message();
         return signalPassFailure();
       }
       if (!programFingerprint)
         programFingerprint = analyzeProgram(module).fingerprint;
+      if ((*buffer)->getBuffer().starts_with(kWppMagic)) {
+        ImportWppOptions options;
+        options.expectedFingerprint = *programFingerprint;
+        FailureOr<WppCounts> file =
+            countWpp((*buffer)->getBuffer(), &getContext(), fileLoc, options);
+        if (failed(file))
+          return signalPassFailure();
+        for (WppThreadCounts &thread : file->threads)
+          if (traceName.empty() || thread.name == traceName)
+            counted.push_back({file->vocabulary, std::move(thread.tokenCounts)});
+        vocabularies.push_back(std::move(file->module));
+        continue;
+      }
+      llvm::SourceMgr sourceMgr;
+      sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
+      ParserConfig config(&getContext());
+      OwningOpRef<ModuleOp> file = parseSourceFile<ModuleOp>(sourceMgr, config);
+      if (!file) {
+        mlir::emitError(fileLoc)
+            << "phaedrus-trace-profile: cannot read traces from '" << path
+            << "'";
+        return signalPassFailure();
+      }
       for (TraceOp trace : file->getOps<TraceOp>())
         if (trace.getFingerprint() != *programFingerprint) {
           trace.emitError()
@@ -62,12 +96,17 @@ struct PhaedrusTraceProfilePass
       select(*file);
       files.push_back(std::move(file));
     }
-    if (traces.empty()) {
-      if (traceName.empty())
-        module.emitError("phaedrus-trace-profile: the module has no trace");
+    if (traces.empty() && counted.empty()) {
+      std::string what = traceName.empty() ? std::string("trace")
+                                           : "trace named @" + traceName;
+      if (traceFiles.empty())
+        module.emitError() << "phaedrus-trace-profile: the module has no "
+                           << what;
       else
-        module.emitError() << "phaedrus-trace-profile: the module has no trace named @"
-                           << traceName;
+        module.emitError()
+            << "phaedrus-trace-profile: neither the module nor its trace "
+               "files have a "
+            << what << " (a trace file's threads are @run, @run_t1, ...)";
       return signalPassFailure();
     }
 
@@ -89,6 +128,10 @@ struct PhaedrusTraceProfilePass
           failed(branches.addPathCounts(vocabulary, *counts, trace)))
         return signalPassFailure();
     }
+    for (auto &[vocabulary, counts] : counted)
+      if (failed(addEntryCounts(vocabulary, counts, entries, vocabulary)) ||
+          failed(branches.addPathCounts(vocabulary, counts, vocabulary)))
+        return signalPassFailure();
     numBranchesAnnotated += branches.attach(Provenance::Measured, 1.0);
 
     numFunctionsAnnotated +=

@@ -633,11 +633,17 @@ def PhaedrusTraceProfilePass : Pass<"phaedrus-trace-profile", "::mlir::ModuleOp"
     (a repeat multiplies its body's counts, a rule's counts are computed once
     per rule), so it costs time in the size of the IR, not of the trace.
 
-    Traces come from the module itself and from `trace-files`, files that
-    `phaedrus-translate --import-wpp` wrote; a trace in such a file must
-    carry the fingerprint of this program (the one `--phaedrus-instrument`
-    computes), or the pass fails: a trace of another build would attach
-    wrong counts. With several traces the counts are summed (like merging
+    Traces come from the module itself and from `trace-files`: files that
+    `phaedrus-translate --import-wpp` wrote, or trace files as the runtime
+    wrote them (`.wpp`, told by their magic), which are counted in one pass
+    without building their traces as IR (`countWpp`, as
+    `--wpp-trace-counts`: seconds and megabytes where importing a long path
+    trace takes minutes and gigabytes); each thread of such a file is a
+    trace, named as `--import-wpp` names it (`run`, `run_t1`, ...). A trace
+    must carry the fingerprint of this program (the one
+    `--phaedrus-instrument` computes), or the pass fails: a trace of another
+    build would attach wrong counts. A trace file cut short (a killed run)
+    is counted as far as it is intact, with a warning. With several traces the counts are summed (like merging
     raw profiles); `trace` selects a single one. Functions the vocabulary names but the
     traces never enter get a count of 0: measured as cold. Functions outside
     the vocabulary are left alone.
