@@ -453,9 +453,10 @@ def main(argv=None):
                    "seed (default: greedy)")
     p.add_argument("--sample-profile", metavar="PROF",
                    help="also write the prediction as an LLVM text sample "
-                        "profile, for a build of the sources with clang "
-                        "-fprofile-sample-use=PROF -gline-tables-only; it "
-                        "names lines when the program module has them "
+                        "profile, for a build of the same sources with the "
+                        "same flags and clang -O2 -gline-tables-only "
+                        "-fdebug-info-for-profiling -fprofile-sample-use=PROF; "
+                        "it names lines when the program module has them "
                         "('phaedrus ir --cflags -gline-tables-only'), see "
                         "docs/SampleProfile.md")
     p.set_defaults(func=cmd_predict)

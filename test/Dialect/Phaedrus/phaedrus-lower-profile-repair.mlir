@@ -175,3 +175,19 @@ llvm.func @falls_through(%c: i32) attributes {phaedrus.entry_count = #phaedrus.e
 ^bb18:
   llvm.return
 }
+
+// A function entered 0 times ran nothing: the weights a blend gave its loop
+// (runs in which it ran a little, rounded to no entry) are dropped, not
+// turned into a flow with no way in (a sample profile once had
+// `inflate_fast:1205:0`: body samples, no entries).
+// CHECK-LABEL: llvm.func @never_entered(
+// CHECK-SAME: function_entry_count = 0 : i64
+// CHECK-NOT: branch_weights
+// CHECK: llvm.return
+llvm.func @never_entered(%c: i1) attributes {phaedrus.entry_count = #phaedrus.entry_count<0, model, confidence = 0.5>} {
+  llvm.br ^loop
+^loop:
+  llvm.cond_br %c, ^loop, ^exit {phaedrus.branch_weights = #phaedrus.branch_weights<[1205, 3], model, confidence = 0.5>}
+^exit:
+  llvm.return
+}

@@ -8,7 +8,12 @@
 #cu = #llvm.di_compile_unit<id = distinct[0]<>, sourceLanguage = DW_LANG_C11, file = #file, isOptimized = true, emissionKind = LineTablesOnly>
 #type = #llvm.di_subroutine_type<>
 #sp = #llvm.di_subprogram<id = distinct[1]<>, compileUnit = #cu, scope = #file, name = "f", file = #file, line = 10, scopeLine = 10, subprogramFlags = "Definition|Optimized", type = #type>
+#spz = #llvm.di_subprogram<id = distinct[2]<>, compileUnit = #cu, scope = #file, name = "z", file = #file, line = 20, scopeLine = 20, subprogramFlags = "Definition|Optimized", type = #type>
 #l10 = loc("t.c":10:0)
+#l20 = loc("t.c":20:0)
+#l21 = loc("t.c":21:3)
+#l22 = loc("t.c":22:5)
+#l23 = loc("t.c":23:3)
 #l11 = loc("t.c":11:7)
 #l12 = loc("t.c":12:3)
 #l13 = loc("t.c":13:3)
@@ -33,4 +38,13 @@ module {
   ^bb4:
     llvm.return %zero : i32 loc(fused<#sp>[#l14])
   } loc(fused<#sp>[#l10])
+  // Never entered, with weights a blend left in its loop: all of it 0.
+  llvm.func @z(%c: i1) attributes {phaedrus.entry_count = #phaedrus.entry_count<0, model, confidence = 0.5>} {
+    llvm.br ^loop loc(fused<#spz>[#l21])
+  ^loop:
+    llvm.call @h() : () -> () loc(fused<#spz>[#l22])
+    llvm.cond_br %c, ^loop, ^exit {phaedrus.branch_weights = #phaedrus.branch_weights<[1205, 3], model, confidence = 0.5>} loc(fused<#spz>[#l22])
+  ^exit:
+    llvm.return loc(fused<#spz>[#l23])
+  } loc(fused<#spz>[#l20])
 }

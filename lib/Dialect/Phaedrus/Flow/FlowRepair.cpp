@@ -128,6 +128,15 @@ bool mlir::phaedrus::repairFlow(LLVM::LLVMFuncOp function) {
       }))
     return false;
   auto entryCount = function->getAttrOfType<EntryCountAttr>(entryName);
+  // A function entered 0 times ran nothing: weights inside it (a blend of
+  // runs in which it ran a little, rounded to no entry) would be a loop
+  // turning with no way in, which no flow can be. LLVM keeps its static
+  // estimate; the entry count says it is cold.
+  if (entryCount && entryCount.getCount() == 0) {
+    for (Block &b : body)
+      b.getTerminator()->removeAttr(weightsName);
+    return true;
+  }
 
   SmallVector<Block *> blocks = flowBlocks(body);
   if (blocks.empty() || blocks.front() != &body.front())
