@@ -18,6 +18,16 @@ def phaedrus(*args, cwd=None):
                           capture_output=True, text=True, cwd=cwd, env=env)
 
 
+def _instrumented(tmp_path, name, source_text):
+    """A C program of `source_text` through ir and instrument:
+    tmp_path/NAME.inst (and NAME.mlir, NAME.inst.mlir)."""
+    source = tmp_path / f"{name}.c"
+    source.write_text(source_text)
+    assert phaedrus("ir", source, "-o", tmp_path / f"{name}.mlir").returncode == 0
+    assert phaedrus("instrument", tmp_path / f"{name}.mlir", "-o",
+                    tmp_path / f"{name}.inst").returncode == 0
+
+
 def test_help_lists_commands():
     result = phaedrus("--help")
     assert result.returncode == 0
@@ -457,18 +467,15 @@ def test_mistakes_of_a_first_users_session(tmp_path):
     assert "f.wpp by the function-granularity one: a corpus holds runs of " \
         "one build" in results[-1].stderr
     # A run killed by a signal: which one, and what its trace may lack.
-    crash = tmp_path / "crash.c"
-    crash.write_text("#include <stdlib.h>\n"
-                     "static int f(int x) { return x + 1; }\n"
-                     "int main(int argc, char **argv) {\n"
-                     "  int s = 0;\n"
-                     "  for (int i = 0; i < 100; ++i) s = f(s);\n"
-                     "  if (s) abort();\n"
-                     "  return 0;\n"
-                     "}\n")
-    assert phaedrus("ir", crash, "-o", tmp_path / "crash.mlir").returncode == 0
-    assert phaedrus("instrument", tmp_path / "crash.mlir", "-o",
-                    tmp_path / "crash.inst").returncode == 0
+    _instrumented(tmp_path, "crash",
+                  "#include <stdlib.h>\n"
+                  "static int f(int x) { return x + 1; }\n"
+                  "int main(int argc, char **argv) {\n"
+                  "  int s = 0;\n"
+                  "  for (int i = 0; i < 100; ++i) s = f(s);\n"
+                  "  if (s) abort();\n"
+                  "  return 0;\n"
+                  "}\n")
     results.append(phaedrus("run", tmp_path / "crash.inst", "-o",
                             tmp_path / "crash.wpp", "--"))
     assert "program was killed by SIGABRT" in results[-1].stderr
@@ -547,21 +554,17 @@ def test_run_describes_the_input_before_the_program_changes_it(tmp_path):
     a.txt.gz): the run's description is of the file it was given, read
     before it ran (a session testing zlib's minigzip as a user found the
     description made afterwards, of a file that was gone)."""
-    source = tmp_path / "consume.c"
-    source.write_text(
-        '#include <stdio.h>\n'
-        'int main(int argc, char **argv) {\n'
-        '  FILE *f = fopen(argv[1], "r");\n'
-        '  int c, n = 0;\n'
-        '  while ((c = fgetc(f)) != EOF) n++;\n'
-        '  fclose(f);\n'
-        '  remove(argv[1]);\n'
-        '  printf("%d\\n", n);\n'
-        '  return 0;\n'
-        '}\n')
-    assert phaedrus("ir", source, "-o", tmp_path / "c.mlir").returncode == 0
-    assert phaedrus("instrument", tmp_path / "c.mlir", "-o",
-                    tmp_path / "c.inst").returncode == 0
+    _instrumented(tmp_path, "c",
+                  '#include <stdio.h>\n'
+                  'int main(int argc, char **argv) {\n'
+                  '  FILE *f = fopen(argv[1], "r");\n'
+                  '  int c, n = 0;\n'
+                  '  while ((c = fgetc(f)) != EOF) n++;\n'
+                  '  fclose(f);\n'
+                  '  remove(argv[1]);\n'
+                  '  printf("%d\\n", n);\n'
+                  '  return 0;\n'
+                  '}\n')
     data = tmp_path / "data.txt"
     data.write_text("some words to count\n" * 100)
     result = phaedrus("run", tmp_path / "c.inst", "-o", tmp_path / "r.wpp", "--", data)
