@@ -211,13 +211,14 @@ LogicalResult mlir::phaedrus::exportSampleProfile(Operation *module,
     }
     std::map<Key, uint64_t> body;
     auto llvmFunction = dyn_cast<LLVM::LLVMFuncOp>(function.getOperation());
-    if (LLVM::DISubprogramAttr subprogram = subprogramOf(function);
-        llvmFunction && subprogram)
+    LLVM::DISubprogramAttr subprogram = subprogramOf(function);
+    if (llvmFunction && subprogram)
       body = bodySamples(llvmFunction, subprogram, discriminators);
     uint64_t head = count.getCount(), total = 0;
-    if (body.empty()) {
+    if (!subprogram) {
       // No lines to name: the function's first line holds its entry count
-      // and its branch weights, a proxy for the blocks it executed.
+      // and its branch weights, a proxy for the blocks it executed (none,
+      // for a function that never ran).
       ++withoutLines;
       total = head;
       function->walk([&](Operation *nested) {
@@ -227,8 +228,9 @@ LogicalResult mlir::phaedrus::exportSampleProfile(Operation *module,
             total = llvm::SaturatingAdd(total, w);
       });
       if (total)
-        body[{0, 0}] = total; // (a function that never ran has no lines)
+        body[{0, 0}] = total;
     } else {
+      // (With lines but none the profile knows, the head samples alone.)
       for (auto &[key, samples] : body)
         total = llvm::SaturatingAdd(total, samples);
     }
