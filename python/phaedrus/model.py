@@ -250,6 +250,7 @@ class RetrievalModel(nn.Module):
         # The training run of each hidden unit; the model file names them
         # (`runs`), so that a prediction says which runs it blends.
         self.run_names = None
+        self.run_arguments = None
 
     def scores(self, multi_hot):
         return self.hidden(multi_hot)
@@ -474,6 +475,10 @@ def train(corpus: dict, config: TrainConfig):
             # (eval compares clang's counters).
             model = RetrievalModel(len(descriptors), vocab_size, len(runs))
             model.run_names = [r["name"] for r in runs]
+            # Each run's command line as the featurizer describes it: a
+            # prediction says when it blends runs given other arguments.
+            model.run_arguments = [[t for t in r["descriptor"] if t.startswith("arg")]
+                                   for r in runs]
             model.runs.fit(runs)
             model.tokens.fit(runs, vocab_size, model.runs.exponent)
             profiles, scale = normalized_profiles(vocab_size, runs)
@@ -697,6 +702,11 @@ def model_ir(model, space: TokenSpace, corpus: dict, kind: str, report=None,
     run_names = getattr(model, "run_names", None)
     runs = ([f"    runs([{', '.join(mlir_string(r) for r in run_names)}])"]
             if run_names else [])
+    run_arguments = getattr(model, "run_arguments", None)
+    if run_names and run_arguments:
+        lists = ", ".join("[" + ", ".join(mlir_string(t) for t in tokens) + "]"
+                          for tokens in run_arguments)
+        runs.append(f"    run_arguments([{lists}])")
     vocab_symbol = corpus_mod.symbol_ref(vocabulary["name"])
     return "\n".join([
         "// A phaedrus model, written by `phaedrus train` (docs/Model.md).",

@@ -148,6 +148,10 @@ def test_retrieval_model_trains_and_matches_pytorch(tmp_path):
     assert "output_counts = 1" in text
     names = [r["name"] for r in corpus["runs"]]
     assert 'runs(["run0", "run1", "run2", "run3"])' in text
+    # Each run's command line, for the warning about blends of runs given
+    # other arguments than the input (docs/Model.md).
+    assert ('run_arguments([["argc=1", "arg1=-0"], ["argc=1", "arg1=-1"], '
+            '["argc=1", "arg1=-2"], ["argc=1", "arg1=-3"]])') in text
     for run in corpus["runs"]:
         x = M.multi_hot(space, run["descriptor"]).unsqueeze(0)
         with torch.no_grad():
@@ -178,7 +182,11 @@ def test_retrieval_model_trains_and_matches_pytorch(tmp_path):
     for runs, message in [('["run0", "run1", "run2"]', "names 3 training runs for its 4 hidden units"),
                           ('["run0", "run1", "run2", "run1"]', "names training run 'run1' twice"),
                           ('["run0", "", "run2", "run3"]', "a training run with an empty name")]:
-        bad.write_text(text.replace('runs(["run0", "run1", "run2", "run3"])', f"runs({runs})"))
+        # (Without run_arguments, which the verifier would match to runs
+        # first.)
+        plain = "\n".join(line for line in text.split("\n")
+                          if not line.lstrip().startswith("run_arguments("))
+        bad.write_text(plain.replace('runs(["run0", "run1", "run2", "run3"])', f"runs({runs})"))
         result = run_model(bad, "--log-counts", check=False)
         assert result.returncode == 1 and message in result.stderr, result.stderr
     bad.write_text(text.replace("hidden_softmax = 1", "hidden_softmax = 0"))

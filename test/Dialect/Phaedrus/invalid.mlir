@@ -372,6 +372,30 @@ phaedrus.model @m mlp vocabulary(@v) fingerprint(1) vocab_size(1) runs(["text-9"
 
 // -----
 
+phaedrus.vocabulary @v fingerprint(1) {
+  phaedrus.entry 0 function @a
+}
+// expected-error @below {{has run_arguments for 1 runs, but names 2 runs}}
+phaedrus.model @m mlp vocabulary(@v) fingerprint(1) vocab_size(1) runs(["text-9", "small-1"]) run_arguments([["argc=1"]]) hyperparameters({}) weights({})
+
+// -----
+
+phaedrus.vocabulary @v fingerprint(1) {
+  phaedrus.entry 0 function @a
+}
+// expected-error @below {{run_arguments must be lists of strings, got ["argc=1", 3]}}
+phaedrus.model @m mlp vocabulary(@v) fingerprint(1) vocab_size(1) runs(["text-9"]) run_arguments([["argc=1", 3]]) hyperparameters({}) weights({})
+
+// -----
+
+phaedrus.vocabulary @v fingerprint(1) {
+  phaedrus.entry 0 function @a
+}
+// expected-error @below {{has run_arguments for 1 runs, but names 0 runs}}
+phaedrus.model @m mlp vocabulary(@v) fingerprint(1) vocab_size(1) run_arguments([["argc=1"]]) hyperparameters({}) weights({})
+
+// -----
+
 // expected-error @below {{refers to unknown model @m}}
 phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
 

@@ -378,6 +378,21 @@ LogicalResult ModelOp::verify() {
         return emitOpError() << "names training run '" << name << "' twice";
     }
   }
+  if (ArrayAttr arguments = getRunArgumentsAttr()) {
+    ArrayAttr runs = getRunsAttr();
+    if (!runs || runs.size() != arguments.size())
+      return emitOpError() << "has run_arguments for " << arguments.size()
+                           << " runs, but names "
+                           << (runs ? runs.size() : 0) << " runs";
+    for (Attribute list : arguments) {
+      auto tokens = dyn_cast<ArrayAttr>(list);
+      if (!tokens || !llvm::all_of(tokens, [](Attribute token) {
+            return isa<StringAttr>(token);
+          }))
+        return emitOpError() << "run_arguments must be lists of strings, got "
+                             << list;
+    }
+  }
   return success();
 }
 

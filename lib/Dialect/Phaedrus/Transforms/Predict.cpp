@@ -117,9 +117,74 @@ PhaedrusPredictPass::importModelFile(ModuleOp module, uint64_t fingerprint) {
 /// A model that names the training runs it blends says which runs the
 /// prediction mixes, heaviest first: what a user reads to judge it (a blend
 /// of runs unlike the input says more training runs are needed).
+/// The command-line descriptor tokens (argc=N, argI=...) among `tokens`,
+/// sorted.
+static std::vector<std::string> argumentTokens(ArrayRef<std::string> tokens) {
+  std::vector<std::string> out;
+  for (const std::string &token : tokens)
+    if (StringRef(token).starts_with("arg"))
+      out.push_back(token);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+/// A blend that weighs runs given other arguments than the input, while a
+/// training run was given the same ones, follows what the inputs hold and
+/// not the options: say so (two sessions testing zlib's minigzip as users
+/// got the `-h` run blended for `-9`, and for `-6`, at 0.50-1.00).
+static void warnArgumentMismatch(PredictOp op, ArrayAttr runArguments,
+                                 const std::vector<std::string> &runs,
+                                 const std::vector<float> &weights,
+                                 const std::vector<std::string> &tokens) {
+  if (!runArguments || runArguments.size() != runs.size())
+    return;
+  std::vector<std::string> input = argumentTokens(tokens);
+  double same = 0;
+  size_t bestSame = runs.size(), heaviest = 0;
+  for (size_t r = 0; r < runs.size(); ++r) {
+    std::vector<std::string> theirs;
+    for (Attribute token : cast<ArrayAttr>(runArguments[r]))
+      theirs.push_back(cast<StringAttr>(token).getValue().str());
+    std::sort(theirs.begin(), theirs.end());
+    if (theirs == input) {
+      same += weights[r];
+      if (bestSame == runs.size() || weights[r] > weights[bestSame])
+        bestSame = r;
+    }
+    if (weights[r] > weights[heaviest])
+      heaviest = r;
+  }
+  constexpr double kMostly = 0.5;
+  if (bestSame == runs.size() || same >= kMostly)
+    return;
+  std::vector<std::string> theirs;
+  for (Attribute token : cast<ArrayAttr>(runArguments[heaviest]))
+    theirs.push_back(cast<StringAttr>(token).getValue().str());
+  std::vector<std::string> differ;
+  for (const std::string &token : theirs)
+    if (!llvm::is_contained(input, token))
+      differ.push_back(token);
+  std::string message;
+  llvm::raw_string_ostream os(message);
+  os << "the prediction weighs runs given other arguments than this input ("
+      << runs[heaviest] << " " << llvm::format("%.2f", weights[heaviest])
+      << ": " << (differ.empty() ? std::string("fewer") : llvm::join(differ, " "))
+      << "), while the training run " << runs[bestSame]
+      << ", given the same ones (" << llvm::join(input, " ") << "), weighs "
+      << llvm::format("%.2f", weights[bestSame])
+      << " (runs given the same arguments weigh "
+      << llvm::format("%.2f", same)
+      << " together): the blend follows what the inputs hold; where the "
+         "options decide what the program does, train on runs that vary "
+         "the options and the data independently (docs/Corpus.md)";
+  op.emitWarning() << message;
+}
+
 static LogicalResult remarkBlend(PredictOp op, inference::Model &model,
                                  const std::vector<int64_t> &ids,
-                                 std::optional<double> inputLog2Size) {
+                                 std::optional<double> inputLog2Size,
+                                 ArrayAttr runArguments,
+                                 const std::vector<std::string> &tokens) {
   const std::vector<std::string> &runs = model.runNames();
   if (runs.empty())
     return success();
@@ -164,6 +229,7 @@ static LogicalResult remarkBlend(PredictOp op, inference::Model &model,
          << " bytes";
   }
   op.emitRemark() << message;
+  warnArgumentMismatch(op, runArguments, runs, weights, tokens);
   // Without a law of size, a blend of runs on far smaller or larger inputs
   // predicts their totals, whatever this input's size: say so.
   constexpr double kFarLog2 = 3; // 8 times
@@ -272,7 +338,8 @@ LogicalResult PhaedrusPredictPass::predict(PredictOp op, uint64_t fingerprint,
   std::vector<uint64_t> counts;
   if (!loaded->predictCounts(ids, options, counts, confidence, error))
     return op.emitOpError() << "prediction failed: " << error;
-  if (failed(remarkBlend(op, *loaded, ids, options.inputLog2Size)))
+  if (failed(remarkBlend(op, *loaded, ids, options.inputLog2Size,
+                         model.getRunArgumentsAttr(), tokens)))
     return failure();
   if (failed(addEntryCounts(vocabulary, counts, entries, op)))
     return failure();

@@ -291,8 +291,11 @@ def Phaedrus_ModelOp : Phaedrus_Op<"model", [
     model. A model whose prediction blends the training runs' profiles (the
     retrieval model: an `mlp` with `hidden_softmax = 1`) may name them in
     `runs`, one per hidden unit, so that a prediction can say which runs it
-    blends. docs/Model.md documents the kinds, their token spaces and the
-    weight names and layouts.
+    blends, and give each run's command-line descriptor tokens (`argc=N`,
+    `argI=...`) in `run_arguments`, one list per run, so that a prediction
+    can say when it blends runs given other arguments than its input.
+    docs/Model.md documents the kinds, their token spaces and the weight
+    names and layouts.
 
     Example:
 
@@ -310,6 +313,7 @@ def Phaedrus_ModelOp : Phaedrus_Op<"model", [
                        Phaedrus_PosI64Attr:$vocab_size,
                        OptionalAttr<StrArrayAttr>:$descriptors,
                        OptionalAttr<StrArrayAttr>:$runs,
+                       OptionalAttr<ArrayAttr>:$run_arguments,
                        DictionaryAttr:$hyperparameters,
                        DictionaryAttr:$weights);
   let assemblyFormat = [{
@@ -317,6 +321,7 @@ def Phaedrus_ModelOp : Phaedrus_Op<"model", [
     `vocab_size` `(` $vocab_size `)`
     (`descriptors` `(` $descriptors^ `)`)?
     (`runs` `(` $runs^ `)`)?
+    (`run_arguments` `(` $run_arguments^ `)`)?
     `hyperparameters` `(` $hyperparameters `)`
     `weights` `(` $weights `)` attr-dict
   }];
