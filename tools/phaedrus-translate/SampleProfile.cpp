@@ -266,6 +266,8 @@ LogicalResult mlir::phaedrus::exportSampleProfile(Operation *module,
         << "phaedrus-translate: the module has no debug lines, so each "
            "function's samples sit on its first line, where clang applies "
            "them to few functions (docs/SampleProfile.md): make the module "
-           "with `phaedrus ir --cflags -gline-tables-only`";
+           "with `phaedrus ir --cflags -gline-tables-only`, and keep its "
+           "lines when phaedrus-opt writes it (--mlir-print-debuginfo; the "
+           "phaedrus driver does)";
   return failure(failedAny);
 }

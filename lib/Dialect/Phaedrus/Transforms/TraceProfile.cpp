@@ -110,6 +110,15 @@ struct PhaedrusTraceProfilePass
       return signalPassFailure();
     }
 
+    // Trace files name their threads alike (`run`, `run_t1`, ...): a name
+    // that several traces share selects them all.
+    if (!traceName.empty() && traces.size() + counted.size() > 1)
+      module.emitWarning()
+          << "phaedrus-trace-profile: " << traces.size() + counted.size()
+          << " traces are named @" << traceName
+          << " (each trace file names its first thread @run): their counts "
+             "are summed";
+
     // Entry counts per function symbol and edge counts from Ball-Larus
     // paths, summed over traces.
     llvm::StringMap<uint64_t> entries;

@@ -682,9 +682,10 @@ def PhaedrusTraceProfilePass : Pass<"phaedrus-trace-profile", "::mlir::ModuleOp"
     Option<"traceName", "trace", "std::string", "\"\"",
            "Use only the trace with this symbol name (default: sum all traces)">,
     ListOption<"traceFiles", "trace-files", "std::string",
-               "Also read the traces of these files (phaedrus IR from "
-               "phaedrus-translate --import-wpp); each must have been recorded "
-               "from this build of the program">
+               "Also read the traces of these files: trace files as the "
+               "runtime wrote them (.wpp, counted without IR) or phaedrus IR "
+               "from phaedrus-translate --import-wpp; each must have been "
+               "recorded from this build of the program">
   ];
   let statistics = [
     Statistic<"numFunctionsAnnotated", "functions-annotated",
