@@ -147,13 +147,13 @@ bodySamples(LLVM::LLVMFuncOp function, LLVM::DISubprogramAttr subprogram,
         continue;
       unsigned discriminator = 0;
       if (discriminators) {
+        // (Blocks come in order: one already here is the last one.)
         SmallVector<Block *, 2> &blocks = blocksOf[*line];
-        if (blocks.empty() || blocks.back() != &block)
-          if (!llvm::is_contained(blocks, &block)) {
-            blocks.push_back(&block);
-            if (blocks.size() > 1)
-              ++last[*line];
-          }
+        if (blocks.empty() || blocks.back() != &block) {
+          blocks.push_back(&block);
+          if (blocks.size() > 1)
+            ++last[*line];
+        }
         if (blocks.size() > 1 && last[*line] <= kMaxDiscriminator)
           discriminator = last[*line];
       }

@@ -14,6 +14,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
 
 #include <algorithm>
 #include <cmath>
@@ -51,6 +52,18 @@ FailureOr<StringAttr>
 PhaedrusPredictPass::importModelFile(ModuleOp module, uint64_t fingerprint) {
   MLIRContext *context = module.getContext();
   Location fileLoc = FileLineColLoc::get(context, modelFile, 0, 0);
+  auto buffer = llvm::MemoryBuffer::getFile(modelFile);
+  if (!buffer)
+    return mlir::emitError(fileLoc)
+           << "phaedrus-predict: cannot read a model from '" << modelFile
+           << "': could not open input file " << modelFile;
+  // A corpus given where the model belongs.
+  StringRef hint;
+  if ((*buffer)->getBuffer().ltrim().starts_with("{"))
+    hint = "; it is JSON (a corpus?): 'phaedrus train' makes a model of a "
+           "corpus";
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
   ParserConfig config(context);
   // The parser's own diagnostics would quote the offending line: all of a
   // corpus's JSON, given where the model belongs. Its first message, with
@@ -68,14 +81,9 @@ PhaedrusPredictPass::importModelFile(ModuleOp module, uint64_t fingerprint) {
       }
       return success();
     });
-    file = parseSourceFile<ModuleOp>(modelFile, config);
+    file = parseSourceFile<ModuleOp>(sourceMgr, config);
   }
   if (!file) {
-    auto buffer = llvm::MemoryBuffer::getFile(modelFile);
-    StringRef hint;
-    if (buffer && (*buffer)->getBuffer().ltrim().starts_with("{"))
-      hint = "; it is JSON (a corpus?): 'phaedrus train' makes a model of a "
-             "corpus";
     return mlir::emitError(fileLoc)
            << "phaedrus-predict: cannot read a model from '" << modelFile
            << "'" << why << hint;
@@ -114,9 +122,6 @@ PhaedrusPredictPass::importModelFile(ModuleOp module, uint64_t fingerprint) {
   return model.getSymNameAttr();
 }
 
-/// A model that names the training runs it blends says which runs the
-/// prediction mixes, heaviest first: what a user reads to judge it (a blend
-/// of runs unlike the input says more training runs are needed).
 /// The command-line descriptor tokens (argc=N, argI=...) among `tokens`,
 /// sorted.
 static std::vector<std::string> argumentTokens(ArrayRef<std::string> tokens) {
@@ -125,6 +130,14 @@ static std::vector<std::string> argumentTokens(ArrayRef<std::string> tokens) {
     if (StringRef(token).starts_with("arg"))
       out.push_back(token);
   std::sort(out.begin(), out.end());
+  return out;
+}
+
+/// The strings of a list attribute (the verifier checked the kinds).
+static std::vector<std::string> strings(Attribute list) {
+  std::vector<std::string> out;
+  for (Attribute token : cast<ArrayAttr>(list))
+    out.push_back(cast<StringAttr>(token).getValue().str());
   return out;
 }
 
@@ -142,11 +155,7 @@ static void warnArgumentMismatch(PredictOp op, ArrayAttr runArguments,
   double same = 0;
   size_t bestSame = runs.size(), heaviest = 0;
   for (size_t r = 0; r < runs.size(); ++r) {
-    std::vector<std::string> theirs;
-    for (Attribute token : cast<ArrayAttr>(runArguments[r]))
-      theirs.push_back(cast<StringAttr>(token).getValue().str());
-    std::sort(theirs.begin(), theirs.end());
-    if (theirs == input) {
+    if (argumentTokens(strings(runArguments[r])) == input) {
       same += weights[r];
       if (bestSame == runs.size() || weights[r] > weights[bestSame])
         bestSame = r;
@@ -157,11 +166,8 @@ static void warnArgumentMismatch(PredictOp op, ArrayAttr runArguments,
   constexpr double kMostly = 0.5;
   if (bestSame == runs.size() || same >= kMostly)
     return;
-  std::vector<std::string> theirs;
-  for (Attribute token : cast<ArrayAttr>(runArguments[heaviest]))
-    theirs.push_back(cast<StringAttr>(token).getValue().str());
   std::vector<std::string> differ;
-  for (const std::string &token : theirs)
+  for (const std::string &token : strings(runArguments[heaviest]))
     if (!llvm::is_contained(input, token))
       differ.push_back(token);
   std::string message;
@@ -180,6 +186,9 @@ static void warnArgumentMismatch(PredictOp op, ArrayAttr runArguments,
   op.emitWarning() << message;
 }
 
+/// A model that names the training runs it blends says which runs the
+/// prediction mixes, heaviest first: what a user reads to judge it (a blend
+/// of runs unlike the input says more training runs are needed).
 static LogicalResult remarkBlend(PredictOp op, inference::Model &model,
                                  const std::vector<int64_t> &ids,
                                  std::optional<double> inputLog2Size,
