@@ -284,7 +284,11 @@ def cmd_predict(args):
         warnings = pipeline.export_sample_profile(args.output, args.sample_profile)
         if warnings:
             log(warnings)
-        log(f"wrote {args.sample_profile} (clang -fprofile-sample-use)")
+        log(f"wrote {args.sample_profile}: build the sources with the flags "
+            f"the module was made with and clang-22 -O2 -gline-tables-only "
+            f"-fdebug-info-for-profiling "
+            f"-fprofile-sample-use={args.sample_profile} "
+            f"-fprofile-sample-accurate (docs/SampleProfile.md)")
 
 
 def cmd_build(args):
@@ -455,7 +459,8 @@ def main(argv=None):
                    help="also write the prediction as an LLVM text sample "
                         "profile, for a build of the same sources with the "
                         "same flags and clang -O2 -gline-tables-only "
-                        "-fdebug-info-for-profiling -fprofile-sample-use=PROF; "
+                        "-fdebug-info-for-profiling -fprofile-sample-use=PROF "
+                        "-fprofile-sample-accurate; "
                         "it names lines when the program module has them "
                         "('phaedrus ir --cflags -gline-tables-only'), see "
                         "docs/SampleProfile.md")

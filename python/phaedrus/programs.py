@@ -325,14 +325,17 @@ SAMPLE_LOADER_PIPELINE = ("function(lower-expect,simplifycfg,sroa,early-cse),"
 
 
 def sample_profiled_ir(program: Program, prof: Path, output: Path,
-                       discriminators=True):
+                       discriminators=True, accurate=True):
     """The program's front-end IR with a sample profile applied as clang
     -O2 -gline-tables-only -fprofile-sample-use applies it (with
-    -fdebug-info-for-profiling's discriminators, when `discriminators`):
-    up to and including the sample loader, so that the weights it gives the
-    branches can be set beside the profile's own."""
+    -fdebug-info-for-profiling's discriminators, when `discriminators`, and
+    -fprofile-sample-accurate, when `accurate`): up to and including the
+    sample loader, so that the weights it gives the branches can be set
+    beside the profile's own."""
     output = Path(output)
     extra = ["-fdebug-info-for-profiling"] if discriminators else []
+    if accurate:
+        extra.append("-fprofile-sample-accurate")
     parts = []
     for i, source in enumerate(program.sources):
         part = output.with_name(f"{output.stem}.{i}.bc")

@@ -173,6 +173,7 @@ def test_predicted_sample_profile_builds_the_sources(tmp_path):
                       "--", "wordfreq", tmp_path / "new.txt")
     assert result.returncode == 0, result.stderr
     assert "debug lines" not in result.stderr and f"wrote {prof}" in result.stderr
+    assert f"-fprofile-sample-use={prof} -fprofile-sample-accurate" in result.stderr
     text = prof.read_text()
     # insert's entry block: its first lines after the function's own.
     assert "\ninsert:" in text and "\n 1: " in text, text
