@@ -2,7 +2,7 @@
 input the model never saw, and how close does it come to PGO trained on that
 very input? (docs/Eval.md has the method and the JSON format.)
 
-For each held-out input, seven builds of the same whole-program module, all
+For each held-out input, eight builds of the same whole-program module, all
 compiled by `clang -O2` from LLVM IR that differs only in its profile
 metadata:
 
@@ -15,6 +15,7 @@ metadata:
              loses against the oracle)
   nearest    the profile of the training input whose description is nearest
   mean       the mean of the training inputs' profiles
+  static     LLVM's static estimate, no run at all (--phaedrus-static-estimate)
 
 clang's profiles are applied with `opt -passes=pgo-instr-use` to the same IR
 at the same point where Phaedrus attaches its profile, so that every build
@@ -52,6 +53,7 @@ VARIANTS = {
     "measured": "Phaedrus: this input's own measured trace, lowered",
     "nearest": "Phaedrus lowering of the nearest training input's profile",
     "mean": "Phaedrus lowering of the training inputs' mean profile",
+    "static": "Phaedrus lowering of LLVM's static estimate (no run)",
 }
 PROFILED = [v for v in VARIANTS if v != "plain"]
 
@@ -423,6 +425,11 @@ class Evaluation:
                                    corpus_mod.summed_tokens(counts["traces"]),
                                    inp.argv, out_ll, vocabulary=vocabulary)
 
+    def static_profile(self, out_ll: Path) -> Path:
+        estimated = out_ll.with_suffix(".estimate.mlir")
+        pipeline.static_estimate(self.program, estimated)
+        return self.lowered_ll(estimated, out_ll)
+
     def predicted_profile(self, inp: Input, out_ll: Path) -> Path:
         predicted = out_ll.with_suffix(".predicted.mlir")
         warnings = pipeline.predict(self.program, self.model, inp.argv, predicted,
@@ -486,8 +493,9 @@ class Evaluation:
         shared_ll = self.all_of(
             lambda: self.clang_profile(self.pgo_input, self.path("mismatch.ll")),
             lambda: self.counts_profile("mean", mean_counts(self.corpus),
-                                        self.pgo_input.argv, self.path("mean.ll")))
-        self.shared = dict(zip(["mismatch", "mean"], shared_ll))
+                                        self.pgo_input.argv, self.path("mean.ll")),
+            lambda: self.static_profile(self.path("static.ll")))
+        self.shared = dict(zip(["mismatch", "mean", "static"], shared_ll))
         self.shared_binaries = dict(zip(self.shared, self.parallel(
             self.binary_of, list(self.shared.values()))))
         # Every training run's own profile, lowered like the others: the
@@ -708,7 +716,7 @@ def summarize(rows) -> dict:
         "overlap_mismatch_mean": _mean(r["overlap"]["mismatch"] for r in rows),
         "hot_coverage_mean": _mean(r["hot_coverage"]["predicted"] for r in rows),
     }
-    for v in ("measured", "nearest", "mean"):
+    for v in ("measured", "nearest", "mean", "static"):
         summary[f"overlap_{v}_mean"] = _mean(r["overlap"][v] for r in rows)
     # The scale of the prediction: the median, over the inputs, of how
     # many times the oracle's total it is (1: right; 0.1 or 10: off tenfold).

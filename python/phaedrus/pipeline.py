@@ -367,6 +367,16 @@ def export_sample_profile(program: Path, output: Path) -> str:
     return result.stderr.decode(errors="replace").strip()
 
 
+def static_estimate(program: Path, output: Path) -> Path:
+    """The profile LLVM estimates for the program without any run
+    (--phaedrus-static-estimate: provenance static), as phaedrus profile
+    attributes."""
+    run([phaedrus_tool("phaedrus-opt"), program, "--phaedrus-static-estimate",
+         *debug_line_flags(program), "-o", output],
+        what="phaedrus-opt --phaedrus-static-estimate")
+    return Path(output)
+
+
 def lower_profile(program: Path, output: Path) -> Path:
     """phaedrus profile attributes -> LLVM's (entry counts, branch weights,
     ProfileSummary)."""

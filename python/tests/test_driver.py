@@ -317,7 +317,8 @@ def test_eval_on_the_demo_program(tmp_path):
     assert report["format"] == "phaedrus-eval" and report["granularity"] == "path"
     assert report["compared_counters"] == "entry counts and branch weights"
     assert [r["input"] for r in report["rows"]] == ["pairs", "mixed"]
-    variants = ["plain", "mismatch", "predicted", "oracle", "measured", "nearest", "mean"]
+    variants = ["plain", "mismatch", "predicted", "oracle", "measured", "nearest", "mean",
+                "static"]
     for row in report["rows"]:
         assert sorted(row["median_s"]) == sorted(variants)
         assert all(len(row["times_s"][v]) == 5 for v in variants)
@@ -358,7 +359,7 @@ def test_eval_on_the_demo_program(tmp_path):
                 "predicted_beats_mismatch_count", "overlap_predicted_mean",
                 "overlap_mismatch_mean", "hot_coverage_mean", "overlap_blend_ceiling_mean",
                 "oracle_recovery_interval", "lowering_recovery_interval",
-                "total_ratio_predicted_median"]:
+                "total_ratio_predicted_median", "overlap_static_mean"]:
         assert key in report["summary"]
     assert (tmp_path / "eval.png").read_bytes()[:4] == b"\x89PNG"
 

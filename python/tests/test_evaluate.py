@@ -107,7 +107,7 @@ def test_recovery_and_summary():
                             for v in evaluate.PROFILED},
                 "hot_coverage": {v: 1.0 for v in evaluate.PROFILED}}
     times = {"plain": 1.10, "mismatch": 1.2, "predicted": 1.05, "oracle": 1.0,
-             "measured": 1.0, "nearest": 1.1, "mean": 1.1}
+             "measured": 1.0, "nearest": 1.1, "mean": 1.1, "static": 1.1}
     flat = dict(times, oracle=1.095)  # the oracle gains less than 2%
     s = evaluate.summarize([row(times), row(flat)])
     assert s["oracle_meaningful_count"] == 1

@@ -696,6 +696,74 @@ def PhaedrusTraceProfilePass : Pass<"phaedrus-trace-profile", "::mlir::ModuleOp"
   let dependentDialects = ["::mlir::phaedrus::PhaedrusDialect"];
 }
 
+def PhaedrusStaticEstimatePass : Pass<"phaedrus-static-estimate", "::mlir::ModuleOp"> {
+  let summary = "Attach the profile LLVM estimates without any run (a baseline)";
+  let description = [{
+    The profile a compiler guesses with no run at all, as phaedrus profile
+    attributes with provenance `static`, for `--phaedrus-lower-profile` to
+    lower like a measured or predicted one: the baseline that a prediction
+    must beat to be worth its training runs (`phaedrus eval` reports it as
+    the `static` build, docs/Eval.md).
+
+    The program is translated to LLVM IR (a copy, without phaedrus ops or
+    annotations), and LLVM's own analyses estimate each function:
+    BranchProbabilityInfo's heuristics (loop back edges and exits,
+    unreachable and cold code, pointer, zero and floating-point
+    comparisons) and the block frequencies BlockFrequencyInfo derives from
+    them. Entry counts come from the call graph: each root (`main`, an
+    address-taken function, and an externally visible function that no
+    function here calls) is entered `entry-count` times; each direct call
+    enters its callee as often as its block is estimated to run; recursive
+    functions (a strongly connected component) are visited callers first
+    and the calls within one are counted once, as LLVM's synthetic entry
+    counts do. Each `llvm.cond_br` and `llvm.switch` of a function that is
+    entered gets `phaedrus.branch_weights`: its block's count split by
+    LLVM's probabilities. A positive estimate is at least 1 (0 would say
+    "never ran", which no static estimate knows); counts saturate at 2^62.
+    Functions whose LLVM IR blocks do not line up one to one with the
+    module's are left out, with a warning. Counts are relative: only their
+    ratios mean anything, and `entry-count` sets their scale (a large one
+    keeps the probabilities' resolution in integer weights). The
+    confidence is 0: no run measured or predicted these counts.
+
+    Before:
+
+    ```mlir
+    llvm.func @main(%n: i32) -> i32 {
+      ...
+      llvm.cond_br %done, ^exit, ^loop
+      ...
+    }
+    ```
+
+    After (`entry-count=1000`):
+
+    ```mlir
+    llvm.func @main(%n: i32) -> i32 attributes {
+        phaedrus.entry_count = #phaedrus.entry_count<1000, static, confidence = 0.0>} {
+      ...
+      llvm.cond_br %done, ^exit, ^loop {phaedrus.branch_weights =
+          #phaedrus.branch_weights<[1000, 31000], static, confidence = 0.0>}
+      ...
+    }
+    ```
+  }];
+  let options = [
+    Option<"entryCount", "entry-count", "uint64_t", "1048576",
+           "How often each root function (main, address-taken, externally "
+           "visible and not called here) is taken to be entered: the scale "
+           "of every count">
+  ];
+  let statistics = [
+    Statistic<"numFunctionsAnnotated", "functions-annotated",
+              "Number of functions given an entry count">,
+    Statistic<"numBranchesAnnotated", "branches-annotated",
+              "Number of branches given weights">
+  ];
+  let dependentDialects = ["::mlir::phaedrus::PhaedrusDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+}
+
 def PhaedrusPredictPass : Pass<"phaedrus-predict", "::mlir::ModuleOp"> {
   let summary = "Predict the profile of an unseen input with a trained model (oneDNN)";
   let description = [{
