@@ -17,7 +17,8 @@
 
 // @inc (internal, called directly) returns {result, cursor}; @tick
 // (internal, void) returns the cursor; @pair returns a struct that does
-// not fit beside the cursor and @vsum takes varargs: they keep their
+// not fit beside the cursor, @make returns one through an sret argument
+// (LLVM requires it to return void) and @vsum takes varargs: they keep their
 // signatures, and calls to them store the cursor to the thread-local first
 // and reload it after, as do calls to external functions (@puts) and
 // indirect calls. A declared function that writes no reachable memory
@@ -35,6 +36,9 @@
 // CHECK: llvm.return %{{.*}} : !llvm.ptr
 // CHECK-LABEL: llvm.func internal @pair(%arg0: i32) -> !llvm.struct<(i64, i64, i64)>
 // CHECK: llvm.mlir.addressof @__phaedrus_cursor
+// CHECK-LABEL: llvm.func internal @make(%arg0: !llvm.ptr {llvm.sret = !llvm.struct<(i64, i64, i64)>}, %arg1: i64) {
+// CHECK-NEXT: llvm.store
+// CHECK-NEXT: llvm.return
 // CHECK-LABEL: llvm.func internal @vsum(%arg0: i32, ...) -> i32
 // CHECK-NOT: __phaedrus_cursor
 // CHECK: llvm.return
@@ -45,16 +49,19 @@
 // CHECK: llvm.call @pair(
 // CHECK-NEXT: llvm.mlir.addressof @__phaedrus_cursor
 // CHECK-NEXT: llvm.load
+// CHECK: llvm.call @make(%{{.*}}, %{{.*}}) : (!llvm.ptr, i64) -> ()
+// CHECK-NEXT: llvm.mlir.addressof @__phaedrus_cursor
+// CHECK-NEXT: llvm.load
 
 // OPT-LABEL: define internal ptr @tick(i32 %0, ptr %1)
 // OPT-NEXT: ptrtoint ptr %1 to i64
-// OPT: store i16 9, ptr %1, align 2
+// OPT: store i16 11, ptr %1, align 2
 // OPT: phi ptr
 // OPT-NEXT: call { i32, ptr } @inc(i32 %0, ptr
 // OPT-NEXT: extractvalue { i32, ptr } %{{.*}}, 0
 // OPT-NEXT: %[[C2:.*]] = extractvalue { i32, ptr } %{{.*}}, 1
 // OPT-NEXT: ptrtoint ptr %[[C2]] to i64
-// OPT: store i16 10, ptr %[[C2]], align 2
+// OPT: store i16 12, ptr %[[C2]], align 2
 // OPT-LABEL: define i32 @main(
 // OPT-NEXT: %[[E:.*]] = load ptr, ptr @__phaedrus_cursor
 // OPT-NEXT: ptrtoint ptr %[[E]] to i64
@@ -63,6 +70,10 @@
 // OPT: phi ptr
 // OPT: store ptr %{{.*}}, ptr @__phaedrus_cursor
 // OPT-NEXT: call { i64, i64, i64 } @pair(i32 3)
+// OPT-NEXT: load ptr, ptr @__phaedrus_cursor
+// OPT: phi ptr
+// OPT-NEXT: store ptr %{{.*}}, ptr @__phaedrus_cursor
+// OPT-NEXT: call void @make(ptr
 // OPT-NEXT: load ptr, ptr @__phaedrus_cursor
 // OPT: phi ptr
 // OPT-NEXT: store ptr %{{.*}}, ptr @__phaedrus_cursor
@@ -100,6 +111,10 @@ module {
     %u = llvm.mlir.undef : !llvm.struct<(i64, i64, i64)>
     llvm.return %u : !llvm.struct<(i64, i64, i64)>
   }
+  llvm.func internal @make(%r: !llvm.ptr {llvm.sret = !llvm.struct<(i64, i64, i64)>}, %x: i64) {
+    llvm.store %x, %r : i64, !llvm.ptr
+    llvm.return
+  }
   llvm.func internal @vsum(%n: i32, ...) -> i32 {
     llvm.return %n : i32
   }
@@ -110,6 +125,9 @@ module {
     %c = llvm.mlir.constant(3 : i32) : i32
     llvm.call @tick(%c) : (i32) -> ()
     %p = llvm.call @pair(%c) : (i32) -> !llvm.struct<(i64, i64, i64)>
+    %one = llvm.mlir.constant(1 : i64) : i64
+    %slot = llvm.alloca %one x !llvm.struct<(i64, i64, i64)> : (i64) -> !llvm.ptr
+    llvm.call @make(%slot, %one) : (!llvm.ptr, i64) -> ()
     %v = llvm.call @vsum(%c, %c) vararg(!llvm.func<i32 (i32, ...)>) : (i32, i32) -> i32
     %n = llvm.call @strlen(%s) : (!llvm.ptr) -> i64
     llvm.call @free(%s) : (!llvm.ptr) -> ()

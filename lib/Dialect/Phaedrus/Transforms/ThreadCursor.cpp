@@ -50,6 +50,17 @@ static ArrayAttr withoutReturned(ArrayAttr attrs, bool append) {
   return ArrayAttr::get(context, result);
 }
 
+/// Whether `function` returns a struct through an `sret` argument: LLVM
+/// requires such a function to return void, so it cannot return the cursor
+/// (a function returning a struct by value in C, on x86-64 when it is larger
+/// than two registers: lz4's LZ4IO_createCResources).
+static bool hasStructReturn(LLVM::LLVMFuncOp function) {
+  for (unsigned i = 0, e = function.getNumArguments(); i < e; ++i)
+    if (function.getArgAttr(i, LLVM::LLVMDialect::getStructRetAttrName()))
+      return true;
+  return false;
+}
+
 static bool isMustTail(LLVM::CallOp call) {
   return call.getTailCallKind() == LLVM::tailcallkind::TailCallKind::MustTail;
 }
@@ -96,7 +107,7 @@ unsigned Recorder::threadCursor(ModuleOp module, const llvm::StringSet<> &direct
   SymbolTableCollection symbols;
 
   // Functions that carry the cursor: entered only by direct calls, with a
-  // result that fits beside it, not naked. Not with exceptions (an unwind
+  // result that fits beside it, not naked, without an sret argument. Not with exceptions (an unwind
   // edge would need the cursor too), not through `musttail` (caller and
   // callee must match), and not with any use other than such a call.
   llvm::StringSet<> carrying, untouched;
@@ -106,7 +117,7 @@ unsigned Recorder::threadCursor(ModuleOp module, const llvm::StringSet<> &direct
     if (containsAny<LLVM::InvokeOp, LLVM::LandingpadOp>(function))
       untouched.insert(function.getName());
     else if (direct.contains(function.getName()) && !function.isVarArg() &&
-             !isNaked(function) &&
+             !isNaked(function) && !hasStructReturn(function) &&
              carriesWithCursor(function.getFunctionType().getReturnType()))
       carrying.insert(function.getName());
   }
