@@ -8,7 +8,7 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from .tools import ToolError, llvm_tool, phaedrus_tool, run, runtime_library
+from .tools import ToolError, llvm_tool, log, phaedrus_tool, run, runtime_library
 
 # clang flags that keep the IR as the front end made it, so that the
 # instrumented program is optimised the same way as the plain one.
@@ -109,10 +109,19 @@ def instrument_mlir(program: Path, output: Path, granularity="function",
     options = f"granularity={granularity}"
     if not narrow_events:
         options += " narrow-events=false"
-    run([phaedrus_tool("phaedrus-opt"), program,
-         f"--phaedrus-instrument={options}", *debug_line_flags(program),
-         "-o", output],
-        what="phaedrus-opt --phaedrus-instrument")
+    result = run([phaedrus_tool("phaedrus-opt"), program,
+                  f"--phaedrus-instrument={options}", *debug_line_flags(program),
+                  "-o", output],
+                 what="phaedrus-opt --phaedrus-instrument")
+    # Functions recorded at their entries only (path granularity): their
+    # branches will get no weights, which the user should know.
+    warnings = [line for line in result.stderr.decode(errors="replace").splitlines()
+                if "warning:" in line]
+    if warnings:
+        shown = warnings[:5]
+        if len(warnings) > len(shown):
+            shown.append(f"... and {len(warnings) - len(shown)} more")
+        log("\n".join(shown))
     return Path(output)
 
 

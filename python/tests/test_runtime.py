@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from phaedrus import pipeline
-from phaedrus.tools import REPO_ROOT, ToolError, llvm_tool, runtime_library
+from phaedrus.tools import REPO_ROOT, ToolError, llvm_tool, phaedrus_tool, runtime_library
 from wpp_records import event_records
 
 SOURCES = REPO_ROOT / "test" / "e2e" / "runtime"
@@ -24,7 +24,7 @@ def builds(tmp_path_factory):
     root = tmp_path_factory.mktemp("runtime")
     out = {}
     for name in ["threads", "forever", "forks", "crashes", "branches", "scatter",
-                 "signals"]:
+                 "signals", "manypaths"]:
         mlir = pipeline.sources_to_mlir([SOURCES / f"{name}.c"], root / f"{name}.mlir")
         plain = pipeline.mlir_to_binary(mlir, root / f"{name}.plain")
         # Function granularity records 16-bit events (every token of these
@@ -338,6 +338,33 @@ def test_path_granularity_counts_paths_exactly(builds, tmp_path, n):
     assert sorted(paths.values()) == expected
     # The entries are still counted at path granularity.
     assert counts["traces"][0]["entry_counts"]["classify"] == 1
+
+
+def test_a_function_of_too_many_paths_is_cut_and_weighed_exactly(builds, tmp_path):
+    """score() has 2^40 acyclic paths, more than 32-bit path ids hold: the
+    numbering cuts it into segments (instead of recording only its
+    entries), and the branch weights decoded from the segments' counts are
+    the exact counts of each of its 40 branches."""
+    inst, plain = builds["manypaths-path"]
+    n = 1000
+    trace = tmp_path / "manypaths.wpp"
+    code, out, _ = pipeline.run_program(inst, [str(n)], trace=trace)
+    assert (code, out) == pipeline.run_program(plain, [str(n)])[:2]
+    counts, warnings = entry_counts(trace, tmp_path)
+    assert warnings == "" and counts["traces"][0]["path_counts"]["score"]
+    # The plain module, decoding the paths: its numbering makes the same cuts.
+    mlir = inst.parent / "manypaths.mlir"
+    result = subprocess.run(
+        [str(phaedrus_tool("phaedrus-opt")), str(mlir),
+         f"--phaedrus-trace-profile=trace-files={trace}"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, check=True)
+    body = result.stdout.split("llvm.func internal @score(", 1)[1].split("llvm.func", 1)[0]
+    weights = [[int(w) for w in m.split(", ")] for m in re.findall(
+        r"phaedrus.branch_weights<\[(\d+, \d+)\], measured", body)]
+    xs = [(i * 0x9E3779B97F4A7C15) % 2**64 for i in range(n)]
+    expected = [[sum(x >> k & 1 for x in xs), sum(1 - (x >> k & 1) for x in xs)]
+                for k in range(40)]
+    assert weights == expected
 
 
 def check_chunk_damage_is_reported(data, chunks, tag, tmp_path):

@@ -1,11 +1,16 @@
 // RUN: phaedrus-opt %s --phaedrus-instrument="granularity=path thread-cursor=false" --verify-diagnostics | FileCheck %s
 
 // 33 diamonds in a row: 2^33 acyclic paths, more than 32-bit path ids hold.
-// The function records only its entries (no path register, no runs).
+// The numbering cuts the function at the last join, from the end, whose
+// paths exceed 2^24 (d8: 25 diamonds from it on): its incoming edges become
+// breaks, like back edges, so a path ends before d8 and another starts at
+// it (2^8 + 2^25 paths; the path register restarts at 2^8, the value of
+// the pseudo-edge ENTRY->d8). The function records paths (a path register
+// and runs), and each call completes two.
 // CHECK-LABEL: llvm.func @many_paths(
-// CHECK-NOT: llvm.alloca
+// CHECK: llvm.alloca
+// CHECK: llvm.mlir.constant(256 : i32) : i32
 // CHECK: llvm.return
-// expected-remark @below {{phaedrus-instrument: recording only the entries of @many_paths: too many paths or an unsupported terminator}}
 llvm.func @many_paths(%c: i1) {
   llvm.br ^d0
 ^d0:
@@ -416,4 +421,23 @@ llvm.func @unreachable_leaf(%c: i1) {
   llvm.return
 ^b:
   llvm.unreachable
+}
+
+// A terminator the path numbering does not handle (llvm.invoke): the
+// function records only its entries, with a warning that says so.
+llvm.func @may_throw()
+llvm.func @__gxx_personality_v0(...) -> i32
+// CHECK-LABEL: llvm.func @with_invoke(
+// CHECK-NOT: llvm.alloca
+// CHECK: llvm.invoke
+// expected-warning @below {{phaedrus-instrument: recording only the entries of @with_invoke: the path numbering does not handle its 'llvm.invoke'; its branches get no weights from its traces}}
+llvm.func @with_invoke(%c: i1) attributes {personality = @__gxx_personality_v0} {
+  llvm.cond_br %c, ^call, ^done
+^call:
+  llvm.invoke @may_throw() to ^done unwind ^cleanup : () -> ()
+^cleanup:
+  %lp = llvm.landingpad cleanup : !llvm.struct<(ptr, i32)>
+  llvm.resume %lp : !llvm.struct<(ptr, i32)>
+^done:
+  llvm.return
 }

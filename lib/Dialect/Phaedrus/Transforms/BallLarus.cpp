@@ -4,7 +4,9 @@
 // DAG by turning every "break" edge u->v into two pseudo-edges ENTRY->v and
 // u->EXIT. Break edges are back edges (found by DFS from the entry) and all
 // edges into a target of llvm.indirectbr, since a computed goto jumps to its
-// target directly and cannot run code on the edge. Then, in reverse
+// target directly and cannot run code on the edge; in a function with more
+// than 2^32 - 1 paths, also the edges into the join blocks where paths
+// multiply (numberPaths). Then, in reverse
 // topological order, numPaths(v) = sum over v's out-edges of numPaths(w),
 // and each out-edge gets the running sum of the edges before it as its
 // value. The sum of the values along a path from ENTRY to EXIT is unique in
@@ -44,6 +46,16 @@ struct Edge {
 
 } // namespace
 
+Operation *mlir::phaedrus::unnumberedTerminator(LLVM::LLVMFuncOp function) {
+  for (Block &block : function.getBody()) {
+    Operation *term = block.getTerminator();
+    if (!isa<LLVM::ReturnOp, LLVM::UnreachableOp, LLVM::BrOp, LLVM::CondBrOp,
+             LLVM::SwitchOp, LLVM::IndirectBrOp>(term))
+      return term;
+  }
+  return nullptr;
+}
+
 std::optional<PathNumbering>
 mlir::phaedrus::numberPaths(LLVM::LLVMFuncOp function) {
   if (function.getBody().empty())
@@ -61,12 +73,8 @@ mlir::phaedrus::numberPaths(LLVM::LLVMFuncOp function) {
   auto &toExit = numbering.toExit;
 
   // Only terminators whose successors we understand.
-  for (Block &block : body) {
-    Operation *term = block.getTerminator();
-    if (!isa<LLVM::ReturnOp, LLVM::UnreachableOp, LLVM::BrOp, LLVM::CondBrOp,
-             LLVM::SwitchOp, LLVM::IndirectBrOp>(term))
-      return std::nullopt;
-  }
+  if (unnumberedTerminator(function))
+    return std::nullopt;
 
   for (Block &block : body)
     if (isa<LLVM::IndirectBrOp>(block.getTerminator()))
@@ -117,79 +125,136 @@ mlir::phaedrus::numberPaths(LLVM::LLVMFuncOp function) {
     }
   }
 
-  // Break targets get a pseudo-edge ENTRY->v; break sources a pseudo-edge u->EXIT.
-  llvm::SetVector<Block *> breakSources;
-  for (Block &block : body) {
-    if (!reachable.contains(&block))
-      continue;
-    for (unsigned i = 0; i < block.getNumSuccessors(); ++i)
-      if (breakEdges.contains({&block, i})) {
-        breakTargets.insert(block.getSuccessor(i));
-        breakSources.insert(&block);
-      }
-  }
-
-  // Reverse topological order of the DAG (real non-break edges plus the
-  // pseudo ENTRY->target edges) by DFS post-order from the entry.
+  // Reverse topological order of the DAG, from the last numbering.
   SmallVector<Block *> postOrder;
-  {
-    llvm::DenseSet<Block *> visited;
-    SmallVector<std::pair<Block *, unsigned>> stack;
-    auto dagSuccessors = [&](Block *block) {
-      SmallVector<Block *> succs;
-      for (unsigned i = 0; i < block->getNumSuccessors(); ++i)
-        if (!breakEdges.contains({block, i}))
-          succs.push_back(block->getSuccessor(i));
-      if (block == entry)
-        succs.append(breakTargets.begin(), breakTargets.end());
-      return succs;
-    };
-    llvm::DenseMap<Block *, SmallVector<Block *>> succCache;
-    stack.push_back({entry, 0});
-    visited.insert(entry);
-    succCache[entry] = dagSuccessors(entry);
-    while (!stack.empty()) {
-      auto &[block, next] = stack.back();
-      SmallVector<Block *> &succs = succCache[block];
-      if (next == succs.size()) {
-        postOrder.push_back(block);
-        stack.pop_back();
+  auto number = [&] {
+    breakTargets.clear();
+    numPaths.clear();
+    edgeValue.clear();
+    entryToTarget.clear();
+    toExit.clear();
+    // Break targets get a pseudo-edge ENTRY->v; break sources a pseudo-edge u->EXIT.
+    llvm::SetVector<Block *> breakSources;
+    for (Block &block : body) {
+      if (!reachable.contains(&block))
         continue;
-      }
-      Block *succ = succs[next++];
-      if (visited.insert(succ).second) {
-        succCache[succ] = dagSuccessors(succ);
-        stack.push_back({succ, 0});
-      }
+      for (unsigned i = 0; i < block.getNumSuccessors(); ++i)
+        if (breakEdges.contains({&block, i})) {
+          breakTargets.insert(block.getSuccessor(i));
+          breakSources.insert(&block);
+        }
     }
-  }
 
-  // numPaths and edge values. Out-edges of a block, in order: its real
-  // non-break successors, then (entry only) the pseudo-edges to break
-  // targets, then its edge to EXIT (a return, or the pseudo-edge of a break
-  // source).
-  for (Block *block : postOrder) {
-    uint64_t sum = 0;
-    for (unsigned i = 0; i < block->getNumSuccessors(); ++i) {
-      if (breakEdges.contains({block, i}))
-        continue;
-      edgeValue[{block, i}] = sum;
-      sum = llvm::SaturatingAdd(sum, numPaths.lookup(block->getSuccessor(i)));
-    }
-    if (block == entry)
-      for (Block *target : breakTargets) {
-        entryToTarget[target] = sum;
-        sum = llvm::SaturatingAdd(sum, numPaths.lookup(target));
+    // Reverse topological order of the DAG (real non-break edges plus the
+    // pseudo ENTRY->target edges) by DFS post-order from the entry.
+    postOrder.clear();
+    {
+      llvm::DenseSet<Block *> visited;
+      SmallVector<std::pair<Block *, unsigned>> stack;
+      auto dagSuccessors = [&](Block *block) {
+        SmallVector<Block *> succs;
+        for (unsigned i = 0; i < block->getNumSuccessors(); ++i)
+          if (!breakEdges.contains({block, i}))
+            succs.push_back(block->getSuccessor(i));
+        if (block == entry)
+          succs.append(breakTargets.begin(), breakTargets.end());
+        return succs;
+      };
+      llvm::DenseMap<Block *, SmallVector<Block *>> succCache;
+      stack.push_back({entry, 0});
+      visited.insert(entry);
+      succCache[entry] = dagSuccessors(entry);
+      while (!stack.empty()) {
+        auto &[block, next] = stack.back();
+        SmallVector<Block *> &succs = succCache[block];
+        if (next == succs.size()) {
+          postOrder.push_back(block);
+          stack.pop_back();
+          continue;
+        }
+        Block *succ = succs[next++];
+        if (visited.insert(succ).second) {
+          succCache[succ] = dagSuccessors(succ);
+          stack.push_back({succ, 0});
+        }
       }
-    Operation *term = block->getTerminator();
-    if (isa<LLVM::ReturnOp, LLVM::UnreachableOp>(term) ||
-        breakSources.contains(block)) {
-      toExit[block] = sum;
-      sum = llvm::SaturatingAdd(sum, uint64_t(1));
     }
-    numPaths[block] = sum;
+
+    // numPaths and edge values. Out-edges of a block, in order: its real
+    // non-break successors, then (entry only) the pseudo-edges to break
+    // targets, then its edge to EXIT (a return, or the pseudo-edge of a break
+    // source).
+    for (Block *block : postOrder) {
+      uint64_t sum = 0;
+      for (unsigned i = 0; i < block->getNumSuccessors(); ++i) {
+        if (breakEdges.contains({block, i}))
+          continue;
+        edgeValue[{block, i}] = sum;
+        sum = llvm::SaturatingAdd(sum, numPaths.lookup(block->getSuccessor(i)));
+      }
+      if (block == entry)
+        for (Block *target : breakTargets) {
+          entryToTarget[target] = sum;
+          sum = llvm::SaturatingAdd(sum, numPaths.lookup(target));
+        }
+      Operation *term = block->getTerminator();
+      if (isa<LLVM::ReturnOp, LLVM::UnreachableOp>(term) ||
+          breakSources.contains(block)) {
+        toExit[block] = sum;
+        sum = llvm::SaturatingAdd(sum, uint64_t(1));
+      }
+      numPaths[block] = sum;
+    }
+    return numPaths.lookup(entry);
+  };
+
+  // A function with too many paths for 32-bit path ids (a large function
+  // of straight-line branches: 2^k paths through k diamonds) is cut into
+  // segments: every edge into a join block whose paths would exceed a
+  // threshold becomes a break too, like a back edge, so that paths end
+  // before it and start again at it. Edge counts stay exact (each edge is
+  // on one segment); what is lost is only the correlation of branches
+  // across a cut. Thresholds fall from 2^24 until the paths fit; a
+  // function that fits keeps its plain numbering, and the cuts depend on
+  // the function alone, so the profile passes find the same ones.
+  numbering.total = number();
+  if (numbering.total > UINT32_MAX) {
+    // The real edges into each block, from reachable blocks.
+    llvm::DenseMap<Block *, SmallVector<std::pair<Block *, unsigned>>> into;
+    for (Block &block : body)
+      if (reachable.contains(&block))
+        for (unsigned i = 0; i < block.getNumSuccessors(); ++i)
+          into[block.getSuccessor(i)].push_back({&block, i});
+    // In reverse topological order (still one after more breaks: they only
+    // remove DAG edges and add ENTRY->v ones), each block's paths with the
+    // cuts made so far; a block above the threshold is cut at.
+    auto cut = [&](uint64_t threshold) {
+      llvm::DenseMap<Block *, uint64_t> paths;
+      for (Block *block : postOrder) {
+        if (block == entry)
+          continue;
+        uint64_t sum = 0;
+        bool breaks = false;
+        for (unsigned i = 0; i < block->getNumSuccessors(); ++i) {
+          if (breakEdges.contains({block, i}))
+            breaks = true;
+          else
+            sum = llvm::SaturatingAdd(sum, paths.lookup(block->getSuccessor(i)));
+        }
+        if (breaks || isa<LLVM::ReturnOp, LLVM::UnreachableOp>(block->getTerminator()))
+          sum = llvm::SaturatingAdd(sum, uint64_t(1));
+        paths[block] = sum;
+        if (sum > threshold)
+          for (std::pair<Block *, unsigned> edge : into.lookup(block))
+            breakEdges.insert(edge);
+      }
+    };
+    for (uint64_t threshold = uint64_t(1) << 24;
+         numbering.total > UINT32_MAX && threshold > 0; threshold >>= 4) {
+      cut(threshold);
+      numbering.total = number();
+    }
   }
-  numbering.total = numPaths.lookup(entry);
   if (numbering.total == 0 || numbering.total > UINT32_MAX)
     return std::nullopt;
   return numbering;

@@ -26,7 +26,8 @@ namespace mlir::phaedrus {
 struct PathNumbering {
   Block *entry = nullptr;
   llvm::DenseSet<Block *> reachable, indirectTargets;
-  /// (block, successor index) of back edges and edges into indirect targets.
+  /// (block, successor index) of back edges, edges into indirect targets,
+  /// and the edges that cut a function of too many paths into segments.
   llvm::DenseSet<std::pair<Block *, unsigned>> breakEdges;
   /// Targets of break edges, in the order of their ENTRY->target values.
   llvm::SetVector<Block *> breakTargets;
@@ -35,9 +36,17 @@ struct PathNumbering {
   uint64_t total = 0;
 };
 
-/// Numbers the paths of `function`, or std::nullopt when it has more than
-/// 2^32 - 1 paths or a terminator the numbering does not handle.
+/// Numbers the paths of `function`, or std::nullopt when it has a
+/// terminator the numbering does not handle (or, cut as far as the
+/// numbering cuts, still more than 2^32 - 1 paths). A function of more than
+/// 2^32 - 1 paths is cut into segments at join blocks (their incoming edges
+/// become break edges), deterministically, until its paths fit.
 std::optional<PathNumbering> numberPaths(LLVM::LLVMFuncOp function);
+
+/// The first terminator of `function` that the path numbering does not
+/// handle (it handles returns, unreachable, branches, switches and indirect
+/// branches), or null.
+Operation *unnumberedTerminator(LLVM::LLVMFuncOp function);
 
 /// One step of a decoded path: the real edge `successor` out of `block`, or
 /// (kStart) the path starts at `block` after a break edge, or (kEnd) it ends
@@ -57,9 +66,8 @@ bool decodePath(const PathNumbering &numbering, uint64_t pathId,
 /// path id) through `recorder` when a path ends: on back edges, on edges into targets of indirect branches
 /// (which cannot carry code) and before returns. Returns the number of
 /// distinct path ids (a function with a single path gets no code: its
-/// entry event already says which path ran), or std::nullopt (leaving the function unchanged) when
-/// the function has more than 2^32 - 1 paths or a terminator the numbering
-/// does not handle.
+/// entry event already says which path ran), or std::nullopt (leaving the
+/// function unchanged) when numberPaths gives none.
 ///
 /// With `entryToken` (an i32 available in the entry block: the entry's
 /// call_site or function token), which needs recordsEntryWithPath, the

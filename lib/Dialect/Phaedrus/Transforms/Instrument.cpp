@@ -278,9 +278,17 @@ struct PhaedrusInstrumentPass
                                << name << " a second time";
           return signalPassFailure();
         } else {
-          function.emitRemark()
+          // Its branches get no weights from the traces: a loss the user
+          // sees (phaedrus instrument prints it).
+          InFlightDiagnostic warning = function.emitWarning()
               << "phaedrus-instrument: recording only the entries of @" << name
-              << ": too many paths or an unsupported terminator";
+              << ": ";
+          if (Operation *term = unnumberedTerminator(function))
+            warning << "the path numbering does not handle its '"
+                    << term->getName() << "'";
+          else
+            warning << "too many paths, even cut into segments";
+          warning << "; its branches get no weights from its traces";
         }
       }
     }

@@ -45,9 +45,16 @@ def PhaedrusInstrumentPass : Pass<"phaedrus-instrument", "::mlir::ModuleOp"> {
     per-call-site path spectra follow exactly from the recorded paths.
     Functions with a single path (no branches) record no path events: their
     entry event already determines the path. A
-    function with more than 2^32 - 1 paths, or with terminators other than
-    br, cond_br, switch, indirectbr, return and unreachable, records only its
-    entries; the pass says so in a remark.
+    function with more than 2^32 - 1 acyclic paths (a long run of
+    branches: 2^k paths through k if-else statements) is cut into segments:
+    the incoming edges of join blocks where paths multiply become break
+    edges, as back edges are, from the end of the function until its paths
+    fit (thresholds 2^24, 2^20, ... paths per block); branch counts stay
+    exact, and a call completes one path per segment it runs through. The
+    cuts depend on the function alone, so the profile passes decode the
+    same numbering. A function with terminators other than br, cond_br,
+    switch, indirectbr, return and unreachable (invoke) records only its
+    entries, with a warning.
 
     Instrumented functions are those with a body that the final link keeps
     (not `available_externally`). The vocabulary has a `function` entry for
