@@ -304,10 +304,12 @@ def mean_counts(corpus: dict) -> list:
 class Evaluation:
     def __init__(self, program, model, corpus: dict, workdir, ldflags=(),
                  rounds=MIN_ROUNDS, pgo_input=None, jobs=2):
-        self.program = Path(program)
-        self.model = Path(model)
+        # Absolute: builds run in the inputs' directories (a relative
+        # work directory named another place there).
+        self.program = Path(program).resolve()
+        self.model = Path(model).resolve()
         self.corpus = corpus
-        self.workdir = Path(workdir)
+        self.workdir = Path(workdir).resolve()
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.ldflags = list(ldflags)
         self.rounds = rounds
@@ -472,22 +474,21 @@ class Evaluation:
                 "no branch weights: overlap, hot coverage and totals compare the "
                 "profiles' entry counts only (a path-granularity corpus, "
                 "'phaedrus instrument --granularity path', compares branches too)")
-        self.plain_ll = pipeline.mlir_to_llvm_ir(self.program, self.path("plain.ll"))
+        # The instrumented module first: its fingerprint says whether the
+        # corpus is of this program, before minutes of builds.
         inst_mlir = self.path("instrumented.mlir")
-
-        def instrumented():
-            pipeline.instrument_mlir(self.program, inst_mlir, self.granularity)
-            fingerprint = pipeline.fingerprint_of(inst_mlir)
-            if str(fingerprint) != str(self.corpus["fingerprint"]):
-                raise ToolError(
-                    f"the corpus was recorded from another build (fingerprint "
-                    f"{self.corpus['fingerprint']}) than {self.program} "
-                    f"({fingerprint})")
-            return pipeline.mlir_to_binary(inst_mlir, self.path("instrumented"),
-                                           self.ldflags, link_runtime=True)
+        pipeline.instrument_mlir(self.program, inst_mlir, self.granularity)
+        fingerprint = pipeline.fingerprint_of(inst_mlir)
+        if str(fingerprint) != str(self.corpus["fingerprint"]):
+            raise ToolError(
+                f"the corpus was recorded from another build (fingerprint "
+                f"{self.corpus['fingerprint']}) than {self.program} "
+                f"({fingerprint})")
+        self.plain_ll = pipeline.mlir_to_llvm_ir(self.program, self.path("plain.ll"))
         self.plain, self.pgo_gen, self.instrumented = self.all_of(
             lambda: self.binary_of(self.plain_ll), self.pgo_generate_binary,
-            instrumented)
+            lambda: pipeline.mlir_to_binary(inst_mlir, self.path("instrumented"),
+                                            self.ldflags, link_runtime=True))
         log(f"eval: mismatched PGO trained on {self.pgo_input.name}; mean profile "
             f"of {len(self.corpus['runs'])} training runs")
         shared_ll = self.all_of(

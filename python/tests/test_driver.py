@@ -307,11 +307,17 @@ def test_eval_on_the_demo_program(tmp_path):
          "latin": "lorem ipsum dolor sit amet\n" * 3000},
         {"pairs": "a b\n" * 900, "mixed": "one two three two one\n" * 2000},
         kind="retrieval")
+    # A relative work directory, from a directory other than the inputs'
+    # (their runs named another place, and clang's profile went missing).
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
     result = phaedrus("eval", tmp_path / "w.mlir", "--model", tmp_path / "m.mlir",
                       "--corpus", tmp_path / "corpus.json", "--held-out", *held,
                       "--pgo-input", "pets", "-o", tmp_path / "eval.json",
-                      "--plot", tmp_path / "eval.png")
+                      "--plot", tmp_path / "eval.png", "--workdir", "evalwd",
+                      cwd=elsewhere)
     assert result.returncode == 0, result.stderr
+    assert (elsewhere / "evalwd" / "plain").exists()
     assert "oracle recovery" in result.stderr and "hot coverage" in result.stderr
     report = json.loads((tmp_path / "eval.json").read_text())
     assert report["format"] == "phaedrus-eval" and report["granularity"] == "path"
@@ -413,9 +419,13 @@ def test_eval_errors(tmp_path):
     other = tmp_path / "other.c"
     other.write_text(WORDFREQ.read_text() + "\nint phaedrus_extra(void) { return 1; }\n")
     assert phaedrus("ir", other, "-o", tmp_path / "other.mlir").returncode == 0
-    result = phaedrus("eval", tmp_path / "other.mlir", *base[1:], "--held-out", *held)
+    result = phaedrus("eval", tmp_path / "other.mlir", *base[1:], "--held-out", *held,
+                      "--workdir", tmp_path / "otherwd")
     assert result.returncode == 1
     assert "the corpus was recorded from another build" in result.stderr
+    # ... said before anything is built.
+    assert not (tmp_path / "otherwd" / "plain").exists()
+    assert not (tmp_path / "otherwd" / "pgo-gen").exists()
     for r in [result]:
         assert "Traceback" not in r.stderr
 
