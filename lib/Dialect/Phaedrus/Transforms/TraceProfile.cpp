@@ -59,6 +59,13 @@ struct PhaedrusTraceProfilePass
             << "': " << buffer.getError().message();
         return signalPassFailure();
       }
+      if ((*buffer)->getBuffer().empty()) {
+        mlir::emitError(fileLoc)
+            << "phaedrus-trace-profile: cannot read traces from '" << path
+            << "': the file is empty (a trace file the runtime wrote starts "
+               "with its header; was the run's trace written elsewhere?)";
+        return signalPassFailure();
+      }
       if (!programFingerprint)
         programFingerprint = analyzeProgram(module).fingerprint;
       if ((*buffer)->getBuffer().starts_with(kWppMagic)) {
@@ -81,7 +88,16 @@ struct PhaedrusTraceProfilePass
       if (!file) {
         mlir::emitError(fileLoc)
             << "phaedrus-trace-profile: cannot read traces from '" << path
-            << "'";
+            << "': it is neither a trace file (it does not start with the "
+               "trace magic) nor phaedrus IR (the parser's error above)";
+        return signalPassFailure();
+      }
+      if (file->getOps<TraceOp>().empty()) {
+        mlir::emitError(fileLoc)
+            << "phaedrus-trace-profile: '" << path
+            << "' holds no phaedrus.trace: give trace files as the runtime "
+               "wrote them (.wpp) or their import (phaedrus-translate "
+               "--import-wpp)";
         return signalPassFailure();
       }
       for (TraceOp trace : file->getOps<TraceOp>())
