@@ -163,6 +163,8 @@ def cmd_run(args):
             "events only up to its last call out of the module (the cursor "
             "lives in registers in between: docs/TraceFormat.md, Fatal "
             "signals), and its trace counts as complete: a corpus takes it")
+    # How the run ended: a corpus warns about runs that failed.
+    description["exit_status"] = code
     corpus_mod.keep_description(trace, description)
     if args.import_to:
         inst_mlir = binary.with_name(binary.name + ".mlir")
@@ -248,6 +250,11 @@ def _predict_future_run(args, output, purpose):
     if not args.args:
         raise ToolError(f"give the command line of the run to {purpose} after "
                         "'--' (the program name first)")
+    if args.args[0].startswith("-"):
+        raise ToolError(f"the command line after '--' starts with "
+                        f"'{args.args[0]}', an option: give the program's name "
+                        f"first, as the run's argv[0] ('phaedrus run' takes the "
+                        f"arguments without it)")
     pipeline.check_stdin(args.stdin)
     check_module(args.program, plain=True)
     for arg in args.args[1:]:
@@ -256,6 +263,11 @@ def _predict_future_run(args, output, purpose):
             log(f"warning: {arg} names no file, but {typo} exists: the run is "
                 f"described with {arg} as a word, not as the file it would "
                 f"read (a typo?)")
+        elif _looks_like_path(arg) and not Path(arg).exists():
+            log(f"warning: {arg} names no file (yet): the run is described "
+                f"with it as a word, as an output it will write would be; if "
+                f"the run will read it, give a file that exists (the "
+                f"prediction reads its size and contents)")
     warnings = pipeline.predict(args.program, args.model, args.args, output,
                                 stdin=args.stdin, seed=args.seed)
     if warnings:
@@ -275,6 +287,16 @@ def _near_miss(arg):
         return None
     close = difflib.get_close_matches(path.name, names, n=1, cutoff=0.85)
     return str(path.parent / close[0]) if close else None
+
+
+def _looks_like_path(arg):
+    """Whether an argument reads as a file's path: it has a directory part
+    (in/data.txt, ./x) or a file name's extension (data.txt, not 3.14)."""
+    if arg.startswith("-") or " " in arg:
+        return False
+    suffix = Path(arg).suffix[1:]
+    return "/" in arg or (suffix.isalnum() and not suffix.isdigit()
+                          and len(suffix) <= 5 and Path(arg).stem != "")
 
 
 def cmd_predict(args):

@@ -23,7 +23,7 @@ import re
 from pathlib import Path
 
 from . import pipeline
-from .tools import ToolError, phaedrus_tool, progress, run
+from .tools import ToolError, log, phaedrus_tool, progress, run
 
 FORMAT = "phaedrus-corpus"
 VERSION = 1
@@ -402,6 +402,13 @@ def corpus_from_traces(traces, fingerprint=None, sequences=None,
                             f"record runs with 'phaedrus run'")
         info = read_sidecar(side)
         name = trace.name.split(".")[0]
+        status = info.get("exit_status")
+        if isinstance(status, int) and status != 0:
+            how = (f"was killed by signal {-status}" if status < 0
+                   else f"exited with {status}")
+            log(f"warning: {trace}: the run {how}: its profile is of a run "
+                f"that failed (an error path, often short), which a corpus of "
+                f"the program's work should leave out")
         # Counts are all a corpus needs of a run: one pass over the trace
         # file, no IR (a Lua path trace of 10^8 events imports to 0.6 GB of
         # text).

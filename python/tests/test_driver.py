@@ -214,10 +214,25 @@ def test_predicted_sample_profile_builds_the_sources(tmp_path):
     assert result.returncode == 0, result.stderr
     assert f"warning: {tmp_path / 'new.tx'} names no file, but " \
         f"{tmp_path / 'new.txt'} exists" in result.stderr
-    # Nothing like it there (an output the run will write): no warning.
+    # Nothing like it there: an input given wrong, or an output the run will
+    # write; a note that says how the run is described (a session trying lz4
+    # got only "never seen in training" for an input it had mistyped).
     result = phaedrus("predict", tmp_path / "n.mlir", "--model", tmp_path / "m.mlir",
                       "-o", tmp_path / "np.mlir", "--", "wordfreq", tmp_path / "out" / "x.tar")
+    assert result.returncode == 0, result.stderr
+    assert f"warning: {tmp_path / 'out' / 'x.tar'} names no file (yet): the run " \
+        "is described with it as a word" in result.stderr
+    # Words that are not paths get no note.
+    result = phaedrus("predict", tmp_path / "n.mlir", "--model", tmp_path / "m.mlir",
+                      "-o", tmp_path / "np.mlir", "--", "wordfreq", "-v", "3.14", "the")
     assert result.returncode == 0 and "names no file" not in result.stderr
+    # The program's name left out (phaedrus run takes the arguments without
+    # it): the first word is an option.
+    result = phaedrus("predict", tmp_path / "n.mlir", "--model", tmp_path / "m.mlir",
+                      "-o", tmp_path / "np.mlir", "--", "-12", "-c")
+    assert result.returncode == 1
+    assert "the command line after '--' starts with '-12', an option: give the " \
+        "program's name first" in result.stderr
 
 
 def test_corpus_train_predict_errors(tmp_path):
@@ -615,3 +630,24 @@ llvm.func @main(%c: i1) {
     assert ("warning: phaedrus-instrument: recording only the entries of "
             "@with_invoke: the path numbering does not handle its 'llvm.invoke'") in err
     assert "@main" not in err
+
+
+def test_corpus_warns_about_runs_that_failed(tmp_path):
+    """phaedrus run keeps how the run ended (exit_status); phaedrus corpus
+    warns about a run that did not exit with 0, whose profile is of an error
+    path (a session trying lz4 as a user had `lz4 -d` on data that was not
+    compressed go into its corpus without a word)."""
+    _instrumented(tmp_path, "st", "#include <stdlib.h>\n"
+                  "int main(int argc, char **argv) { return argc > 1 ? atoi(argv[1]) : 0; }\n")
+    for name, code in [("ok", "0"), ("bad", "44")]:
+        result = phaedrus("run", tmp_path / "st.inst", "-o", tmp_path / "runs" / f"{name}.wpp",
+                          "--", code)
+        assert result.returncode == int(code), result.stderr
+        info = json.loads((tmp_path / "runs" / f"{name}.wpp.input.json").read_text())
+        assert info["exit_status"] == int(code)
+    result = phaedrus("corpus", tmp_path / "runs" / "ok.wpp", tmp_path / "runs" / "bad.wpp",
+                      "-o", tmp_path / "corpus.json")
+    assert result.returncode == 0, result.stderr
+    assert f"warning: {tmp_path / 'runs' / 'bad.wpp'}: the run exited with 44: its " \
+        "profile is of a run that failed" in result.stderr
+    assert "ok.wpp: the run" not in result.stderr
