@@ -536,13 +536,22 @@ def main(argv=None):
         argv, program_args = argv[:split], argv[split + 1:]
     # A flags option's value starts with '-' ("--cflags -DNDEBUG"), which
     # argparse would take for an option of its own: join it to its option.
+    # (Also after an abbreviation of one, "--cflag -O2", which argparse
+    # accepts for the option.)
     joined = []
     for word in argv:
-        if joined and joined[-1] in FLAG_OPTIONS and word.startswith("-"):
-            joined[-1] += "=" + word
+        flag = joined[-1] if joined else ""
+        expanded = [o for o in FLAG_OPTIONS if o.startswith(flag)]
+        if (len(flag) >= 4 and len(expanded) == 1 and word.startswith("-")
+                and "=" not in flag):
+            joined[-1] = expanded[0] + "=" + word
         else:
             joined.append(word)
-    args = parser.parse_args(joined)
+    args, unknown = parser.parse_known_args(joined)
+    if unknown:
+        # The subcommand's usage, not the top level's.
+        sub.choices[args.command].error(
+            f"unrecognized arguments: {' '.join(unknown)}")
     args.args = program_args
     try:
         result = args.func(args)

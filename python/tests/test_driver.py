@@ -453,6 +453,15 @@ def test_mistakes_of_a_first_users_session(tmp_path):
     # took it for an option: "expected one argument").
     result = phaedrus("ir", WORDFREQ, "-o", tmp_path / "w.mlir", "--cflags", "-DNDEBUG")
     assert result.returncode == 0, result.stderr
+    # ... and after an abbreviation argparse accepts ("expected one argument").
+    result = phaedrus("ir", WORDFREQ, "-o", tmp_path / "w2.mlir", "--cflag", "-DNDEBUG")
+    assert result.returncode == 0, result.stderr
+    # An option the subcommand does not have: its own usage, not the top
+    # level's.
+    result = phaedrus("ir", WORDFREQ, "-o", tmp_path / "w3.mlir", "--bogus")
+    assert result.returncode == 2
+    assert result.stderr.startswith("usage: phaedrus ir ") and \
+        "phaedrus ir: error: unrecognized arguments: --bogus" in result.stderr
     assert phaedrus("instrument", tmp_path / "w.mlir", "-o", tmp_path / "w.inst",
                     "--ldflags", "-lm").returncode == 0
     results = []
