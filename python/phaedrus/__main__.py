@@ -242,6 +242,14 @@ def cmd_train(args):
     log(f"wrote {args.output}: {args.kind} model, {report['epochs']} epochs "
         f"(best {report['best_epoch']}), training loss "
         f"{report['train_loss']:.4f}; {checked}")
+    weight = report.get("argument_weight", 1.0)
+    if weight != 1.0:
+        overlaps = report["argument_weight_overlaps"]
+        log(f"command-line tokens count {weight:g}x a word of the input: "
+            f"with them weighted so, each run is predicted from the others "
+            f"with overlap {overlaps[str(weight)]:.3f}, against "
+            f"{overlaps['1.0']:.3f} unweighted (the runs' options decide more "
+            f"of what they do than their data: docs/Model.md)")
 
 
 def _predict_future_run(args, output, purpose):

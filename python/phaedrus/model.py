@@ -251,6 +251,10 @@ class RetrievalModel(nn.Module):
         # (`runs`), so that a prediction says which runs it blends.
         self.run_names = None
         self.run_arguments = None
+        # How much a command-line token counts against a word of the input
+        # (ARGUMENT_WEIGHTS), and the leave-one-out overlap of each weight.
+        self.argument_weight = 1.0
+        self.argument_weight_overlaps = {}
 
     def scores(self, multi_hot):
         return self.hidden(multi_hot)
@@ -276,7 +280,8 @@ class RetrievalModel(nn.Module):
                 if scaled > 0 else 1.0
             return torch.floor(torch.where(is_fixed, fixed, mixture * factor) + 0.5)
 
-    def remember(self, keys, profiles, temperature, scale=1.0):
+    def remember(self, keys, profiles, temperature, scale=1.0,
+                 token_weights=None):
         """Starts from the training runs: keys [R, D] multi-hot
         descriptors, profiles [R, V] their counts normalised to total 1,
         which the output layer holds times `scale`. A run's score is the
@@ -284,10 +289,14 @@ class RetrievalModel(nn.Module):
         by its inverse document frequency over the runs, idf = ln((1 + R) /
         (1 + runs with the token)), on both sides (TF-IDF retrieval): tokens
         every run has (argc=2, the words `local`, `end`) say nothing about
-        which run is alike, rare ones (`math`, `setmetatable`) say much."""
+        which run is alike, rare ones (`math`, `setmetatable`) say much.
+        `token_weights` [D] multiplies each token's idf (the argument
+        weight, ARGUMENT_WEIGHTS)."""
         with torch.no_grad():
             runs_with = keys.sum(dim=0)
             idf = torch.log((1.0 + keys.shape[0]) / (1.0 + runs_with))
+            if token_weights is not None:
+                idf = idf * token_weights
             weighted = keys * idf
             norms = weighted.norm(dim=1, keepdim=True).clamp(min=1e-6)
             self.hidden.weight.copy_(weighted * idf / norms / temperature)
@@ -310,6 +319,29 @@ class RetrievalModel(nn.Module):
 # (Lua corpus of 21 scripts: 0.480 at 0.1, 0.504 at 0.2 and at 0.4; bzip2's
 # five runs: 0.604 at 0.1, 0.604 at 0.2).
 RETRIEVAL_TEMPERATURE = 0.2
+
+# How much more than a word of the input a command-line token (argc=,
+# argI=) counts in the retrieval's similarity, on both sides: the weight of
+# its idf. Each corpus chooses among these by the leave-one-out overlap of
+# the untrained retrieval, and keeps 1 unless another beats it by at least
+# ARGUMENT_WEIGHT_MARGIN: with options and kinds of data crossed in the
+# runs, leave-one-out tells whether options or data decide what a run does;
+# where each option comes with one kind of data it cannot, and the gain is
+# then small. Measured (2026-11-26, overlap on trace tokens, leave-one-out
+# at weight 1 -> the best): lz4 (14 runs, 5 options x 4 kinds of data)
+# 0.318 -> 0.482 at 8, its held-out -12 on text and -9 on an ELF binary
+# 0.43 and 0.05 -> 0.60 and 0.47; zlib's minigzip (8 runs, one option each)
+# 0.164 -> 0.224 at 16, its held-out -9 on an ELF binary 0.07 -> 0.97, -d
+# 0.97 either way; bzip2 (5 runs, one option each) 0.372 -> 0.382: weight 1
+# kept, as it must be: at 4 its held-out repetitive-9 would fall from 0.92
+# to 0.14 (its data decides, and the -9 runs hold text); Lua (21 scripts,
+# the same arguments) unchanged.
+ARGUMENT_WEIGHTS = (1.0, 2.0, 4.0, 8.0, 16.0)
+ARGUMENT_WEIGHT_MARGIN = 0.05
+
+
+def is_argument_token(token: str) -> bool:
+    return token.startswith("arg")
 
 
 def normalized_profiles(vocab_size, runs):
@@ -483,10 +515,27 @@ def train(corpus: dict, config: TrainConfig):
             model.tokens.fit(runs, vocab_size, model.runs.exponent)
             profiles, scale = normalized_profiles(vocab_size, runs)
             keys = torch.stack([multi_hot(space, r["descriptor"]) for r in runs])
-            model.remember(keys, profiles, RETRIEVAL_TEMPERATURE, scale)
             # With one run there is nothing to leave out (and nothing to
             # learn: the softmax over one run is constant).
             exclude = torch.eye(len(runs), dtype=torch.bool) if len(runs) > 1 else None
+            is_argument = torch.tensor([is_argument_token(d) for d in descriptors],
+                                       dtype=torch.bool)
+
+            def remember(weight):
+                token_weights = torch.where(is_argument, torch.tensor(weight),
+                                            torch.tensor(1.0))
+                model.remember(keys, profiles, RETRIEVAL_TEMPERATURE, scale,
+                               token_weights)
+                if exclude is None:
+                    return 0.0
+                with torch.no_grad():
+                    return 1.0 - float(model.overlap_loss(keys, profiles, exclude))
+            model.argument_weight_overlaps = {w: remember(w) for w in ARGUMENT_WEIGHTS}
+            overlaps = model.argument_weight_overlaps
+            best = max(ARGUMENT_WEIGHTS, key=lambda w: (overlaps[w], -w))
+            model.argument_weight = (best if overlaps[best] >= overlaps[1.0]
+                                     + ARGUMENT_WEIGHT_MARGIN else 1.0)
+            remember(model.argument_weight)
 
             def batch_of(rs):
                 return keys, profiles
@@ -513,6 +562,10 @@ def train(corpus: dict, config: TrainConfig):
              f"refit {config.kind}", fixed=True)
     model.eval()
     report = {"kind": config.kind, "epochs": len(history), "best_epoch": best[2],
+              **({"argument_weight": model.argument_weight,
+                  "argument_weight_overlaps": {str(w): round(o, 4) for w, o in
+                                               model.argument_weight_overlaps.items()}}
+                 if isinstance(model, RetrievalModel) else {}),
               "train_loss": history[best[2]][0], "validation_loss": best[0],
               "train_runs": [r["name"] for r in train_runs],
               "validation_runs": [r["name"] for r in val_runs],
@@ -689,6 +742,8 @@ def model_ir(model, space: TokenSpace, corpus: dict, kind: str, report=None,
         floats["validation_loss"] = report["validation_loss"]
     if isinstance(model, RetrievalModel):
         floats["size_exponent"] = float(model.runs.exponent)
+        # (Already in hidden.weight: said for the reader.)
+        floats["argument_weight"] = float(getattr(model, "argument_weight", 1.0))
     attrs = [f"{k} = {v} : i64" for k, v in sorted(hyper.items())]
     attrs += [f"{k} = {v!r} : f64" for k, v in sorted(floats.items())]
     weights, blobs = [], []

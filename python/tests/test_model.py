@@ -474,3 +474,57 @@ def test_size_exponent():
     assert M.input_log2_size(["argc=1", "arg1=file", "file0.size=3", "stdin.size=3"]) == \
         pytest.approx(4.5)
     assert M.input_log2_size(["argc=1", "arg1=num3", "stdin=none"]) is None
+
+
+def crossed_corpus(option_decides: bool):
+    """Three options x three kinds of data, crossed (docs/Corpus.md), but
+    for option 2 on data 0, the held-out input: each run's profile is its
+    option's (option_decides) or its data's, and the kinds of data have
+    several distinct words where an option has one token, so that
+    unweighted TF-IDF follows the data."""
+    vocab_size = 9
+    entries = [{"id": i, "kind": "function", "symbol": f"f{i}"} for i in range(vocab_size)]
+    runs = []
+    for o in range(3):
+        for d in range(3):
+            if (o, d) == (2, 0):
+                continue
+            key = o if option_decides else d
+            tokens = [(3 * key + j, 1000 * (j + 1)) for j in range(3)]
+            runs.append({"name": f"o{o}d{d}", "argv": ["p", f"-{o}"], "stdin": f"in{d}",
+                         "descriptor": ["argc=1", f"arg1=-{o}", "stdin=file"]
+                         + [f"stdin.word=kind{d}w{w}" for w in range(4)],
+                         "events": sum(c for _, c in tokens), "tokens": tokens})
+    return {"format": "phaedrus-corpus", "version": 1, "fingerprint": FINGERPRINT,
+            "vocabulary": {"name": "phaedrus_vocabulary", "fingerprint": FINGERPRINT,
+                           "entries": entries},
+            "runs": runs}
+
+
+@pytest.mark.parametrize("option_decides", [True, False])
+def test_retrieval_weighs_arguments_where_the_runs_show_they_decide(option_decides):
+    """Where leave-one-out shows the options deciding (a run's profile is
+    that of the other runs given its option), command-line tokens count
+    more than the input's words, and a held-out input given a known option
+    on new data gets that option's profile; where the data decides, the
+    weight stays 1 and the same input follows its data."""
+    corpus = crossed_corpus(option_decides)
+    # Untrained (the weights it starts from): training could learn the same
+    # from these runs, not from a real program's few.
+    config = M.TrainConfig(kind="retrieval", seed=1, epochs=1, learning_rate=0.0,
+                           progress=False)
+    model, space, report = M.train(corpus, config)
+    overlaps = report["argument_weight_overlaps"]
+    assert set(overlaps) == {str(w) for w in M.ARGUMENT_WEIGHTS}
+    if option_decides:
+        assert report["argument_weight"] > 1.0, overlaps
+        assert overlaps[str(report["argument_weight"])] >= overlaps["1.0"] + \
+            M.ARGUMENT_WEIGHT_MARGIN
+    else:
+        assert report["argument_weight"] == 1.0, overlaps
+    # Option 2 on data of kind 0, a combination no run had: the
+    # prediction's heaviest token.
+    query = ["argc=1", "arg1=-2", "stdin=file"] + [f"stdin.word=kind0w{w}" for w in range(4)]
+    counts = model.predicted_counts(M.multi_hot(space, query))
+    heaviest = int(torch.argmax(counts))
+    assert heaviest // 3 == (2 if option_decides else 0), counts
