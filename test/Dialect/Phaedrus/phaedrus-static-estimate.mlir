@@ -56,6 +56,7 @@ llvm.func @main(%n: i32) -> i32 {
 llvm.func internal @callback() {
   %c3 = llvm.mlir.constant(3 : i32) : i32
   llvm.call @rec(%c3) : (i32) -> ()
+  llvm.call @ping(%c3) : (i32) -> ()
   llvm.return
 }
 
@@ -72,6 +73,90 @@ llvm.func internal @rec(%d: i32) {
   llvm.call @rec(%d) : (i32) -> ()
   llvm.br ^done
 ^done:
+  llvm.return
+}
+
+// Mutual recursion (@ping <-> @pong, called by @callback): the component
+// gets its entries from outside first (@ping: 1000 from @callback), then
+// its calls within it once (@pong: 1000 x 0.625), then its calls out
+// (@leaf: @pong's 625, and not 0 as when @pong was visited before @ping had
+// any entries).
+// CHECK-LABEL: llvm.func internal @ping
+// CHECK-SAME: phaedrus.entry_count = #phaedrus.entry_count<1000, static
+// CHECK-LABEL: llvm.func internal @pong
+// CHECK-SAME: phaedrus.entry_count = #phaedrus.entry_count<625, static
+// CHECK-LABEL: llvm.func internal @leaf
+// CHECK-SAME: phaedrus.entry_count = #phaedrus.entry_count<625, static
+llvm.func internal @ping(%d: i32) {
+  %c0 = llvm.mlir.constant(0 : i32) : i32
+  %stop = llvm.icmp "eq" %d, %c0 : i32
+  llvm.cond_br %stop, ^done, ^again
+^again:
+  llvm.call @pong(%d) : (i32) -> ()
+  llvm.br ^done
+^done:
+  llvm.return
+}
+llvm.func internal @pong(%d: i32) {
+  %c0 = llvm.mlir.constant(0 : i32) : i32
+  %stop = llvm.icmp "eq" %d, %c0 : i32
+  llvm.call @leaf() : () -> ()
+  llvm.cond_br %stop, ^done, ^again
+^again:
+  llvm.call @ping(%d) : (i32) -> ()
+  llvm.br ^done
+^done:
+  llvm.return
+}
+llvm.func internal @leaf() {
+  llvm.return
+}
+
+// A branch whose two edges enter one block with different arguments: the
+// translation adds a block for one of them (LLVM's phis need distinct
+// predecessors); the module's blocks still line up, and the callee of the
+// joined block gets its count.
+// CHECK-LABEL: llvm.func @twice
+// CHECK: llvm.cond_br {{.*}}phaedrus.branch_weights = #phaedrus.branch_weights<[375, 625], static
+// CHECK-LABEL: llvm.func internal @after_twice
+// CHECK-SAME: phaedrus.entry_count = #phaedrus.entry_count<1000, static
+llvm.func @twice(%n: i32) -> i32 {
+  %c0 = llvm.mlir.constant(0 : i32) : i32
+  %c1 = llvm.mlir.constant(1 : i32) : i32
+  %b = llvm.icmp "eq" %n, %c0 : i32
+  llvm.cond_br %b, ^j(%c0 : i32), ^j(%c1 : i32)
+^j(%x: i32):
+  llvm.call @after_twice() : () -> ()
+  llvm.return %x : i32
+}
+llvm.func internal @after_twice() {
+  llvm.return
+}
+
+// __builtin_expect(x, 0): lowered to weights before LLVM estimates, as
+// clang lowers it (the estimate otherwise says 5 to 3 the other way).
+// CHECK-LABEL: llvm.func @expected
+// CHECK: llvm.cond_br {{.*}}phaedrus.branch_weights = #phaedrus.branch_weights<[1, 1000], static
+llvm.func @expected(%n: i64) -> i64 {
+  %c0 = llvm.mlir.constant(0 : i64) : i64
+  %c1 = llvm.mlir.constant(1 : i64) : i64
+  %b = llvm.icmp "sgt" %n, %c1 : i64
+  %z = llvm.zext %b : i1 to i64
+  %e = llvm.intr.expect %z, %c0 : i64
+  %t = llvm.icmp "ne" %e, %c0 : i64
+  llvm.cond_br %t, ^a, ^b
+^a:
+  llvm.return %c1 : i64
+^b:
+  llvm.return %c0 : i64
+}
+
+// An available_externally copy (a header's inline definition, which the
+// link drops) is no root and gets no count.
+// CHECK-LABEL: llvm.func available_externally @inline_copy
+// CHECK-NOT: phaedrus.entry_count
+// CHECK: llvm.return
+llvm.func available_externally @inline_copy() {
   llvm.return
 }
 

@@ -37,6 +37,8 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/PassManager.h"
+#include "llvm/Transforms/Scalar/LowerExpectIntrinsic.h"
 #include "llvm/TargetParser/Triple.h"
 
 #include <cmath>
@@ -111,12 +113,15 @@ std::unique_ptr<llvm::Module> translateProgram(ModuleOp module,
 }
 
 /// LLVM's estimate for `function`, or std::nullopt when its blocks do not
-/// line up with `mlirFunction`'s.
+/// line up with `mlirFunction`'s. (The translation appends a block for
+/// each edge that repeats a successor with other arguments, so that LLVM's
+/// phis can tell them apart; the module's blocks come first, in order, and
+/// an edge's probability is by successor index either way.)
 std::optional<FunctionEstimate> estimate(llvm::Function &function,
                                          LLVM::LLVMFuncOp mlirFunction,
                                          const llvm::TargetLibraryInfo &tli) {
   Region &body = mlirFunction.getBody();
-  if (function.size() != body.getBlocks().size())
+  if (function.size() < body.getBlocks().size())
     return std::nullopt;
   llvm::DominatorTree dominators(function);
   llvm::PostDominatorTree postDominators(function);
@@ -127,10 +132,10 @@ std::optional<FunctionEstimate> estimate(llvm::Function &function,
   double entry =
       static_cast<double>(frequencies.getEntryFreq().getFrequency());
   FunctionEstimate result;
-  auto mlirBlock = body.begin();
-  for (llvm::BasicBlock &block : function) {
-    Operation *terminator = mlirBlock->getTerminator();
-    ++mlirBlock;
+  auto llvmBlock = function.begin();
+  for (Block &mlirBlock : body) {
+    llvm::BasicBlock &block = *llvmBlock++;
+    Operation *terminator = mlirBlock.getTerminator();
     llvm::Instruction *llvmTerminator = block.getTerminator();
     if (!llvmTerminator ||
         terminator->getNumSuccessors() != llvmTerminator->getNumSuccessors())
@@ -153,6 +158,25 @@ std::optional<FunctionEstimate> estimate(llvm::Function &function,
     result.successorProbability.push_back(std::move(successors));
   }
   return result;
+}
+
+/// Calls `visit(callee, frequency)` for each direct call of a defined
+/// function in the blocks of `function` that `estimate` covers (the
+/// module's own), with its block's frequency per entry.
+template <typename Visit>
+void forEachCall(llvm::Function &function, const FunctionEstimate &estimate,
+                 Visit visit) {
+  size_t position = 0;
+  for (llvm::BasicBlock &block : function) {
+    if (position == estimate.blockFrequency.size())
+      break;
+    double frequency = estimate.blockFrequency[position++];
+    for (llvm::Instruction &inst : block)
+      if (auto *call = dyn_cast<llvm::CallBase>(&inst))
+        if (llvm::Function *callee = call->getCalledFunction())
+          if (!callee->isDeclaration() && callee != &function)
+            visit(callee, frequency);
+  }
 }
 
 void PhaedrusStaticEstimatePass::runOnOperation() {
@@ -183,77 +207,90 @@ void PhaedrusStaticEstimatePass::runOnOperation() {
       llvm::Triple(program->getTargetTriple()));
   llvm::TargetLibraryInfo tli(libraryInfo);
 
+  // __builtin_expect hints become branch weights first, as clang's
+  // pipeline lowers them before anything estimates (BranchProbabilityInfo
+  // reads the weights, not the intrinsic).
+  llvm::FunctionAnalysisManager analyses;
   llvm::DenseMap<const llvm::Function *, FunctionEstimate> estimates;
-  unsigned misaligned = 0;
+  SmallVector<StringRef> misaligned;
   for (llvm::Function &function : *program) {
     if (function.isDeclaration())
       continue;
     auto it = mlirFunctions.find(function.getName());
     if (it == mlirFunctions.end())
       continue;
-    std::optional<FunctionEstimate> e =
-        estimate(function, it->second, tli);
+    llvm::LowerExpectIntrinsicPass().run(function, analyses);
+    std::optional<FunctionEstimate> e = estimate(function, it->second, tli);
     if (!e) {
-      ++misaligned;
+      misaligned.push_back(it->second.getSymName());
       continue;
     }
     estimates[&function] = std::move(*e);
   }
 
-  // Entry counts over the call graph: each root (main, and functions whose
-  // callers are unknown: address-taken or externally visible without a
-  // direct call here) is entered entryCount times; a direct call site
-  // enters its callee as often as its block runs. Strongly connected
-  // components (recursion) are visited callers first, and calls within one
-  // are counted once, as LLVM's synthetic entry counts do.
-  llvm::CallGraph callGraph(*program);
+  // Entry counts over the call graph. Each root (main; a function whose
+  // callers are unknown: address-taken, or externally visible and called
+  // by no function here; not an available_externally copy, which the link
+  // drops) is entered entryCount times; a direct call enters its callee as
+  // often as its block runs. Strongly connected components (recursion) go
+  // callers first: a component's members have all their entries from
+  // outside before its calls are followed, calls within it are counted once
+  // (from those entries, as LLVM's synthetic entry counts do), and then
+  // its calls out. A function called by one that has no estimate has no
+  // count: it is left without one.
   llvm::DenseMap<const llvm::Function *, double> entries;
-  llvm::DenseSet<const llvm::Function *> called;
+  llvm::DenseSet<const llvm::Function *> called, unknown;
   for (llvm::Function &function : *program)
     for (llvm::BasicBlock &block : function)
       for (llvm::Instruction &inst : block)
         if (auto *call = dyn_cast<llvm::CallBase>(&inst))
           if (llvm::Function *callee = call->getCalledFunction())
-            if (callee != &function)
+            if (callee != &function) {
               called.insert(callee);
+              if (!function.isDeclaration() && !estimates.count(&function))
+                unknown.insert(callee);
+            }
   for (llvm::Function &function : *program) {
     if (function.isDeclaration())
       continue;
-    bool root = function.getName() == "main" ||
-                function.hasAddressTaken() ||
-                (!function.hasLocalLinkage() && !called.contains(&function));
+    bool root = !function.hasAvailableExternallyLinkage() &&
+                (function.getName() == "main" || function.hasAddressTaken() ||
+                 (!function.hasLocalLinkage() && !called.contains(&function)));
     entries[&function] = root ? static_cast<double>(entryCount) : 0.0;
   }
-  std::vector<std::vector<llvm::CallGraphNode *>> components;
-  for (auto scc = llvm::scc_begin(&callGraph); !scc.isAtEnd(); ++scc)
-    components.push_back(*scc);
-  // scc_iterator gives callees first.
-  for (auto &component : llvm::reverse(components)) {
-    for (llvm::CallGraphNode *node : component) {
-      llvm::Function *caller = node->getFunction();
-      if (!caller || caller->isDeclaration())
-        continue;
-      auto est = estimates.find(caller);
-      if (est == estimates.end())
-        continue;
-      double callerEntries = entries.lookup(caller);
-      if (callerEntries <= 0)
-        continue;
-      unsigned position = 0;
-      for (llvm::BasicBlock &block : *caller) {
-        double runs = callerEntries * est->second.blockFrequency[position++];
-        for (llvm::Instruction &inst : block) {
-          auto *call = dyn_cast<llvm::CallBase>(&inst);
-          if (!call)
-            continue;
-          llvm::Function *callee = call->getCalledFunction();
-          if (!callee || callee->isDeclaration() || callee == caller)
-            continue;
-          double &target = entries[callee];
-          target = std::min(target + runs, kMaxCount);
-        }
-      }
-    }
+  auto add = [&](const llvm::Function *callee, double runs) {
+    double &target = entries[callee];
+    target = std::min(target + runs, kMaxCount);
+  };
+  llvm::CallGraph callGraph(*program);
+  std::vector<std::vector<llvm::Function *>> components;
+  for (auto scc = llvm::scc_begin(&callGraph); !scc.isAtEnd(); ++scc) {
+    std::vector<llvm::Function *> members;
+    for (llvm::CallGraphNode *node : *scc)
+      if (llvm::Function *f = node->getFunction())
+        if (estimates.count(f))
+          members.push_back(f);
+    components.push_back(std::move(members));
+  }
+  // (scc_iterator gives callees first.)
+  for (std::vector<llvm::Function *> &members : llvm::reverse(components)) {
+    llvm::DenseSet<const llvm::Function *> inside(members.begin(),
+                                                  members.end());
+    llvm::DenseMap<const llvm::Function *, double> fromOutside;
+    for (llvm::Function *f : members)
+      fromOutside[f] = entries.lookup(f);
+    for (llvm::Function *f : members)
+      forEachCall(*f, estimates.find(f)->second,
+                  [&](llvm::Function *callee, double frequency) {
+                    if (inside.contains(callee))
+                      add(callee, fromOutside.lookup(f) * frequency);
+                  });
+    for (llvm::Function *f : members)
+      forEachCall(*f, estimates.find(f)->second,
+                  [&](llvm::Function *callee, double frequency) {
+                    if (!inside.contains(callee))
+                      add(callee, entries.lookup(f) * frequency);
+                  });
   }
 
   // Attach: each function's entry count, and each branch's successor
@@ -262,6 +299,8 @@ void PhaedrusStaticEstimatePass::runOnOperation() {
   unsigned branches = 0;
   MLIRContext *context = &getContext();
   for (auto &[function, est] : estimates) {
+    if (function->hasAvailableExternallyLinkage() || unknown.contains(function))
+      continue;
     uint64_t functionEntries = toCount(entries.lookup(function));
     LLVM::LLVMFuncOp mlirFunction = mlirFunctions.lookup(function->getName());
     entryCounts[function->getName()] = functionEntries;
@@ -288,10 +327,18 @@ void PhaedrusStaticEstimatePass::runOnOperation() {
   numFunctionsAnnotated =
       attachEntryCounts(module, entryCounts, Provenance::Static, kConfidence);
   numBranchesAnnotated = branches;
-  if (misaligned)
-    module.emitWarning() << "phaedrus-static-estimate: " << misaligned
-                         << " function(s) left without an estimate: their "
-                            "LLVM IR blocks do not line up with the module's";
+  if (!misaligned.empty()) {
+    InFlightDiagnostic warning = module.emitWarning()
+        << "phaedrus-static-estimate: " << misaligned.size()
+        << " function(s) left without an estimate (their LLVM IR blocks do "
+           "not line up with the module's), and the functions they call "
+           "without a count: @"
+        << misaligned.front();
+    for (StringRef name : ArrayRef(misaligned).drop_front().take_front(4))
+      warning << ", @" << name;
+    if (misaligned.size() > 5)
+      warning << ", ...";
+  }
 }
 
 } // namespace

@@ -713,22 +713,29 @@ def PhaedrusStaticEstimatePass : Pass<"phaedrus-static-estimate", "::mlir::Modul
     the `static` build, docs/Eval.md).
 
     The program is translated to LLVM IR (a copy, without phaedrus ops or
-    annotations), and LLVM's own analyses estimate each function:
-    BranchProbabilityInfo's heuristics (loop back edges and exits,
-    unreachable and cold code, pointer, zero and floating-point
-    comparisons) and the block frequencies BlockFrequencyInfo derives from
-    them. Entry counts come from the call graph: each root (`main`, an
-    address-taken function, and an externally visible function that no
-    function here calls) is entered `entry-count` times; each direct call
-    enters its callee as often as its block is estimated to run; recursive
-    functions (a strongly connected component) are visited callers first
-    and the calls within one are counted once, as LLVM's synthetic entry
-    counts do. Each `llvm.cond_br` and `llvm.switch` of a function that is
-    entered gets `phaedrus.branch_weights`: its block's count split by
-    LLVM's probabilities. A positive estimate is at least 1 (0 would say
-    "never ran", which no static estimate knows); counts saturate at 2^62.
-    Functions whose LLVM IR blocks do not line up one to one with the
-    module's are left out, with a warning. Counts are relative: only their
+    annotations), its `__builtin_expect` hints are lowered to branch
+    weights as clang lowers them, and LLVM's own analyses estimate each
+    function: BranchProbabilityInfo's heuristics (loop back edges and
+    exits, unreachable and cold code, pointer, zero and floating-point
+    comparisons, the hints) and the block frequencies BlockFrequencyInfo
+    derives from them. Entry counts come from the call graph: each root
+    (`main`, an address-taken function, and an externally visible function
+    that no function here calls; not an `available_externally` copy, which
+    the link drops and which gets no count) is entered `entry-count` times;
+    each direct call enters its callee as often as its block is estimated
+    to run. Recursive functions (a strongly connected component) go
+    callers first: the component gets all its entries from outside, then
+    its calls within it are counted once, from those entries (as LLVM's
+    synthetic entry counts do), then its calls out. Each `llvm.cond_br` and
+    `llvm.switch` of a function that is entered gets
+    `phaedrus.branch_weights`: its block's count split by LLVM's
+    probabilities. A positive estimate is at least 1 (0 would say "never
+    ran", which no static estimate knows); counts saturate at 2^62. A
+    function whose LLVM IR blocks do not line up with the module's (the
+    module's come first, then those the translation adds for an edge that
+    repeats a successor with other arguments) is left out, with a warning
+    naming it, and so are the functions it calls (their count would miss
+    its calls). Counts are relative: only their
     ratios mean anything, and `entry-count` sets their scale (a large one
     keeps the probabilities' resolution in integer weights). The
     confidence is 0: no run measured or predicted these counts.
