@@ -245,11 +245,12 @@ def cmd_train(args):
     weight = report.get("argument_weight", 1.0)
     if weight != 1.0:
         overlaps = report["argument_weight_overlaps"]
-        log(f"command-line tokens count {weight:g}x a word of the input: "
-            f"with them weighted so, each run is predicted from the others "
-            f"with overlap {overlaps[str(weight)]:.3f}, against "
-            f"{overlaps['1.0']:.3f} unweighted (the runs' options decide more "
-            f"of what they do than their data: docs/Model.md)")
+        log(f"command-line tokens weigh {weight:g}x in the similarity of "
+            f"runs (their idf times {weight:g}): so weighted, each run is "
+            f"predicted from the others with overlap "
+            f"{overlaps[str(weight)]:.3f}, against {overlaps['1.0']:.3f} "
+            f"unweighted (the runs' options decide more of what they do than "
+            f"their data: docs/Model.md)")
 
 
 def _predict_future_run(args, output, purpose):
@@ -300,11 +301,14 @@ def _near_miss(arg):
 def _looks_like_path(arg):
     """Whether an argument reads as a file's path: it has a directory part
     (in/data.txt, ./x) or a file name's extension (data.txt, not 3.14)."""
-    if arg.startswith("-") or " " in arg:
+    if arg.startswith("-") or " " in arg or "://" in arg:
         return False
-    suffix = Path(arg).suffix[1:]
-    return "/" in arg or (suffix.isalnum() and not suffix.isdigit()
-                          and len(suffix) <= 5 and Path(arg).stem != "")
+    path = Path(arg)
+    if "/" in arg:  # (its directory must be there: not 1/2 or s/a/b/)
+        return path.parent.is_dir()
+    suffix = path.suffix[1:]
+    return (suffix.isalnum() and not suffix.isdigit() and 2 <= len(suffix) <= 5
+            and path.stem != "")
 
 
 def cmd_predict(args):

@@ -321,16 +321,18 @@ class RetrievalModel(nn.Module):
 RETRIEVAL_TEMPERATURE = 0.2
 
 # How much more than a word of the input a command-line token (argc=,
-# argI=) counts in the retrieval's similarity, on both sides: the weight of
-# its idf. Each corpus chooses among these by the leave-one-out overlap of
+# argI=) counts in the retrieval's similarity: its idf is multiplied by the
+# weight w on both sides (the run's and the query's), so a shared option
+# adds w^2 times what it did. Each corpus chooses among these by the leave-one-out overlap of
 # the untrained retrieval, and keeps 1 unless another beats it by at least
 # ARGUMENT_WEIGHT_MARGIN: with options and kinds of data crossed in the
 # runs, leave-one-out tells whether options or data decide what a run does;
 # where each option comes with one kind of data it cannot, and the gain is
-# then small. Measured (2026-11-26, overlap on trace tokens, leave-one-out
+# then small. Measured (2026-11-26, leave-one-out overlap on trace tokens
 # at weight 1 -> the best): lz4 (14 runs, 5 options x 4 kinds of data)
-# 0.318 -> 0.482 at 8, its held-out -12 on text and -9 on an ELF binary
-# 0.43 and 0.05 -> 0.60 and 0.47; zlib's minigzip (8 runs, one option each)
+# 0.312 -> 0.494 at 8, its held-out -12 on text and -9 on an ELF binary
+# 0.530 and 0.020 -> 0.717 and 0.684 overlap with clang's PGO (phaedrus
+# eval); zlib's minigzip (8 runs, one option each)
 # 0.164 -> 0.224 at 16, its held-out -9 on an ELF binary 0.07 -> 0.97, -d
 # 0.97 either way; bzip2 (5 runs, one option each) 0.372 -> 0.382: weight 1
 # kept, as it must be: at 4 its held-out repetitive-9 would fall from 0.92
@@ -530,11 +532,12 @@ def train(corpus: dict, config: TrainConfig):
                     return 0.0
                 with torch.no_grad():
                     return 1.0 - float(model.overlap_loss(keys, profiles, exclude))
-            model.argument_weight_overlaps = {w: remember(w) for w in ARGUMENT_WEIGHTS}
-            overlaps = model.argument_weight_overlaps
-            best = max(ARGUMENT_WEIGHTS, key=lambda w: (overlaps[w], -w))
-            model.argument_weight = (best if overlaps[best] >= overlaps[1.0]
-                                     + ARGUMENT_WEIGHT_MARGIN else 1.0)
+            if exclude is not None:  # (one run: nothing to compare)
+                overlaps = {w: remember(w) for w in ARGUMENT_WEIGHTS}
+                best = max(ARGUMENT_WEIGHTS, key=lambda w: (overlaps[w], -w))
+                if overlaps[best] >= overlaps[1.0] + ARGUMENT_WEIGHT_MARGIN:
+                    model.argument_weight = best
+                model.argument_weight_overlaps = overlaps
             remember(model.argument_weight)
 
             def batch_of(rs):

@@ -380,9 +380,13 @@ def static_estimate(program: Path, output: Path) -> Path:
     """The profile LLVM estimates for the program without any run
     (--phaedrus-static-estimate: provenance static), as phaedrus profile
     attributes."""
-    run([phaedrus_tool("phaedrus-opt"), program, "--phaedrus-static-estimate",
-         *debug_line_flags(program), "-o", output],
-        what="phaedrus-opt --phaedrus-static-estimate")
+    result = run([phaedrus_tool("phaedrus-opt"), program,
+                  "--phaedrus-static-estimate", *debug_line_flags(program),
+                  "-o", output],
+                 what="phaedrus-opt --phaedrus-static-estimate")
+    warnings = result.stderr.decode(errors="replace").strip()
+    if warnings:
+        log(warnings)
     return Path(output)
 
 

@@ -218,14 +218,17 @@ def test_predicted_sample_profile_builds_the_sources(tmp_path):
     # write; a note that says how the run is described (a session trying lz4
     # got only "never seen in training" for an input it had mistyped).
     result = phaedrus("predict", tmp_path / "n.mlir", "--model", tmp_path / "m.mlir",
-                      "-o", tmp_path / "np.mlir", "--", "wordfreq", tmp_path / "out" / "x.tar")
+                      "-o", tmp_path / "np.mlir", "--", "wordfreq", tmp_path / "x.tar")
     assert result.returncode == 0, result.stderr
-    assert f"warning: {tmp_path / 'out' / 'x.tar'} names no file (yet): the run " \
+    assert f"warning: {tmp_path / 'x.tar'} names no file (yet): the run " \
         "is described with it as a word" in result.stderr
-    # Words that are not paths get no note.
+    # Words that are not paths get no note (a fraction, a sed script, a URL,
+    # an abbreviation, a path in a directory that is not there).
     result = phaedrus("predict", tmp_path / "n.mlir", "--model", tmp_path / "m.mlir",
-                      "-o", tmp_path / "np.mlir", "--", "wordfreq", "-v", "3.14", "the")
-    assert result.returncode == 0 and "names no file" not in result.stderr
+                      "-o", tmp_path / "np.mlir", "--", "wordfreq", "-v", "3.14", "the",
+                      "1/2", "s/a/b/", "http://example.org/x.txt", "e.g",
+                      tmp_path / "out" / "x.tar")
+    assert result.returncode == 0 and "names no file" not in result.stderr, result.stderr
     # The program's name left out (phaedrus run takes the arguments without
     # it): the first word is an option.
     result = phaedrus("predict", tmp_path / "n.mlir", "--model", tmp_path / "m.mlir",

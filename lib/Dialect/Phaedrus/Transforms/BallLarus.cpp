@@ -5,8 +5,8 @@
 // u->EXIT. Break edges are back edges (found by DFS from the entry) and all
 // edges into a target of llvm.indirectbr, since a computed goto jumps to its
 // target directly and cannot run code on the edge; in a function with more
-// than 2^32 - 1 paths, also the edges into the join blocks where paths
-// multiply (numberPaths). Then, in reverse
+// than 2^32 - 1 paths, also edges into the blocks where paths multiply
+// (numberPaths). Then, in reverse
 // topological order, numPaths(v) = sum over v's out-edges of numPaths(w),
 // and each out-edge gets the running sum of the edges before it as its
 // value. The sum of the values along a path from ENTRY to EXIT is unique in
@@ -210,13 +210,13 @@ mlir::phaedrus::numberPaths(LLVM::LLVMFuncOp function) {
 
   // A function with too many paths for 32-bit path ids (a large function
   // of straight-line branches: 2^k paths through k diamonds) is cut into
-  // segments: every edge into a join block whose paths would exceed a
-  // threshold becomes a break too, like a back edge, so that paths end
-  // before it and start again at it. Edge counts stay exact (each edge is
-  // on one segment); what is lost is only the correlation of branches
-  // across a cut. Thresholds fall from 2^24 until the paths fit; a
-  // function that fits keeps its plain numbering, and the cuts depend on
-  // the function alone, so the profile passes find the same ones.
+  // segments: edges into a block whose paths would exceed a threshold
+  // become breaks too, like back edges, so that paths end before it and
+  // start again at it. Edge counts stay exact (each edge is on one
+  // segment); what is lost is only the correlation of branches across a
+  // cut. Thresholds fall from 2^24 until the paths fit; a function that
+  // fits keeps its plain numbering, and the cuts depend on the function
+  // alone, so the profile passes find the same ones.
   numbering.total = number();
   if (numbering.total > UINT32_MAX) {
     // The real edges into each block, from reachable blocks.
@@ -227,8 +227,13 @@ mlir::phaedrus::numberPaths(LLVM::LLVMFuncOp function) {
           into[block.getSuccessor(i)].push_back({&block, i});
     // In reverse topological order (still one after more breaks: they only
     // remove DAG edges and add ENTRY->v ones), each block's paths with the
-    // cuts made so far; a block above the threshold is cut at.
-    auto cut = [&](uint64_t threshold) {
+    // cuts made so far; a block above the threshold is cut at: its incoming
+    // edges from blocks with one successor become breaks (first), or all of
+    // them (if that is not enough). A block with one successor then has one
+    // break edge out, which a path that ends there determines; one with
+    // several break edges out leaves its branch to the counts of the paths
+    // that start at their targets (BranchWeights.cpp).
+    auto cut = [&](uint64_t threshold, bool anySource) {
       llvm::DenseMap<Block *, uint64_t> paths;
       for (Block *block : postOrder) {
         if (block == entry)
@@ -246,14 +251,16 @@ mlir::phaedrus::numberPaths(LLVM::LLVMFuncOp function) {
         paths[block] = sum;
         if (sum > threshold)
           for (std::pair<Block *, unsigned> edge : into.lookup(block))
-            breakEdges.insert(edge);
+            if (anySource || edge.first->getNumSuccessors() == 1)
+              breakEdges.insert(edge);
       }
     };
-    for (uint64_t threshold = uint64_t(1) << 24;
-         numbering.total > UINT32_MAX && threshold > 0; threshold >>= 4) {
-      cut(threshold);
-      numbering.total = number();
-    }
+    for (bool anySource : {false, true})
+      for (uint64_t threshold = uint64_t(1) << 24;
+           numbering.total > UINT32_MAX && threshold > 0; threshold >>= 4) {
+        cut(threshold, anySource);
+        numbering.total = number();
+      }
   }
   if (numbering.total == 0 || numbering.total > UINT32_MAX)
     return std::nullopt;

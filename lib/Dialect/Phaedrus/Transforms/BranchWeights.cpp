@@ -4,7 +4,9 @@
 // target and ending at a return or at a break edge out of its last block.
 // Real edges get the path's count. A break edge is not in the path number
 // (the path ends at its source); it is determined when its source has one
-// break edge out, and otherwise the source's branch is left unannotated.
+// break edge out, or when no other break edge enters its target (then the
+// paths that start at the target count it), and otherwise the source's
+// branch is left unannotated.
 // The exception is llvm.indirectbr, whose every edge is a break: a path that
 // ends there does not say where the jump went, but the path after it starts
 // at the target, so an edge into a target that no other break edge enters
@@ -116,6 +118,30 @@ indirectEdgeCounts(Block &block, const PathNumbering &numbering,
   return weights;
 }
 
+/// The out-edge counts of an llvm.cond_br or llvm.switch block with several
+/// break edges out (a path that ends there does not say which it took):
+/// each break edge counts the paths that start at its target, when no
+/// other break edge enters that target; otherwise std::nullopt.
+static std::optional<SmallVector<uint64_t>>
+breakEdgeCounts(Block &block, const PathNumbering &numbering,
+                const llvm::DenseMap<Block *, uint64_t> &starts,
+                const llvm::DenseMap<std::pair<Block *, unsigned>, uint64_t> &edges) {
+  SmallVector<uint64_t> weights;
+  for (unsigned i = 0; i < block.getNumSuccessors(); ++i) {
+    if (!numbering.breakEdges.contains({&block, i})) {
+      weights.push_back(edges.lookup({&block, i}));
+      continue;
+    }
+    Block *target = block.getSuccessor(i);
+    for (auto [source, index] : numbering.breakEdges)
+      if ((source != &block || index != i) &&
+          source->getSuccessor(index) == target)
+        return std::nullopt;
+    weights.push_back(starts.lookup(target));
+  }
+  return weights;
+}
+
 unsigned PathBranchCounts::attach(Provenance provenance, double confidence) {
   unsigned annotated = 0;
   for (LLVM::LLVMFuncOp function : state->functions) {
@@ -136,6 +162,12 @@ unsigned PathBranchCounts::attach(Provenance provenance, double confidence) {
                  !state->ambiguous.contains(&block)) {
         for (unsigned i = 0; i < block.getNumSuccessors(); ++i)
           weights.push_back(state->edgeCounts.lookup({&block, i}));
+      } else if (isa<LLVM::CondBrOp, LLVM::SwitchOp>(term)) {
+        auto counts = breakEdgeCounts(block, *numbering, state->starts,
+                                      state->edgeCounts);
+        if (!counts)
+          continue;
+        weights = std::move(*counts);
       } else {
         continue;
       }

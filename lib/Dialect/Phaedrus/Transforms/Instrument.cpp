@@ -286,8 +286,11 @@ struct PhaedrusInstrumentPass
           if (Operation *term = unnumberedTerminator(function))
             warning << "the path numbering does not handle its '"
                     << term->getName() << "'";
-          else
+          else if (!numberPaths(function))
             warning << "too many paths, even cut into segments";
+          else
+            warning << "its token, " << functionToken[name]
+                    << ", is beyond what a path event can name";
           warning << "; its branches get no weights from its traces";
         }
       }

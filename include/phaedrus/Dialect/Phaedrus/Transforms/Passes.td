@@ -47,12 +47,15 @@ def PhaedrusInstrumentPass : Pass<"phaedrus-instrument", "::mlir::ModuleOp"> {
     entry event already determines the path. A
     function with more than 2^32 - 1 acyclic paths (a long run of
     branches: 2^k paths through k if-else statements) is cut into segments:
-    the incoming edges of join blocks where paths multiply become break
-    edges, as back edges are, from the end of the function until its paths
-    fit (thresholds 2^24, 2^20, ... paths per block); branch counts stay
-    exact, and a call completes one path per segment it runs through. The
-    cuts depend on the function alone, so the profile passes decode the
-    same numbering. A function with terminators other than br, cond_br,
+    edges into blocks where paths multiply become break edges, as back
+    edges are, from the end of the function until its paths fit
+    (thresholds 2^24, 2^20, ... paths per block; edges from blocks with one
+    successor first, then any). A call completes one path per segment it
+    runs through; edge counts stay exact, and a branch with several break
+    edges out gets them from the paths that start at their targets when no
+    other break edge enters those (otherwise it is left without weights).
+    The cuts depend on the function alone, so the profile passes decode
+    the same numbering. A function with terminators other than br, cond_br,
     switch, indirectbr, return and unreachable (invoke) records only its
     entries, with a warning.
 
