@@ -323,21 +323,23 @@ RETRIEVAL_TEMPERATURE = 0.2
 # How much more than a word of the input a command-line token (argc=,
 # argI=) counts in the retrieval's similarity: its idf is multiplied by the
 # weight w on both sides (the run's and the query's), so a shared option
-# adds w^2 times what it did. Each corpus chooses among these by the leave-one-out overlap of
-# the untrained retrieval, and keeps 1 unless another beats it by at least
-# ARGUMENT_WEIGHT_MARGIN: with options and kinds of data crossed in the
-# runs, leave-one-out tells whether options or data decide what a run does;
-# where each option comes with one kind of data it cannot, and the gain is
-# then small. Measured (2026-11-26, leave-one-out overlap on trace tokens
-# at weight 1 -> the best): lz4 (14 runs, 5 options x 4 kinds of data)
-# 0.312 -> 0.494 at 8, its held-out -12 on text and -9 on an ELF binary
-# 0.530 and 0.020 -> 0.717 and 0.684 overlap with clang's PGO (phaedrus
-# eval); zlib's minigzip (8 runs, one option each)
-# 0.164 -> 0.224 at 16, its held-out -9 on an ELF binary 0.07 -> 0.97, -d
-# 0.97 either way; bzip2 (5 runs, one option each) 0.372 -> 0.382: weight 1
-# kept, as it must be: at 4 its held-out repetitive-9 would fall from 0.92
-# to 0.14 (its data decides, and the -9 runs hold text); Lua (21 scripts,
-# the same arguments) unchanged.
+# adds w^2 times what it did. Each corpus chooses among these by the
+# leave-one-out overlap of the untrained retrieval, and keeps 1 unless
+# another beats it by at least ARGUMENT_WEIGHT_MARGIN: with options and
+# kinds of data crossed in the runs, leave-one-out tells whether options or
+# data decide what a run does; where each option comes with one kind of
+# data it cannot, and the gain is then small. Measured (2026-11-26,
+# leave-one-out overlap on trace tokens at weight 1 -> the best):
+# - lz4 (14 runs, 5 options x 4 kinds of data): 0.312 -> 0.494 at 8; its
+#   held-out -12 on text and -9 on an ELF binary 0.530 and 0.020 -> 0.717
+#   and 0.684 overlap with clang's PGO (phaedrus eval);
+# - zlib's minigzip (8 runs, one option each): 0.164 -> 0.224 at 16; its
+#   held-out -9 on an ELF binary 0.07 -> 0.97 on trace tokens, -d 0.97
+#   either way;
+# - bzip2 (5 runs, one option each): 0.372 -> 0.382, weight 1 kept, as it
+#   must be: at 4 its held-out repetitive-9 would fall from 0.92 to 0.14
+#   (its data decides, and the -9 runs hold text);
+# - Lua (21 scripts, the same arguments): unchanged.
 ARGUMENT_WEIGHTS = (1.0, 2.0, 4.0, 8.0, 16.0)
 ARGUMENT_WEIGHT_MARGIN = 0.05
 
@@ -528,12 +530,13 @@ def train(corpus: dict, config: TrainConfig):
                                             torch.tensor(1.0))
                 model.remember(keys, profiles, RETRIEVAL_TEMPERATURE, scale,
                                token_weights)
-                if exclude is None:
-                    return 0.0
+
+            def leave_one_out_overlap(weight):
+                remember(weight)
                 with torch.no_grad():
                     return 1.0 - float(model.overlap_loss(keys, profiles, exclude))
             if exclude is not None:  # (one run: nothing to compare)
-                overlaps = {w: remember(w) for w in ARGUMENT_WEIGHTS}
+                overlaps = {w: leave_one_out_overlap(w) for w in ARGUMENT_WEIGHTS}
                 best = max(ARGUMENT_WEIGHTS, key=lambda w: (overlaps[w], -w))
                 if overlaps[best] >= overlaps[1.0] + ARGUMENT_WEIGHT_MARGIN:
                     model.argument_weight = best
@@ -746,7 +749,7 @@ def model_ir(model, space: TokenSpace, corpus: dict, kind: str, report=None,
     if isinstance(model, RetrievalModel):
         floats["size_exponent"] = float(model.runs.exponent)
         # (Already in hidden.weight: said for the reader.)
-        floats["argument_weight"] = float(getattr(model, "argument_weight", 1.0))
+        floats["argument_weight"] = float(model.argument_weight)
     attrs = [f"{k} = {v} : i64" for k, v in sorted(hyper.items())]
     attrs += [f"{k} = {v!r} : f64" for k, v in sorted(floats.items())]
     weights, blobs = [], []
