@@ -23,9 +23,13 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <map>
+#include <string>
+#include <vector>
 #include <optional>
 
 using namespace mlir;
@@ -190,11 +194,35 @@ bodySamples(LLVM::LLVMFuncOp function, LLVM::DISubprogramAttr subprogram,
   return samples.known();
 }
 
+namespace {
+/// One function's record, before it is written.
+struct Record {
+  std::string name;
+  uint64_t head = 0;
+  std::map<Key, uint64_t> body;
+  /// The source function (file, line) where the module has lines.
+  std::optional<std::pair<std::string, unsigned>> source;
+  bool local = false;
+  bool merged = false; // into the record of the same name without suffix
+};
+
+/// `name` without llvm-link's suffix for a renamed static (`helper.5` ->
+/// `helper`), or `name` itself.
+StringRef unsuffixed(StringRef name) {
+  auto [base, suffix] = name.rsplit('.');
+  if (!suffix.empty() && !base.empty() &&
+      llvm::all_of(suffix, [](char c) { return llvm::isDigit(c); }))
+    return base;
+  return name;
+}
+} // namespace
+
 LogicalResult mlir::phaedrus::exportSampleProfile(Operation *module,
                                                   raw_ostream &os,
                                                   bool discriminators) {
   bool failedAny = false;
   size_t profiled = 0, withoutLines = 0;
+  std::vector<Record> records;
   module->walk([&](FunctionOpInterface function) {
     auto count = function->getAttrOfType<EntryCountAttr>(
         PhaedrusDialect::getEntryCountAttrName());
@@ -209,18 +237,25 @@ LogicalResult mlir::phaedrus::exportSampleProfile(Operation *module,
       failedAny = true;
       return;
     }
-    std::map<Key, uint64_t> body;
+    Record record;
+    record.name = name.str();
+    record.head = count.getCount();
     auto llvmFunction = dyn_cast<LLVM::LLVMFuncOp>(function.getOperation());
+    record.local = llvmFunction &&
+                   (llvmFunction.getLinkage() == LLVM::Linkage::Internal ||
+                    llvmFunction.getLinkage() == LLVM::Linkage::Private);
     LLVM::DISubprogramAttr subprogram = subprogramOf(function);
-    if (llvmFunction && subprogram)
-      body = bodySamples(llvmFunction, subprogram, discriminators);
-    uint64_t head = count.getCount(), total = 0;
+    if (llvmFunction && subprogram) {
+      record.body = bodySamples(llvmFunction, subprogram, discriminators);
+      if (LLVM::DIFileAttr file = subprogram.getFile())
+        record.source = {file.getName().str(), subprogram.getLine()};
+    }
     if (!subprogram) {
       // No lines to name: the function's first line holds its entry count
       // and its branch weights, a proxy for the blocks it executed (none,
       // for a function that never ran).
       ++withoutLines;
-      total = head;
+      uint64_t total = record.head;
       function->walk([&](Operation *nested) {
         if (auto weights = nested->getAttrOfType<BranchWeightsAttr>(
                 PhaedrusDialect::getBranchWeightsAttrName()))
@@ -228,22 +263,53 @@ LogicalResult mlir::phaedrus::exportSampleProfile(Operation *module,
             total = llvm::SaturatingAdd(total, w);
       });
       if (total)
-        body[{0, 0}] = total;
-    } else {
-      // (With lines but none the profile knows, the head samples alone.)
-      for (auto &[key, samples] : body)
-        total = llvm::SaturatingAdd(total, samples);
+        record.body[{0, 0}] = total;
     }
-    os << name << ":" << total << ":" << head << "\n";
+    records.push_back(std::move(record));
+  });
+  // A source file that includes another (lz4hc.c includes lz4.c) has a copy
+  // of each of its static functions, which llvm-link renames (`LZ4_count`,
+  // `LZ4_count.9`), and which a separate build names alike: the build's
+  // copies all take the one record of that name. Copies of the same source
+  // function (the same file and line) have the same lines and
+  // discriminators, so their samples add up: one record of the sum, under
+  // the name both copies have there.
+  llvm::StringMap<size_t> byName;
+  for (size_t i = 0; i < records.size(); ++i)
+    byName[records[i].name] = i;
+  for (Record &copy : records) {
+    StringRef base = unsuffixed(copy.name);
+    auto it = byName.find(base);
+    if (base == copy.name || !copy.local || !copy.source ||
+        it == byName.end())
+      continue;
+    Record &into = records[it->second];
+    if (!into.local || into.source != copy.source)
+      continue;
+    into.head = llvm::SaturatingAdd(into.head, copy.head);
+    for (auto &[key, samples] : copy.body) {
+      uint64_t &sum = into.body[key];
+      sum = llvm::SaturatingAdd(sum, samples);
+    }
+    copy.merged = true;
+  }
+  for (const Record &record : records) {
+    if (record.merged)
+      continue;
+    // (With lines but none the profile knows, the head samples alone.)
+    uint64_t total = 0;
+    for (auto &[key, samples] : record.body)
+      total = llvm::SaturatingAdd(total, samples);
+    os << record.name << ":" << total << ":" << record.head << "\n";
     // Zero samples are written too: they tell the loader that a block did
     // not run (a block without samples is one it guesses about).
-    for (auto &[key, samples] : body) {
+    for (auto &[key, samples] : record.body) {
       os << " " << key.first;
       if (key.second)
         os << "." << key.second;
       os << ": " << samples << "\n";
     }
-  });
+  }
   // (Diagnostics about the whole module go to the file, not the module op:
   // its line is all the module's attributes.)
   Location fileLoc = module->getLoc();
