@@ -217,6 +217,10 @@ mlir::phaedrus::numberPaths(LLVM::LLVMFuncOp function) {
   // cut. Thresholds fall from 2^24 until the paths fit; a function that
   // fits keeps its plain numbering, and the cuts depend on the function
   // alone, so the profile passes find the same ones.
+  // (Before any cut: back edges, and edges into indirect targets.)
+  numbering.hasLoops = llvm::any_of(breakEdges, [&](auto edge) {
+    return !indirectTargets.contains(edge.first->getSuccessor(edge.second));
+  });
   numbering.total = number();
   if (numbering.total > UINT32_MAX) {
     // The real edges into each block, from reachable blocks.
@@ -313,8 +317,9 @@ mlir::phaedrus::instrumentPaths(LLVM::LLVMFuncOp function,
   // run, then record it and open another) cost more than the occasional
   // repeat it saves. Consecutive equal runs of length 1 mean the same as
   // one longer run to every reader. A function without loops completes one
-  // path per call, at its return, so it has no runs to keep either.
-  bool direct = !indirectTargets.empty() || breakEdges.empty();
+  // path per call (one per segment, if cut), recorded before its calls and
+  // returns, so it has no runs to keep either.
+  bool direct = !indirectTargets.empty() || !numbering->hasLoops;
   // Locals: the path register, and (unless direct) the open run of
   // completed paths (its path and length; length 0 means none).
   Value reg = LLVM::AllocaOp::create(builder, loc, ptrType, i32, one, 4);

@@ -34,6 +34,9 @@ struct PathNumbering {
   llvm::DenseMap<Block *, uint64_t> numPaths, entryToTarget, toExit;
   llvm::DenseMap<std::pair<Block *, unsigned>, uint64_t> edgeValue;
   uint64_t total = 0;
+  /// Whether the function has a loop (a back edge), as opposed to break
+  /// edges that only cut it into segments.
+  bool hasLoops = false;
 };
 
 /// Numbers the paths of `function`, or std::nullopt when it has a
