@@ -200,7 +200,7 @@ struct Record {
   std::string name;
   uint64_t head = 0;
   std::map<Key, uint64_t> body;
-  /// The source function (file, line) where the module has lines.
+  /// The source function (directory/file, line) where the module has lines.
   std::optional<std::pair<std::string, unsigned>> source;
   bool local = false;
   bool merged = false; // into the record of the same name without suffix
@@ -248,7 +248,10 @@ LogicalResult mlir::phaedrus::exportSampleProfile(Operation *module,
     if (llvmFunction && subprogram) {
       record.body = bodySamples(llvmFunction, subprogram, discriminators);
       if (LLVM::DIFileAttr file = subprogram.getFile())
-        record.source = {file.getName().str(), subprogram.getLine()};
+        record.source = {(file.getDirectory().getValue() + "/" +
+                          file.getName().getValue())
+                             .str(),
+                         subprogram.getLine()};
     }
     if (!subprogram) {
       // No lines to name: the function's first line holds its entry count

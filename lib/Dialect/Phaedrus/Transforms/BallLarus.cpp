@@ -208,6 +208,12 @@ mlir::phaedrus::numberPaths(LLVM::LLVMFuncOp function) {
     return numPaths.lookup(entry);
   };
 
+  // Loops are the break edges so far that are not edges into indirect
+  // targets (back edges); cuts come later.
+  numbering.hasLoops = llvm::any_of(breakEdges, [&](auto edge) {
+    return !indirectTargets.contains(edge.first->getSuccessor(edge.second));
+  });
+
   // A function with too many paths for 32-bit path ids (a large function
   // of straight-line branches: 2^k paths through k diamonds) is cut into
   // segments: edges into a block whose paths would exceed a threshold
@@ -217,10 +223,6 @@ mlir::phaedrus::numberPaths(LLVM::LLVMFuncOp function) {
   // cut. Thresholds fall from 2^24 until the paths fit; a function that
   // fits keeps its plain numbering, and the cuts depend on the function
   // alone, so the profile passes find the same ones.
-  // (Before any cut: back edges, and edges into indirect targets.)
-  numbering.hasLoops = llvm::any_of(breakEdges, [&](auto edge) {
-    return !indirectTargets.contains(edge.first->getSuccessor(edge.second));
-  });
   numbering.total = number();
   if (numbering.total > UINT32_MAX) {
     // The real edges into each block, from reachable blocks.

@@ -20,7 +20,6 @@
 #include "phaedrus/Dialect/Phaedrus/IR/PhaedrusDialect.h"
 
 #include "BallLarus.h"
-#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -99,33 +98,18 @@ LogicalResult PathBranchCounts::addPathCounts(VocabularyOp vocabulary,
   return success();
 }
 
-/// The out-edge counts of an llvm.indirectbr block, from the paths that
-/// start at its targets, when each target is entered by no other break edge
-/// (and listed once); otherwise std::nullopt.
+/// The out-edge counts of a block with several break edges out (an
+/// llvm.indirectbr, every edge of which is one; a branch with two back
+/// edges, or with edges into the blocks a cut function is cut at): a path
+/// that ends there does not say which it took, but the next path starts at
+/// its target, so a break edge counts the paths that start at its target,
+/// when it is the only break edge into it (`breaksInto`: break edges per
+/// target); a real edge has its own count. Otherwise std::nullopt.
 static std::optional<SmallVector<uint64_t>>
-indirectEdgeCounts(Block &block, const PathNumbering &numbering,
-                   const llvm::DenseMap<Block *, uint64_t> &starts) {
-  llvm::SmallPtrSet<Block *, 16> targets;
-  for (Block *target : block.getSuccessors())
-    if (!targets.insert(target).second)
-      return std::nullopt;
-  for (auto [source, index] : numbering.breakEdges)
-    if (source != &block && targets.contains(source->getSuccessor(index)))
-      return std::nullopt;
-  SmallVector<uint64_t> weights;
-  for (Block *target : block.getSuccessors())
-    weights.push_back(starts.lookup(target));
-  return weights;
-}
-
-/// The out-edge counts of an llvm.cond_br or llvm.switch block with several
-/// break edges out (a path that ends there does not say which it took):
-/// each break edge counts the paths that start at its target, when no
-/// other break edge enters that target; otherwise std::nullopt.
-static std::optional<SmallVector<uint64_t>>
-breakEdgeCounts(Block &block, const PathNumbering &numbering,
-                const llvm::DenseMap<Block *, uint64_t> &starts,
-                const llvm::DenseMap<std::pair<Block *, unsigned>, uint64_t> &edges) {
+countsFromStarts(Block &block, const PathNumbering &numbering,
+                 const llvm::DenseMap<Block *, unsigned> &breaksInto,
+                 const llvm::DenseMap<Block *, uint64_t> &starts,
+                 const llvm::DenseMap<std::pair<Block *, unsigned>, uint64_t> &edges) {
   SmallVector<uint64_t> weights;
   for (unsigned i = 0; i < block.getNumSuccessors(); ++i) {
     if (!numbering.breakEdges.contains({&block, i})) {
@@ -133,10 +117,8 @@ breakEdgeCounts(Block &block, const PathNumbering &numbering,
       continue;
     }
     Block *target = block.getSuccessor(i);
-    for (auto [source, index] : numbering.breakEdges)
-      if ((source != &block || index != i) &&
-          source->getSuccessor(index) == target)
-        return std::nullopt;
+    if (breaksInto.lookup(target) != 1)
+      return std::nullopt;
     weights.push_back(starts.lookup(target));
   }
   return weights;
@@ -149,22 +131,22 @@ unsigned PathBranchCounts::attach(Provenance provenance, double confidence) {
         state->numberings.find(function.getSymName())->second;
     if (!numbering)
       continue;
+    llvm::DenseMap<Block *, unsigned> breaksInto;
+    for (auto [source, index] : numbering->breakEdges)
+      ++breaksInto[source->getSuccessor(index)];
     for (Block &block : function.getBody()) {
       Operation *term = block.getTerminator();
       SmallVector<uint64_t> weights;
-      if (isa<LLVM::IndirectBrOp>(term) && term->getNumSuccessors() > 1 &&
-          numbering->reachable.contains(&block)) {
-        auto counts = indirectEdgeCounts(block, *numbering, state->starts);
-        if (!counts)
-          continue;
-        weights = std::move(*counts);
-      } else if (isa<LLVM::CondBrOp, LLVM::SwitchOp>(term) &&
-                 !state->ambiguous.contains(&block)) {
+      if (isa<LLVM::CondBrOp, LLVM::SwitchOp>(term) &&
+          !state->ambiguous.contains(&block)) {
         for (unsigned i = 0; i < block.getNumSuccessors(); ++i)
           weights.push_back(state->edgeCounts.lookup({&block, i}));
-      } else if (isa<LLVM::CondBrOp, LLVM::SwitchOp>(term)) {
-        auto counts = breakEdgeCounts(block, *numbering, state->starts,
-                                      state->edgeCounts);
+      } else if ((isa<LLVM::CondBrOp, LLVM::SwitchOp>(term) ||
+                  (isa<LLVM::IndirectBrOp>(term) &&
+                   term->getNumSuccessors() > 1)) &&
+                 numbering->reachable.contains(&block)) {
+        auto counts = countsFromStarts(block, *numbering, breaksInto,
+                                       state->starts, state->edgeCounts);
         if (!counts)
           continue;
         weights = std::move(*counts);

@@ -97,18 +97,7 @@ struct PhaedrusStaticEstimatePass
 std::unique_ptr<llvm::Module> translateProgram(ModuleOp module,
                                                llvm::LLVMContext &context) {
   OwningOpRef<ModuleOp> copy = module.clone();
-  Dialect *phaedrus = module.getContext()->getLoadedDialect<PhaedrusDialect>();
-  for (Operation &op : llvm::make_early_inc_range(*copy->getBody()))
-    if (op.getDialect() == phaedrus)
-      op.erase();
-  copy->walk([&](Operation *op) {
-    SmallVector<StringAttr> names;
-    for (NamedAttribute attr : op->getDiscardableAttrs())
-      if (attr.getNameDialect() == phaedrus)
-        names.push_back(attr.getName());
-    for (StringAttr name : names)
-      op->removeDiscardableAttr(name);
-  });
+  stripPhaedrusIR(*copy, /*keepLoweredProfile=*/false);
   return translateModuleToLLVMIR(*copy, context);
 }
 
@@ -279,18 +268,16 @@ void PhaedrusStaticEstimatePass::runOnOperation() {
     llvm::DenseMap<const llvm::Function *, double> fromOutside;
     for (llvm::Function *f : members)
       fromOutside[f] = entries.lookup(f);
-    for (llvm::Function *f : members)
-      forEachCall(*f, estimates.find(f)->second,
-                  [&](llvm::Function *callee, double frequency) {
-                    if (inside.contains(callee))
-                      add(callee, fromOutside.lookup(f) * frequency);
-                  });
-    for (llvm::Function *f : members)
-      forEachCall(*f, estimates.find(f)->second,
-                  [&](llvm::Function *callee, double frequency) {
-                    if (!inside.contains(callee))
-                      add(callee, entries.lookup(f) * frequency);
-                  });
+    // Calls within first, from the entries from outside; then calls out,
+    // from all the entries.
+    for (bool within : {true, false})
+      for (llvm::Function *f : members)
+        forEachCall(*f, estimates.find(f)->second,
+                    [&](llvm::Function *callee, double frequency) {
+                      if (inside.contains(callee) == within)
+                        add(callee, (within ? fromOutside : entries).lookup(f) *
+                                        frequency);
+                    });
   }
 
   // Attach: each function's entry count, and each branch's successor

@@ -17,26 +17,31 @@ namespace mlir::phaedrus {
 using namespace mlir;
 using namespace mlir::phaedrus;
 
+void mlir::phaedrus::stripPhaedrusIR(ModuleOp module,
+                                     bool keepLoweredProfile) {
+  Dialect *phaedrus = module.getContext()->getLoadedDialect<PhaedrusDialect>();
+  if (!phaedrus)
+    return; // Nothing of the dialect can be in the module.
+  for (Operation &op : llvm::make_early_inc_range(*module.getBody()))
+    if (op.getDialect() == phaedrus)
+      op.erase();
+  module.walk([&](Operation *op) {
+    SmallVector<StringAttr> names;
+    for (NamedAttribute attr : op->getDiscardableAttrs())
+      if (attr.getNameDialect() == phaedrus &&
+          !(keepLoweredProfile &&
+            PhaedrusDialect::isLoweredProfileAttrName(attr.getName())))
+        names.push_back(attr.getName());
+    for (StringAttr name : names)
+      op->removeDiscardableAttr(name);
+  });
+}
+
 namespace {
 struct PhaedrusStripPass
     : public phaedrus::impl::PhaedrusStripPassBase<PhaedrusStripPass> {
   void runOnOperation() override {
-    ModuleOp module = getOperation();
-    Dialect *phaedrus = getContext().getLoadedDialect<PhaedrusDialect>();
-    if (!phaedrus)
-      return; // Nothing of the dialect can be in the module.
-    for (Operation &op : llvm::make_early_inc_range(*module.getBody()))
-      if (op.getDialect() == phaedrus)
-        op.erase();
-    module.walk([&](Operation *op) {
-      SmallVector<StringAttr> names;
-      for (NamedAttribute attr : op->getDiscardableAttrs())
-        if (attr.getNameDialect() == phaedrus &&
-            !PhaedrusDialect::isLoweredProfileAttrName(attr.getName()))
-          names.push_back(attr.getName());
-      for (StringAttr name : names)
-        op->removeDiscardableAttr(name);
-    });
+    stripPhaedrusIR(getOperation(), /*keepLoweredProfile=*/true);
   }
 };
 } // namespace

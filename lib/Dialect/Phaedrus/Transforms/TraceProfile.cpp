@@ -5,6 +5,7 @@
 #include "phaedrus/Dialect/Phaedrus/Transforms/Passes.h"
 #include "phaedrus/Dialect/Phaedrus/Transforms/ProgramShape.h"
 #include "phaedrus/Target/Wpp/ImportWpp.h"
+#include "phaedrus/Trace/Format.h"
 
 #include "mlir/Parser/Parser.h"
 
@@ -20,9 +21,6 @@ namespace mlir::phaedrus {
 
 using namespace mlir;
 using namespace mlir::phaedrus;
-
-/// How a trace file as the runtime writes it begins (docs/TraceFormat.md).
-static constexpr llvm::StringLiteral kWppMagic("PHDRWPP\n");
 
 namespace {
 struct PhaedrusTraceProfilePass
@@ -68,7 +66,7 @@ struct PhaedrusTraceProfilePass
       }
       if (!programFingerprint)
         programFingerprint = analyzeProgram(module).fingerprint;
-      if ((*buffer)->getBuffer().starts_with(kWppMagic)) {
+      if ((*buffer)->getBuffer().starts_with(PHAEDRUS_TRACE_MAGIC)) {
         ImportWppOptions options;
         options.expectedFingerprint = *programFingerprint;
         FailureOr<WppCounts> file =

@@ -24,6 +24,13 @@ enum class Granularity {
 #define GEN_PASS_REGISTRATION
 #include "phaedrus/Dialect/Phaedrus/Transforms/Passes.h.inc"
 
+/// Erases the phaedrus ops of `module` and the phaedrus.* discardable
+/// attributes of every op in it, leaving only the program
+/// (--phaedrus-strip). With `keepLoweredProfile`, the lowered profile that
+/// phaedrus-translate --mlir-to-llvmir emits (phaedrus.indirectbr_weights)
+/// stays.
+void stripPhaedrusIR(ModuleOp module, bool keepLoweredProfile);
+
 /// Registers the named pipelines of Phaedrus (e.g.
 /// `phaedrus-measured-profile`).
 void registerPhaedrusPipelines();
