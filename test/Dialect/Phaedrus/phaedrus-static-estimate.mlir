@@ -2,6 +2,7 @@
 // RUN: phaedrus-opt %s --phaedrus-static-estimate=entry-count=1000 --phaedrus-lower-profile --phaedrus-strip | phaedrus-translate --mlir-to-llvmir | FileCheck %s --check-prefix=LLVM
 // RUN: not phaedrus-opt %s --phaedrus-static-estimate=entry-count=0 2>&1 | FileCheck %s --check-prefix=ZERO
 // RUN: echo 'module {}' | not phaedrus-opt --phaedrus-static-estimate 2>&1 | FileCheck %s --check-prefix=EMPTY
+// RUN: not phaedrus-opt %S/Inputs/static-estimate-func.mlir --phaedrus-static-estimate 2>&1 | FileCheck %s --check-prefix=UNTRANSLATED
 
 // LLVM's static estimate, as a profile: BranchProbabilityInfo's heuristics
 // and BlockFrequencyInfo's frequencies, propagated over the call graph.
@@ -182,3 +183,5 @@ llvm.func @register(!llvm.ptr)
 
 // ZERO: error: phaedrus-static-estimate: entry-count must be at least 1
 // EMPTY: error: phaedrus-static-estimate: the module defines no llvm.func: give it the program (phaedrus ir)
+// UNTRANSLATED: error: cannot be converted to LLVM IR: {{.*}}func.func
+// UNTRANSLATED: error: phaedrus-static-estimate: the module does not translate to LLVM IR (see the errors above)
