@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "phaedrus/Featurize/Featurize.h"
+#include "Version.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
@@ -37,6 +38,7 @@ static cl::list<std::string> runArgv(cl::Positional, cl::ZeroOrMore,
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(category);
+  mlir::phaedrus::addPhaedrusVersionPrinter();
   cl::ParseCommandLineOptions(
       argc, argv,
       "Phaedrus input featurizer\n\n"

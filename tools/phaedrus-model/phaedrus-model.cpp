@@ -9,6 +9,7 @@
 #include "phaedrus/Dialect/Phaedrus/IR/PhaedrusOps.h"
 #include "phaedrus/Dialect/Phaedrus/Transforms/ModelSpec.h"
 #include "phaedrus/Featurize/Featurize.h"
+#include "Version.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -84,6 +85,7 @@ static int fail(const Twine &message) {
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(category);
+  mlir::phaedrus::addPhaedrusVersionPrinter();
   cl::ParseCommandLineOptions(
       argc, argv,
       "Runs a phaedrus model (from phaedrus train) with oneDNN\n\n"

@@ -11,6 +11,7 @@
 #include "phaedrus/Target/Wpp/ImportWpp.h"
 #include "phaedrus/Target/Wpp/PackedTrace.h"
 #include "SampleProfile.h"
+#include "Version.h"
 
 #include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -430,6 +431,7 @@ static LogicalResult writeImported(OwningOpRef<Operation *> op,
 }
 
 int main(int argc, char **argv) {
+  mlir::phaedrus::addPhaedrusVersionPrinter();
   TranslateRegistration importWppRegistration(
       "import-wpp",
       "Import a trace file written by libphaedrus_rt as phaedrus IR",

@@ -48,7 +48,7 @@ constexpr char kMagic[4] = {'P', 'H', 'P', 'K'};
 // in runs (SymbolModel's runLength, a number in the file after the window);
 // 6: the body model's tables grow, up to the size in the file, with the
 // symbols coded outside runs' sure hits (SymbolModel's growTables).
-constexpr uint32_t kVersion = 6;
+constexpr uint32_t kVersion = kPackedTraceVersion;
 constexpr size_t kHeaderSize = 24;
 constexpr unsigned kMaxDepth = 4096; // repeat nesting a decoder accepts
 

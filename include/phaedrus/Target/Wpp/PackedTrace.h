@@ -12,6 +12,7 @@
 #ifndef PHAEDRUS_TARGET_WPP_PACKEDTRACE_H
 #define PHAEDRUS_TARGET_WPP_PACKEDTRACE_H
 
+#include "phaedrus/Formats.h"
 #include "phaedrus/Target/Wpp/ImportWpp.h"
 
 #include "mlir/IR/BuiltinOps.h"

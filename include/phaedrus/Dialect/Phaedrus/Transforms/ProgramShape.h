@@ -8,6 +8,8 @@
 #ifndef PHAEDRUS_DIALECT_PHAEDRUS_TRANSFORMS_PROGRAMSHAPE_H
 #define PHAEDRUS_DIALECT_PHAEDRUS_TRANSFORMS_PROGRAMSHAPE_H
 
+#include "phaedrus/Formats.h"
+
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -40,12 +42,6 @@ struct ProgramShape {
   /// and the callees of its call sites.
   uint64_t fingerprint = 0;
 };
-
-/// Names the Ball-Larus numbering (BallLarus.cpp) in every fingerprint, so
-/// that traces whose path ids another numbering made are refused. Change it
-/// whenever the numbering changes. Scheme 2: the depth-first search does
-/// not follow edges into targets of indirect branches.
-inline constexpr const char *kPathNumberingScheme = "ball-larus-2";
 
 /// True for the functions instrumentation records.
 bool isRecordedFunction(LLVM::LLVMFuncOp function);
