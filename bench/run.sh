@@ -6,7 +6,7 @@
 #                           [--granularities G...] [--output FILE]
 #   ./bench/run.sh infer [--runs N] [--epochs N] [--threads N]
 #                        [--programs NAME...] [--output FILE]
-#   ./bench/run.sh pgo [--scale N] [--rounds N] [--kind lstm|mlp] [--epochs N]
+#   ./bench/run.sh pgo [--scale N] [--rounds N] [--kind retrieval|lstm|mlp] [--epochs N]
 #                      [--programs NAME...] [--output FILE]
 #
 # Benchmarks measure; they never build Phaedrus itself. Build first with

@@ -7,7 +7,7 @@ want to chain the tools by hand.
   phaedrus run prog.inst -o run.wpp -- ARGS  run it on one input, collect the trace
                                              (and run.wpp.input.json: its descriptor)
   phaedrus corpus run*.wpp -o corpus.json    traces of several inputs -> training corpus
-  phaedrus train corpus.json -o model.mlir   train a model (lstm, or the mlp baseline)
+  phaedrus train corpus.json -o model.mlir   train a model (retrieval by default; lstm, or the mlp baseline)
   phaedrus predict prog.mlir --model model.mlir -o pred.mlir -- ARGS
                                              profile of an unseen run, as attributes
   phaedrus build prog.mlir --model model.mlir -o prog.pgo -- ARGS
@@ -23,15 +23,17 @@ entry point."""
 import argparse
 import json
 import os
+import re
 import shlex
 import signal
 import stat
 import sys
 from pathlib import Path
 
+from . import __version__
 from . import corpus as corpus_mod
 from . import pipeline
-from .tools import ToolError, log
+from .tools import ToolError, log, phaedrus_tool, run
 
 
 def at_least(minimum):
@@ -375,11 +377,46 @@ def cmd_eval(args):
         f"predicted total x{f(s['total_ratio_predicted_median'])} the oracle's")
 
 
+def version_text() -> str:
+    """What `phaedrus --version` prints: the driver's version and formats,
+    then the build's tools' own --version (Phaedrus's version, its file
+    formats, LLVM's), with a warning where the two versions differ."""
+    from . import evaluate
+    lines = [f"phaedrus {__version__} (driver: {Path(__file__).resolve().parent}; "
+             f"corpus format {corpus_mod.VERSION}, eval format {evaluate.VERSION})"]
+    try:
+        tool = phaedrus_tool("phaedrus-opt")
+        out = run([tool, "--version"], what="phaedrus-opt --version").stdout.decode()
+    except ToolError as e:
+        lines.append(f"tools: {e}")
+        return "\n".join(lines)
+    lines.append(f"tools: {tool.parent}")
+    lines += [f"  {line.strip()}" for line in out.splitlines() if line.strip()]
+    found = re.search(r"Phaedrus version (\S+)", out)
+    if found and found.group(1) != __version__:
+        lines.append(f"warning: the tools are Phaedrus {found.group(1)} and the "
+                     f"driver {__version__}: rebuild the tools from this "
+                     f"checkout, or set PHAEDRUS_BUILD_DIR to their build")
+    return "\n".join(lines)
+
+
+class VersionAction(argparse.Action):
+    def __init__(self, option_strings, dest, **kwargs):
+        super().__init__(option_strings, dest, nargs=0,
+                         help="print the versions of the driver, the tools, "
+                              "their file formats and LLVM, and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(version_text())
+        parser.exit()
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(
         prog="phaedrus",
         description="Predict program behaviour for unseen inputs and hand it "
                     "to LLVM as a profile.")
+    parser.add_argument("--version", action=VersionAction)
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("ir", help="compile C sources to one whole-program "
@@ -431,7 +468,7 @@ def main(argv=None):
                                       "of several runs (recorded with "
                                       "'phaedrus run')")
     p.add_argument("traces", nargs="+", help="trace files (.wpp), each with "
-                   "its TRACE.input.json; run names are the file stems")
+                   "its TRACE.input.json; a run is named by its trace file's name up to the first dot (text-9.wpp: text-9)")
     p.add_argument("-o", "--output", required=True, help="corpus (.json)")
     p.add_argument("--program", help="instrumented module (prog.inst.mlir): "
                    "refuse traces of another build")

@@ -385,13 +385,23 @@ def read_sidecar(path) -> dict:
 def corpus_from_traces(traces, fingerprint=None, sequences=None,
                        show_progress=False) -> dict:
     """Counts each trace file (with its sidecar from `phaedrus run`) and
-    makes a corpus. Trace symbol names are the file stems. With
+    makes a corpus. A run's name is its trace file's name up to the first
+    dot (text-9.wpp and text-9.path.wpp: text-9). With
     `sequences` (a directory), each run's whole token sequence is kept there
     too, folded and packed (NAME.phpk, docs/PackedTrace.md), and the run's
     `sequence` names that file. Neither needs the trace as IR. With
     `show_progress`, a progress bar of the traces on stderr."""
     entries = []
     first_granularity = None  # (granularity, trace)
+    # The names first: a clash is found before any trace is counted.
+    named = {}
+    for trace in map(Path, traces):
+        name = trace.name.split(".")[0]
+        if name in named:
+            raise ToolError(f"{named[name]} and {trace} both give the run name "
+                            f"'{name}' (a run is named by its trace file's name "
+                            f"up to the first dot): rename one")
+        named[name] = trace
     for trace in progress(list(map(Path, traces)), show_progress, "corpus",
                           "trace"):
         if not trace.exists():

@@ -35,6 +35,44 @@ def test_help_lists_commands():
         assert command in result.stdout
 
 
+def test_version_names_the_driver_tools_and_formats(tmp_path):
+    """One version in CMakeLists.txt, the driver and the tools; a driver
+    beside tools of another version says so."""
+    import re
+    from phaedrus import __version__ as driver_version
+    project = re.search(r"project\(phaedrus VERSION (\S+)",
+                        (REPO_ROOT / "CMakeLists.txt").read_text()).group(1)
+    assert driver_version == project
+    result = phaedrus("--version")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith(f"phaedrus {project} (driver: ")
+    assert f"  Phaedrus version {project}\n" in result.stdout
+    assert "path numbering ball-larus-" in result.stdout
+    assert "LLVM version 22." in result.stdout
+    assert "warning" not in result.stdout
+
+    # A build directory whose phaedrus-opt is another version (as a stale
+    # build of an older checkout would be).
+    other = tmp_path / "other-build"
+    (other / "bin").mkdir(parents=True)
+    fake = other / "bin" / "phaedrus-opt"
+    fake.write_text("#!/bin/sh\necho 'Phaedrus version 0.0.9'\n")
+    fake.chmod(0o755)
+    env = {"PYTHONPATH": str(REPO_ROOT / "python"), "PATH": "/usr/bin:/bin",
+           "PHAEDRUS_BUILD_DIR": str(other)}
+    result = subprocess.run([sys.executable, "-m", "phaedrus", "--version"],
+                            capture_output=True, text=True, env=env)
+    assert result.returncode == 0
+    assert (f"warning: the tools are Phaedrus 0.0.9 and the driver {project}"
+            in result.stdout)
+    # No build at all: the driver's line, and where the tools were looked for.
+    env["PHAEDRUS_BUILD_DIR"] = str(tmp_path / "none")
+    result = subprocess.run([sys.executable, "-m", "phaedrus", "--version"],
+                            capture_output=True, text=True, env=env)
+    assert result.returncode == 0
+    assert "tools: phaedrus-opt not found at" in result.stdout
+
+
 def test_ir_instrument_run(tmp_path):
     assert phaedrus("ir", WORDFREQ, "-o", tmp_path / "w.mlir").returncode == 0
     result = phaedrus("instrument", tmp_path / "w.mlir", "-o", tmp_path / "w.inst",
@@ -663,3 +701,15 @@ def test_corpus_warns_about_runs_that_failed(tmp_path):
     assert f"warning: {tmp_path / 'runs' / 'bad.wpp'}: the run exited with 44: its " \
         "profile is of a run that failed" in result.stderr
     assert "ok.wpp: the run" not in result.stderr
+
+    # Names are the file names up to the first dot: two traces that give one
+    # name are refused, both named (the docs said "stems", which differ).
+    for version in ("v1", "v2"):
+        for suffix in ("", ".input.json"):
+            (tmp_path / "runs" / f"ok.{version}.wpp{suffix}").write_bytes(
+                (tmp_path / "runs" / f"ok.wpp{suffix}").read_bytes())
+    result = phaedrus("corpus", tmp_path / "runs" / "ok.v1.wpp",
+                      tmp_path / "runs" / "ok.v2.wpp", "-o", tmp_path / "c2.json")
+    assert result.returncode == 1
+    assert (f"{tmp_path / 'runs' / 'ok.v1.wpp'} and {tmp_path / 'runs' / 'ok.v2.wpp'} "
+            f"both give the run name 'ok'") in result.stderr

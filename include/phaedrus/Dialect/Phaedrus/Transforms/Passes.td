@@ -916,10 +916,12 @@ def PhaedrusLowerProfilePass : Pass<"phaedrus-lower-profile", "::mlir::ModuleOp"
     ```mlir
     llvm.module_flags [#llvm.mlir.module_flag<error, "ProfileSummary",
         #llvm.profile_summary<format = InstrProf, total_count = 7, ...>>]
-    llvm.func @f() attributes {function_entry_count = 7 : i64} {
+    llvm.func @f() attributes {function_entry_count = 7 : i64, inline_hint} {
       llvm.return
     }
     ```
+
+    (`inline_hint`: the only function, its count is hot for its own summary.)
   }];
   let options = [
     Option<"keepAnnotations", "keep-annotations", "bool", "false",
