@@ -37,10 +37,8 @@ static cl::list<std::string> runArgv(cl::Positional, cl::ZeroOrMore,
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
-  cl::HideUnrelatedOptions(category);
-  mlir::phaedrus::addPhaedrusVersionPrinter();
-  cl::ParseCommandLineOptions(
-      argc, argv,
+  mlir::phaedrus::parseToolCommandLine(
+      argc, argv, category,
       "Phaedrus input featurizer\n\n"
       "  phaedrus-featurize [--stdin FILE] [--cwd DIR] -- PROGRAM ARGS...\n\n"
       "Prints the descriptor tokens of a run's command line and input files\n"

@@ -84,10 +84,8 @@ static int fail(const Twine &message) {
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
-  cl::HideUnrelatedOptions(category);
-  mlir::phaedrus::addPhaedrusVersionPrinter();
-  cl::ParseCommandLineOptions(
-      argc, argv,
+  mlir::phaedrus::parseToolCommandLine(
+      argc, argv, category,
       "Runs a phaedrus model (from phaedrus train) with oneDNN\n\n"
       "  phaedrus-model MODEL --logits=1,5,9        logits after each id (lstm)\n"
       "  phaedrus-model MODEL --generate [--seed N] --descriptor-ids=... | --argv=...\n"
