@@ -45,13 +45,29 @@ def llvm_tool(name: str) -> Path:
     raise ToolError(f"{name} not found in {LLVM_BIN}: run ./scripts/setup.sh")
 
 
+# Longer lines of a tool's stderr are cut: MLIR quotes the source line of
+# a diagnostic, and an error about a whole module quotes its first line,
+# `module attributes {dlti.dl_spec = ...}`, 800 characters and more.
+MAX_QUOTED_LINE = 240
+
+
+def shorten_lines(text: str) -> str:
+    """`text` with each line of more than MAX_QUOTED_LINE characters cut to
+    its start and its length."""
+    return "\n".join(
+        line if len(line) <= MAX_QUOTED_LINE
+        else f"{line[:MAX_QUOTED_LINE - 40]} ... ({len(line)} characters)"
+        for line in text.splitlines())
+
+
 def run(cmd, *, stdin=None, stdout=None, env=None, cwd=None, what=None):
-    """Runs a command; raises ToolError with its stderr on failure."""
+    """Runs a command; raises ToolError with its stderr on failure (long
+    lines cut, shorten_lines)."""
     cmd = [str(c) for c in cmd]
     result = subprocess.run(cmd, stdin=stdin, stdout=stdout or subprocess.PIPE,
                             stderr=subprocess.PIPE, env=env, cwd=cwd)
     if result.returncode != 0:
-        err = result.stderr.decode(errors="replace").strip()
+        err = shorten_lines(result.stderr.decode(errors="replace").strip())
         raise ToolError(f"{what or Path(cmd[0]).name} failed (exit "
                         f"{result.returncode}): {' '.join(cmd)}\n{err}")
     return result

@@ -118,6 +118,24 @@ def test_errors_are_clear(tmp_path):
     assert "Traceback" not in result.stderr
 
 
+def test_tool_errors_about_a_module_quote_its_first_line_cut(tmp_path):
+    """MLIR quotes the source line of an error; for an error about a whole
+    module that is `module attributes {dlti.dl_spec = ...}`, 800 characters
+    and more, which the driver cuts (tools.shorten_lines)."""
+    from phaedrus.tools import MAX_QUOTED_LINE, ToolError
+    module = tmp_path / "wordfreq.mlir"
+    assert phaedrus("ir", WORDFREQ, "-o", module).returncode == 0
+    long_line = max(module.read_text().splitlines(), key=len)
+    assert long_line.startswith("module attributes") and len(long_line) > 400
+    with pytest.raises(ToolError) as failed:
+        run_tool([phaedrus_tool("phaedrus-opt"), module, "--phaedrus-trace-profile"])
+    message = str(failed.value)
+    assert "error: phaedrus-trace-profile: the module has no trace" in message
+    assert f"module attributes {{dlti.dl_spec" in message
+    assert f"({len(long_line)} characters)" in message
+    assert max(len(line) for line in message.splitlines()[1:]) <= MAX_QUOTED_LINE
+
+
 def test_corpus_train_predict_on_the_demo_program(tmp_path):
     """The whole model path through the driver, on the bundled example: runs
     on three inputs, a corpus, an mlp, a prediction for a fourth input."""
