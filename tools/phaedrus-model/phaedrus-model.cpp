@@ -8,6 +8,7 @@
 
 #include "phaedrus/Dialect/Phaedrus/IR/PhaedrusOps.h"
 #include "phaedrus/Dialect/Phaedrus/Transforms/ModelSpec.h"
+#include "phaedrus/Dialect/Phaedrus/Transforms/ProgramShape.h"
 #include "phaedrus/Featurize/Featurize.h"
 #include "Version.h"
 
@@ -94,8 +95,10 @@ int main(int argc, char **argv) {
 
   MLIRContext context;
   context.loadDialect<PhaedrusDialect>();
-  ParserConfig config(&context);
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(modelPath, config);
+  OwningOpRef<ModuleOp> module =
+      parseModuleFile(modelPath, &context,
+                      FileLineColLoc::get(&context, modelPath, 0, 0),
+                      "phaedrus-model");
   if (!module)
     return fail("cannot read a model from '" + modelPath + "'");
   auto models = llvm::to_vector(module->getOps<ModelOp>());

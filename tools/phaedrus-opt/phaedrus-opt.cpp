@@ -7,6 +7,7 @@
 
 #include "phaedrus/Dialect/Phaedrus/IR/PhaedrusDialect.h"
 #include "phaedrus/Dialect/Phaedrus/Transforms/Passes.h"
+#include "phaedrus/Dialect/Phaedrus/Transforms/ProgramShape.h"
 #include "Version.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -18,6 +19,8 @@
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/WithColor.h"
 
 #include <vector>
 
@@ -41,7 +44,24 @@ int main(int argc, char **argv) {
   static char quiet[] = "--mlir-print-op-on-diagnostic=false";
   if (!asked && argc > 0)
     args.insert(args.begin() + 1, quiet);
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      static_cast<int>(args.size()), args.data(),
-      "Phaedrus optimizer: WPP traces, models and profiles\n", registry));
+  int count = static_cast<int>(args.size());
+  auto [input, output] = mlir::registerAndParseCLIOptions(
+      count, args.data(),
+      "Phaedrus optimizer: WPP traces, models and profiles\n", registry);
+  // A file cut short inside a string literal crashes MLIR's parser when
+  // the string is long (a model's weights): refused before it is parsed.
+  if (input != "-") {
+    if (auto buffer = llvm::MemoryBuffer::getFile(input)) {
+      if (size_t line =
+              mlir::phaedrus::lineOfUnterminatedString((*buffer)->getBuffer())) {
+        llvm::WithColor::error(llvm::errs(), "phaedrus-opt")
+            << "'" << input << "' ends inside a string literal (line " << line
+            << "): the file was cut short (a copy or a write that did not "
+               "finish?)\n";
+        return 1;
+      }
+    }
+  }
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(count, args.data(), input, output, registry));
 }

@@ -3,6 +3,7 @@
 #include "phaedrus/Dialect/Phaedrus/IR/TraceBuild.h"
 #include "phaedrus/Dialect/Phaedrus/IR/TraceWalk.h"
 #include "phaedrus/Dialect/Phaedrus/Transforms/Passes.h"
+#include "phaedrus/Dialect/Phaedrus/Transforms/ProgramShape.h"
 
 #include "mlir/Parser/Parser.h"
 
@@ -42,10 +43,11 @@ struct PhaedrusMergeTracesPass
 
   LogicalResult mergeFile(ModuleOp module, StringRef file) {
     MLIRContext *context = &getContext();
-    ParserConfig config(context);
-    OwningOpRef<ModuleOp> other = parseSourceFile<ModuleOp>(file, config);
+    auto loc = FileLineColLoc::get(context, file, 0, 0);
+    OwningOpRef<ModuleOp> other =
+        parseModuleFile(file, context, loc, "phaedrus-merge-traces");
     if (!other)
-      return mlir::emitError(FileLineColLoc::get(context, file, 0, 0))
+      return mlir::emitError(loc)
              << "phaedrus-merge-traces: cannot read '" << file << "'";
     for (TraceOp trace : other->getOps<TraceOp>()) {
       if (module.lookupSymbol(trace.getSymName()))

@@ -62,6 +62,9 @@ PhaedrusPredictPass::importModelFile(ModuleOp module, uint64_t fingerprint) {
   if ((*buffer)->getBuffer().ltrim().starts_with("{"))
     hint = "; it is JSON (a corpus?): 'phaedrus train' makes a model of a "
            "corpus";
+  if (failed(checkNotCutShort((*buffer)->getBuffer(), modelFile, fileLoc,
+                              "phaedrus-predict")))
+    return failure();
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
   ParserConfig config(context);

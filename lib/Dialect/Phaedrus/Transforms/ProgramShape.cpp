@@ -3,7 +3,10 @@
 #include "phaedrus/Dialect/Phaedrus/Transforms/ProgramShape.h"
 #include "phaedrus/Trace/Format.h"
 
+#include "mlir/Bytecode/BytecodeReader.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/ADT/DenseSet.h"
 
 using namespace mlir;
@@ -84,15 +87,68 @@ ProgramShape mlir::phaedrus::analyzeProgram(ModuleOp module) {
   return shape;
 }
 
+size_t mlir::phaedrus::lineOfUnterminatedString(StringRef text) {
+  if (text.empty() || text.back() == '\n' ||
+      isBytecode(llvm::MemoryBufferRef(text, "")))
+    return 0;
+  size_t start = text.rfind('\n');
+  start = start == StringRef::npos ? 0 : start + 1;
+  StringRef line = text.drop_front(start);
+  bool inString = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    char c = line[i];
+    if (inString) {
+      if (c == '\\')
+        ++i; // the escaped character
+      else if (c == '"')
+        inString = false;
+    } else if (c == '"') {
+      inString = true;
+    } else if (c == '/' && i + 1 < line.size() && line[i + 1] == '/') {
+      break; // a comment to the end of the line
+    }
+  }
+  return inString ? text.take_front(start).count('\n') + 1 : 0;
+}
+
+LogicalResult mlir::phaedrus::checkNotCutShort(StringRef text, StringRef path,
+                                               Location loc, StringRef who) {
+  size_t line = lineOfUnterminatedString(text);
+  if (!line)
+    return success();
+  return mlir::emitError(loc)
+         << who << ": '" << path << "' ends inside a string literal (line "
+         << line << "): the file was cut short (a copy or a write that did "
+         << "not finish?)";
+}
+
+OwningOpRef<ModuleOp> mlir::phaedrus::parseModuleFile(StringRef path,
+                                                      MLIRContext *context,
+                                                      Location loc,
+                                                      StringRef who) {
+  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(path);
+  if (!buffer) {
+    mlir::emitError(loc) << who << ": cannot open '" << path
+                         << "': " << buffer.getError().message();
+    return nullptr;
+  }
+  if (failed(checkNotCutShort((*buffer)->getBuffer(), path, loc, who)))
+    return nullptr;
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
+  ParserConfig config(context);
+  return parseSourceFile<ModuleOp>(sourceMgr, config);
+}
+
 FailureOr<ModuleOp> mlir::phaedrus::loadProgram(ModuleOp module, StringRef path,
                                                 OwningOpRef<ModuleOp> &holder,
                                                 StringRef pass) {
   ModuleOp program = module;
   if (!path.empty()) {
-    ParserConfig config(module.getContext());
-    holder = parseSourceFile<ModuleOp>(path, config);
+    auto loc = FileLineColLoc::get(module.getContext(), path, 0, 0);
+    holder = parseModuleFile(path, module.getContext(), loc, pass);
     if (!holder) {
-      mlir::emitError(FileLineColLoc::get(module.getContext(), path, 0, 0))
+      mlir::emitError(loc)
           << pass << ": cannot read the program from '" << path << "'";
       return failure();
     }

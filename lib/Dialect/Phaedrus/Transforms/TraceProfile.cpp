@@ -79,6 +79,9 @@ struct PhaedrusTraceProfilePass
         vocabularies.push_back(std::move(file->module));
         continue;
       }
+      if (failed(checkNotCutShort((*buffer)->getBuffer(), path, fileLoc,
+                                  "phaedrus-trace-profile")))
+        return signalPassFailure();
       llvm::SourceMgr sourceMgr;
       sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
       ParserConfig config(&getContext());

@@ -56,6 +56,25 @@ ProgramShape analyzeProgram(ModuleOp module);
 FailureOr<ModuleOp> loadProgram(ModuleOp module, StringRef path,
                                 OwningOpRef<ModuleOp> &holder, StringRef pass);
 
+/// MLIR's string literals do not span lines, so a text that ends inside one
+/// was cut short (a copy or a write that did not finish). MLIR 22's parser
+/// crashes on such a string of megabytes (a model's weights, cut in their
+/// resource blob) after its error, so files are checked before they are
+/// parsed. Returns the 1-based line of the unterminated string, or 0 if
+/// the text does not end inside one (nor for MLIR bytecode).
+size_t lineOfUnterminatedString(StringRef text);
+
+/// Parses the MLIR file `path`. Fails, with an error at `loc` naming `who`,
+/// if it cannot be read or was cut short (lineOfUnterminatedString); a
+/// parse error is MLIR's own diagnostic, and a null result.
+OwningOpRef<ModuleOp> parseModuleFile(StringRef path, MLIRContext *context,
+                                      Location loc, StringRef who);
+
+/// Fails with an error at `loc` naming `who` and `path` if `text` (the
+/// contents of `path`) was cut short (lineOfUnterminatedString).
+LogicalResult checkNotCutShort(StringRef text, StringRef path, Location loc,
+                               StringRef who);
+
 /// Fails with a diagnostic naming `pass` unless `vocabularyFingerprint`
 /// (of vocabulary `name`, reported at `op`) is the program's.
 LogicalResult checkProgramFingerprint(Operation *op, StringRef name,
