@@ -23,7 +23,7 @@ import re
 from pathlib import Path
 
 from . import pipeline
-from .tools import ToolError, log, phaedrus_tool, progress, run
+from .tools import ToolError, file_kind, log, phaedrus_tool, progress, run
 
 FORMAT = "phaedrus-corpus"
 VERSION = 1
@@ -187,7 +187,12 @@ def load(path: Path) -> dict:
         corpus = json.loads(Path(path).read_text())
     except FileNotFoundError:
         raise ToolError(f"corpus not found: {path}")
-    except json.JSONDecodeError as e:
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        kind = file_kind(path)
+        if kind:
+            raise ToolError(f"{path} is not a phaedrus corpus, it is {kind}: "
+                            f"'phaedrus corpus TRACES... -o corpus.json' makes "
+                            f"one of the traces of several runs")
         raise ToolError(f"{path} is not a phaedrus corpus: {e}")
     if not isinstance(corpus, dict) or corpus.get("format") != FORMAT:
         raise ToolError(f"{path} is not a phaedrus corpus (no \"format\": "
@@ -349,11 +354,10 @@ def read_description(path) -> dict:
     except FileNotFoundError:
         raise ToolError(f"input description not found: {path}")
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        hint = ""
-        with open(path, "rb") as f:
-            magic = f.read(8)
-        if magic == b"PHDRWPP\n":
-            hint = (f" (it is a trace: give the description 'phaedrus run' "
+        kind = file_kind(path)
+        hint = f" (it is {kind})" if kind else ""
+        if kind and kind.startswith("a trace file"):
+            hint = (f" (it is {kind}: give the description 'phaedrus run' "
                     f"kept beside it, {path.name}.input.json)")
         raise ToolError(f"{path} is not an input description (JSON){hint}: {e}")
     argv = info.get("argv") if isinstance(info, dict) else None
@@ -361,6 +365,10 @@ def read_description(path) -> dict:
             not all(isinstance(a, str) for a in argv):
         raise ToolError(f"{path}: an input description needs \"argv\": a list "
                         f"of strings, the program name first")
+    if argv[0].startswith("-"):
+        raise ToolError(f"{path}: its \"argv\" starts with '{argv[0]}', an "
+                        f"option: the program name comes first, as the run's "
+                        f"argv[0]")
     if _malformed_paths(info):
         raise ToolError(f"{path}: {_malformed_paths(info)}")
     return info

@@ -8,7 +8,8 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from .tools import ToolError, llvm_tool, log, phaedrus_tool, run, runtime_library
+from .tools import (ToolError, file_kind, llvm_tool, log, phaedrus_tool, run,
+                    runtime_library)
 
 # clang flags that keep the IR as the front end made it, so that the
 # instrumented program is optimised the same way as the plain one.
@@ -288,6 +289,14 @@ def fingerprint_of(instrumented_mlir: Path) -> int:
     except FileNotFoundError:
         raise ToolError(f"instrumented module not found: {instrumented_mlir}")
     except (OSError, UnicodeDecodeError) as e:
+        kind = file_kind(instrumented_mlir)
+        if kind:
+            beside = Path(f"{instrumented_mlir}.mlir")
+            which = (f"give {beside}, which it wrote beside the binary"
+                     if beside.exists() else
+                     "OUT.mlir beside the instrumented binary OUT")
+            raise ToolError(f"{instrumented_mlir} is {kind}, not the module "
+                            f"'phaedrus instrument' wrote: {which}")
         raise ToolError(f"cannot read {instrumented_mlir}: {e}")
     raise ToolError(f"{instrumented_mlir} has no phaedrus.vocabulary: "
                     f"it was not made by 'phaedrus instrument'")

@@ -73,6 +73,27 @@ def run(cmd, *, stdin=None, stdout=None, env=None, cwd=None, what=None):
     return result
 
 
+# The first bytes of the files a user may give where another belongs.
+FILE_KINDS = [
+    (b"PHDRWPP\n", "a trace file (as 'phaedrus run' writes them)"),
+    (b"PHPK", "a packed trace (docs/PackedTrace.md)"),
+    (b"\x7fELF", "an executable or object file (ELF)"),
+    (b"ML\xefR", "MLIR bytecode"),
+    (b"BC\xc0\xde", "LLVM bitcode"),
+]
+
+
+def file_kind(path) -> str:
+    """What `path` is, when its first bytes say so (FILE_KINDS), else None
+    (also when it cannot be read)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(8)
+    except OSError:
+        return None
+    return next((kind for magic, kind in FILE_KINDS if head.startswith(magic)), None)
+
+
 def log(message: str):
     print(f"phaedrus: {message}", file=sys.stderr, flush=True)
 

@@ -469,10 +469,17 @@ def test_eval_errors(tmp_path):
     (tmp_path / "bad.json").write_text("{\"argv\": \"prog\"}")
     result = phaedrus("eval", *base, "--held-out", tmp_path / "bad.json")
     assert result.returncode == 1 and "needs \"argv\": a list of strings" in result.stderr
+    # A command line without the program name (a session trying xz as a
+    # user: eval started, and would have run `xz -c`).
+    (tmp_path / "noname.json").write_text('{"argv": ["-5", "-c"]}')
+    result = phaedrus("eval", *base, "--held-out", tmp_path / "noname.json")
+    assert result.returncode == 1 and "noname.json: its \"argv\" starts with " \
+        "'-5', an option: the program name comes first" in result.stderr
     # The trace where its description belongs.
     trace = next(tmp_path.glob("runs/*.wpp"))
     result = phaedrus("eval", *base, "--held-out", trace)
-    assert result.returncode == 1 and "it is a trace: give the description " \
+    assert result.returncode == 1 and "it is a trace file (as 'phaedrus run' " \
+        "writes them): give the description " \
         f"'phaedrus run' kept beside it, {trace.name}.input.json" in result.stderr
     (tmp_path / "nostdin.json").write_text(
         '{"argv": ["w"], "stdin": "%s"}' % (tmp_path / "absent.txt"))
@@ -731,3 +738,16 @@ def test_corpus_warns_about_runs_that_failed(tmp_path):
     assert result.returncode == 1
     assert (f"{tmp_path / 'runs' / 'ok.v1.wpp'} and {tmp_path / 'runs' / 'ok.v2.wpp'} "
             f"both give the run name 'ok'") in result.stderr
+
+    # A trace where the corpus belongs, the binary where its module belongs
+    # (a session trying xz as a user got a traceback and a UTF-8 error).
+    result = phaedrus("train", tmp_path / "runs" / "ok.wpp", "-o", tmp_path / "m.mlir")
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert (f"{tmp_path / 'runs' / 'ok.wpp'} is not a phaedrus corpus, it is a "
+            f"trace file (as 'phaedrus run' writes them)") in result.stderr
+    result = phaedrus("corpus", tmp_path / "runs" / "ok.wpp", "--program",
+                      tmp_path / "st.inst", "-o", tmp_path / "c3.json")
+    assert result.returncode == 1
+    assert (f"{tmp_path / 'st.inst'} is an executable or object file (ELF), not "
+            f"the module 'phaedrus instrument' wrote: give {tmp_path / 'st.inst.mlir'}"
+            ) in result.stderr
