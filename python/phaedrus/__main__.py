@@ -161,10 +161,24 @@ def cmd_run(args):
         how = f"exited with {code}"
     log(f"program {how}; trace {trace} ({trace.stat().st_size} bytes)")
     if code < 0:
-        log("warning: a run killed by a signal keeps the crashing thread's "
-            "events only up to its last call out of the module (the cursor "
-            "lives in registers in between: docs/TraceFormat.md, Fatal "
-            "signals), and its trace counts as complete: a corpus takes it")
+        # The runtime ends the trace on a fatal signal, unless the signal
+        # was SIGKILL or the program handled it itself: read it to tell.
+        try:
+            _, warnings = pipeline.count_trace(trace)
+            complete = "trace is incomplete" not in warnings
+        except ToolError:
+            complete = False
+        if complete:
+            log("warning: a run killed by a signal keeps the crashing thread's "
+                "events only up to its last call out of the module (the cursor "
+                "lives in registers in between: docs/TraceFormat.md, Fatal "
+                "signals), and its trace counts as complete: a corpus takes it")
+        else:
+            log("warning: the trace has no end: the runtime could not end it "
+                "(SIGKILL, or a handler the program installed for the signal: "
+                "docs/TraceFormat.md, Fatal signals), so a corpus refuses it; "
+                "phaedrus-translate --import-wpp --wpp-keep-prefix reads what "
+                "it holds")
     # How the run ended: a corpus warns about runs that failed.
     description["exit_status"] = code
     corpus_mod.keep_description(trace, description)

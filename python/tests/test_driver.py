@@ -583,6 +583,25 @@ def test_mistakes_of_a_first_users_session(tmp_path):
     assert "program was killed by SIGABRT" in results[-1].stderr
     assert "keeps the crashing thread's events only up to its last call out " \
         "of the module" in results[-1].stderr
+    # SIGKILL ends a run before the runtime can end its trace (a session
+    # trying xz as a user was told such a trace counts as complete).
+    _instrumented(tmp_path, "killed",
+                  "#include <signal.h>\n"
+                  "static int f(int x) { return x + 1; }\n"
+                  "int main(void) {\n"
+                  "  int s = 0;\n"
+                  "  for (int i = 0; i < 100; ++i) s = f(s);\n"
+                  "  if (s) raise(SIGKILL);\n"
+                  "  return 0;\n"
+                  "}\n")
+    results.append(phaedrus("run", tmp_path / "killed.inst", "-o",
+                            tmp_path / "killed.wpp", "--"))
+    assert "program was killed by SIGKILL" in results[-1].stderr
+    assert "warning: the trace has no end: the runtime could not end it " \
+        "(SIGKILL" in results[-1].stderr
+    assert "counts as complete" not in results[-1].stderr
+    results.append(phaedrus("corpus", tmp_path / "killed.wpp", "-o", tmp_path / "k.json"))
+    assert results[-1].returncode == 1 and "incomplete" in results[-1].stderr
     # The program's own name after '--', as predict takes it: a warning.
     (tmp_path / "in.txt").write_text("a b a\n")
     results.append(phaedrus("run", tmp_path / "w.inst", "-o", tmp_path / "r.wpp",
