@@ -398,8 +398,12 @@ class Evaluation:
 
     def trace_profile(self, trace_mlir: Path, out_ll: Path) -> Path:
         annotated = out_ll.with_suffix(".profile.mlir")
+        # The program's debug lines kept, as the other builds keep them:
+        # without them the binary lacks its debug sections, and its size
+        # would not compare.
         run([phaedrus_tool("phaedrus-opt"), self.program,
-             f"--phaedrus-trace-profile=trace-files={trace_mlir}", "-o", annotated],
+             f"--phaedrus-trace-profile=trace-files={trace_mlir}",
+             *pipeline.debug_line_flags(self.program), "-o", annotated],
             what="phaedrus-opt --phaedrus-trace-profile")
         return self.lowered_ll(annotated, out_ll)
 
@@ -582,6 +586,7 @@ class Evaluation:
             "speedup": {v: paired_ratio(times, "plain", v) for v in VARIANTS},
             "speedup_interval": speedup_intervals(times),
             "size_bytes": {v: Path(binaries[v]).stat().st_size for v in VARIANTS},
+            "text_bytes": {v: text_bytes(binaries[v]) for v in VARIANTS},
             "overlap": {v: overlap(counters[v], counters["oracle"]) for v in PROFILED},
             "hot_coverage": {v: hot_coverage(counters[v], counters["oracle"])
                              for v in PROFILED},
@@ -616,6 +621,17 @@ class Evaluation:
                 "rounds": self.rounds,
                 "aslr_off": aslr_off, "variants": VARIANTS,
                 "rows": rows, "summary": summarize(rows)}
+
+
+def text_bytes(binary) -> int:
+    """The size of a binary's code (its .text section, llvm-size): what a
+    profile changes, where the file's size also counts debug sections."""
+    out = run([llvm_tool("llvm-size"), "-A", binary], what="llvm-size").stdout.decode()
+    for line in out.splitlines():
+        fields = line.split()
+        if len(fields) >= 2 and fields[0] == ".text":
+            return int(fields[1])
+    raise ToolError(f"{binary} has no .text section (llvm-size -A)")
 
 
 def paired_ratio(times, a, b):
