@@ -4,7 +4,7 @@
 // its 2^8. Total 0.5 * 724.08 + 0.5 * 256 = 490.04, shared 1:3 by f0 and f1.
 // RUN: head -c 1000 /dev/zero > %t.in
 // RUN: phaedrus-opt %S/Inputs/predict-program.mlir '--phaedrus-predict=model-file=%S/Inputs/predict-size-law-model.mlir input={#phaedrus.input<argv = ["p"], stdin = "%t.in">}' 2>&1 | FileCheck %s
-// CHECK: remark: the prediction blends the training runs big 0.50, small 0.50, scaled to 490 events for an input of 2^9.5 bytes
+// CHECK: remark: the prediction blends the training runs big 0.50, small 0.50, scaled to 490 events for an input of about 2^9.5 bytes (sizes are described to a power of two)
 // CHECK-LABEL: llvm.func @f0()
 // CHECK-SAME: phaedrus.entry_count = #phaedrus.entry_count<123, model
 // CHECK-LABEL: llvm.func @f1()
@@ -23,8 +23,8 @@
 // "tiny"'s 2^3; "nofile" read none) gets a warning. An input near the
 // blended runs' (8 bytes: 2^3.5) does not.
 // RUN: phaedrus-opt %S/Inputs/predict-program.mlir '--phaedrus-predict=model-file=%S/Inputs/predict-no-size-law-model.mlir input={#phaedrus.input<argv = ["p"], stdin = "%t.in">}' 2>&1 | FileCheck %s --check-prefix=FAR
-// FAR: remark: the prediction blends the training runs tiny 0.50, nofile 0.50, scaled to 640 events for an input of 2^9.5 bytes
+// FAR: remark: the prediction blends the training runs tiny 0.50, nofile 0.50, scaled to 640 events for an input of about 2^9.5 bytes (sizes are described to a power of two)
 // FAR: warning: the runs the prediction blends read inputs about 2^6.5 times smaller than this one (2^9.5 bytes), and the training runs' totals did not follow their inputs' sizes (size_exponent 0): the predicted counts may be far off; a training run on an input of about this size would help
 // RUN: head -c 8 /dev/zero > %t.small
 // RUN: phaedrus-opt %S/Inputs/predict-program.mlir '--phaedrus-predict=model-file=%S/Inputs/predict-no-size-law-model.mlir input={#phaedrus.input<argv = ["p"], stdin = "%t.small">}' 2>&1 | FileCheck %s --check-prefix=NEAR --implicit-check-not="warning: the runs"
-// NEAR: remark: the prediction blends the training runs tiny 0.50, nofile 0.50, scaled to 640 events for an input of 2^3.5 bytes
+// NEAR: remark: the prediction blends the training runs tiny 0.50, nofile 0.50, scaled to 640 events for an input of about 2^3.5 bytes (sizes are described to a power of two)

@@ -237,8 +237,8 @@ static LogicalResult remarkBlend(PredictOp op, inference::Model &model,
       return op.emitOpError() << "prediction failed: " << error;
     os << ", scaled to " << llvm::format("%.0f", total) << " events";
     if (inputLog2Size)
-      os << " for an input of 2^" << llvm::format("%.1f", *inputLog2Size)
-         << " bytes";
+      os << " for an input of about 2^" << llvm::format("%.1f", *inputLog2Size)
+         << " bytes (sizes are described to a power of two)";
   }
   op.emitRemark() << message;
   warnArgumentMismatch(op, runArguments, runs, weights, tokens);
