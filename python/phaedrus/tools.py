@@ -2,6 +2,7 @@
 the build tree and LLVM 22's tools from /usr/lib/llvm-22."""
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -45,19 +46,22 @@ def llvm_tool(name: str) -> Path:
     raise ToolError(f"{name} not found in {LLVM_BIN}: run ./scripts/setup.sh")
 
 
-# Longer lines of a tool's stderr are cut: MLIR quotes the source line of
-# a diagnostic, and an error about a whole module quotes its first line,
-# `module attributes {dlti.dl_spec = ...}`, 800 characters and more.
+# Longer source lines that a tool's diagnostic quotes are cut: MLIR quotes
+# the line of a diagnostic (with a caret under it), and an error about a
+# whole module quotes its first line, `module attributes {dlti.dl_spec =
+# ...}`, 800 characters and more.
 MAX_QUOTED_LINE = 240
 
 
 def shorten_lines(text: str) -> str:
-    """`text` with each line of more than MAX_QUOTED_LINE characters cut to
-    its start and its length."""
-    return "\n".join(
-        line if len(line) <= MAX_QUOTED_LINE
-        else f"{line[:MAX_QUOTED_LINE - 40]} ... ({len(line)} characters)"
-        for line in text.splitlines())
+    """`text` with each quoted source line (one followed by a caret line) of
+    more than MAX_QUOTED_LINE characters cut to its start and its length;
+    messages stay whole."""
+    lines = text.splitlines()
+    for i, line in enumerate(lines[:-1]):
+        if len(line) > MAX_QUOTED_LINE and re.fullmatch(r"\s*\^\s*", lines[i + 1]):
+            lines[i] = f"{line[:MAX_QUOTED_LINE - 40]} ... ({len(line)} characters)"
+    return "\n".join(lines)
 
 
 def run(cmd, *, stdin=None, stdout=None, env=None, cwd=None, what=None):
