@@ -423,12 +423,14 @@ done:
  * just read them, so without this the recording thread's next stores into
  * the buffer (once it comes back) each wait for the line to be taken back
  * from the writer's core; after it they miss to memory, which the
- * hardware prefetcher streams. Measured (x86-64, 2 cores, 2026-11, same
- * program object linked to both runtimes, median of 9-11 interleaved runs
- * against plain): Lua queues.lua at scale 4, function granularity 1.95x
- * -> 1.56x (a writer that reads nothing: 1.59x), tables.lua 1.65x ->
- * 1.52x; path granularity queues.lua 3.97x -> 3.14x, gc.lua 2.45x ->
- * 2.12x. clflush is in every x86-64 CPU; clflushopt did no better. */
+ * hardware prefetcher streams. Measured (x86-64, 2 cores of an AMD EPYC,
+ * 2026-11-24, same program object linked to both runtimes, median of 9-11
+ * interleaved runs against plain): Lua queues.lua at scale 4, function
+ * granularity 1.95x -> 1.56x (a writer that reads nothing: 1.59x),
+ * tables.lua 1.65x -> 1.52x; path granularity queues.lua 3.97x -> 3.14x,
+ * gc.lua 2.45x -> 2.12x. clflush is in every x86-64 CPU; clflushopt did
+ * no better. But a clflush of every line costs the writer time, and the
+ * writer only evicts when no buffer is waiting (writer_main). */
 static void evict_lines(const void *start, size_t bytes) {
 #if defined(__x86_64__)
   const char *p = (const char *)((uintptr_t)start & ~(uintptr_t)63);
@@ -479,7 +481,15 @@ static void *writer_main(void *unused) {
     pthread_mutex_unlock(&rt.queue_lock);
     if (atomic_load(&rt.state) == TRACING) {
       write_buffer(b, compress ? &compressor : NULL);
-      evict_lines(b->tokens, (size_t)b->count * event_bytes());
+      /* Eviction is for a writer that keeps up: with more buffers queued,
+       * the program is waiting on the writer, and a clflush of every line
+       * only makes it wait longer (SQLite: 823M function events in 1.3 s
+       * of plain time, its writer spent 91% of its time evicting). */
+      pthread_mutex_lock(&rt.queue_lock);
+      int behind = rt.queue_head != NULL;
+      pthread_mutex_unlock(&rt.queue_lock);
+      if (!behind)
+        evict_lines(b->tokens, (size_t)b->count * event_bytes());
     }
     pthread_mutex_unlock(&rt.write_lock);
     pthread_mutex_lock(&rt.queue_lock);
