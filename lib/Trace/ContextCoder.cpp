@@ -1,6 +1,7 @@
 //===- ContextCoder.cpp - Context-mixing arithmetic coding ----------------===//
 
 #include "phaedrus/Trace/ContextCoder.h"
+#include "phaedrus/Trace/OutOfMemory.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -201,10 +202,8 @@ void *mlir::phaedrus::trace::allocateTable(size_t bytes) {
   } else {
     memory = std::malloc(bytes ? bytes : 1);
   }
-  if (!memory) {
-    std::fputs("phaedrus: out of memory for a coder table\n", stderr);
-    std::abort();
-  }
+  if (!memory)
+    outOfMemory("a coder table");
   return memory;
 }
 

@@ -1,6 +1,7 @@
 //===- RepeatFolder.cpp - Folding repeats in one pass ---------------------===//
 
 #include "phaedrus/Trace/RepeatFolder.h"
+#include "phaedrus/Trace/OutOfMemory.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -11,10 +12,8 @@ void RepeatFolder::ItemBuffer::resize(size_t n) {
   void *grown = n <= SIZE_MAX / sizeof(Item)
                     ? std::realloc(first, n * sizeof(Item))
                     : nullptr;
-  if (!grown) {
-    std::fputs("phaedrus: out of memory for folded items\n", stderr);
-    std::abort();
-  }
+  if (!grown)
+    outOfMemory("the folded items of a trace");
   first = static_cast<Item *>(grown);
   capacity = n;
 }
@@ -22,10 +21,8 @@ void RepeatFolder::ItemBuffer::resize(size_t n) {
 void CompactItems::grow() {
   size_t n = capacity ? 2 * capacity : 4096;
   void *grown = std::realloc(first, n);
-  if (!grown) {
-    std::fputs("phaedrus: out of memory for folded items\n", stderr);
-    std::abort();
-  }
+  if (!grown)
+    outOfMemory("the folded items of a trace");
   first = static_cast<uint8_t *>(grown);
   capacity = n;
 }

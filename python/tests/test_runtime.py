@@ -437,6 +437,31 @@ def test_poorly_compressing_path_trace_is_predicted(builds, tmp_path):
     check_chunk_damage_is_reported(data, chunks, "EVNP", tmp_path)
 
 
+def test_import_out_of_memory_is_an_error_not_a_crash(builds, tmp_path):
+    """Importing a trace as IR holds all of it: a trace that does not fold
+    (scatter.c's 40M random paths, 16 bytes an item, a 1 GiB buffer) under
+    a 900 MB address-space limit runs out of memory. The tool says so, says
+    what reads trace files in bounded memory, exits with 1 and leaves no
+    output (a session scaling SQLite got an abort and LLVM's crash report)."""
+    import resource
+    inst, _ = builds["scatter-path"]
+    trace = tmp_path / "big.wpp"
+    code, _, _ = pipeline.run_program(inst, ["40000000"], trace=trace)
+    assert code == 0
+    output = tmp_path / "big.mlirbc"
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (900 << 20, 900 << 20))
+    result = subprocess.run([str(phaedrus_tool("phaedrus-translate")), "--import-wpp",
+                             str(trace), "--emit-bytecode", "-o", str(output)],
+                            capture_output=True, text=True, preexec_fn=limit)
+    assert result.returncode == 1, result.stderr
+    assert "out of memory for the folded items of a trace: importing a trace as " \
+        "IR holds all of it in memory; --wpp-trace-counts" in result.stderr
+    assert "PLEASE submit a bug report" not in result.stderr
+    assert not output.exists()
+
+
 def test_corpus_run_entry_refuses_what_is_not_one_run():
     """Counts that are not one run of one build are refused by name: no
     trace at all, or traces over different vocabularies."""

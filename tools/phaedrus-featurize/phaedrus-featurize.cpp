@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "phaedrus/Featurize/Featurize.h"
-#include "Version.h"
+#include "ToolSupport.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"

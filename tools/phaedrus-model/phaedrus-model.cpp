@@ -10,7 +10,7 @@
 #include "phaedrus/Dialect/Phaedrus/Transforms/ModelSpec.h"
 #include "phaedrus/Dialect/Phaedrus/Transforms/ProgramShape.h"
 #include "phaedrus/Featurize/Featurize.h"
-#include "Version.h"
+#include "ToolSupport.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"

@@ -8,7 +8,7 @@
 #include "phaedrus/Dialect/Phaedrus/IR/PhaedrusDialect.h"
 #include "phaedrus/Dialect/Phaedrus/Transforms/Passes.h"
 #include "phaedrus/Dialect/Phaedrus/Transforms/ProgramShape.h"
-#include "Version.h"
+#include "ToolSupport.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -33,6 +33,7 @@ int main(int argc, char **argv) {
   mlir::phaedrus::registerPhaedrusPasses();
   mlir::phaedrus::registerPhaedrusPipelines();
   mlir::phaedrus::addPhaedrusVersionPrinter();
+  mlir::phaedrus::installOutOfMemoryHandler();
   // A diagnostic does not print the op it is about, unless asked
   // (--mlir-print-op-on-diagnostic=true): the ops of phaedrus IR are traces
   // and models, megabytes of text (an error about one trace's fingerprint

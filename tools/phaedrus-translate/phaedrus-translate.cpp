@@ -11,7 +11,7 @@
 #include "phaedrus/Target/Wpp/ImportWpp.h"
 #include "phaedrus/Target/Wpp/PackedTrace.h"
 #include "SampleProfile.h"
-#include "Version.h"
+#include "ToolSupport.h"
 
 #include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -432,6 +432,7 @@ static LogicalResult writeImported(OwningOpRef<Operation *> op,
 
 int main(int argc, char **argv) {
   mlir::phaedrus::addPhaedrusVersionPrinter();
+  mlir::phaedrus::installOutOfMemoryHandler();
   TranslateRegistration importWppRegistration(
       "import-wpp",
       "Import a trace file written by libphaedrus_rt as phaedrus IR",
