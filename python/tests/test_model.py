@@ -528,3 +528,20 @@ def test_retrieval_weighs_arguments_where_the_runs_show_they_decide(option_decid
     counts = model.predicted_counts(M.multi_hot(space, query))
     heaviest = int(torch.argmax(counts))
     assert heaviest // 3 == (2 if option_decides else 0), counts
+
+
+def test_an_lstm_too_large_for_the_machine_is_refused():
+    """An lstm scores every profile token against the whole vocabulary at
+    each step: on SQLite (19,732 tokens, runs of ~5k) that was 8.5 GB and no
+    epoch's end. Refused, with the size, when it needs more than half the
+    free memory; the estimate is the logits, their softmax and gradient."""
+    from phaedrus.tools import ToolError
+    runs = [{"tokens": [[t, 3] for t in range(5000)]} for _ in range(8)]
+    need = M.lstm_step_bytes(runs, 19732)
+    assert need == 8 * 5000 * 19733 * 12
+    with pytest.raises(ToolError, match=r"an lstm on this corpus needs about 8\.8 GiB "
+                       r"for each training step \(40000 profile tokens scored against "
+                       r"19733 vocabulary tokens\), more than half the 8\.0 GiB"):
+        M.check_lstm_memory(runs, 19732, available=8 << 30)
+    M.check_lstm_memory(runs, 19732, available=32 << 30)
+    assert M.available_memory_bytes() > 0
