@@ -780,3 +780,21 @@ def test_corpus_warns_about_runs_that_failed(tmp_path):
     assert (f"{tmp_path / 'st.inst'} is an executable or object file (ELF), not "
             f"the module 'phaedrus instrument' wrote: give {tmp_path / 'st.inst.mlir'}"
             ) in result.stderr
+
+
+def test_long_steps_on_a_large_module_say_what_they_do(tmp_path, capsys, monkeypatch):
+    """Instrumenting and compiling a large module take minutes (SQLite's
+    35 MB: 90-140 s), silent before: from LARGE_MODULE_BYTES on, each says
+    what it is doing; below, nothing is said."""
+    from phaedrus import pipeline
+    module = tmp_path / "w.mlir"
+    assert phaedrus("ir", WORDFREQ, "-o", module).returncode == 0
+    pipeline.instrument_mlir(module, tmp_path / "w.inst.mlir")
+    assert "a large program takes a while" not in capsys.readouterr().err
+    monkeypatch.setattr(pipeline, "LARGE_MODULE_BYTES", 1)
+    pipeline.instrument_mlir(module, tmp_path / "w.inst.mlir", granularity="path")
+    pipeline.mlir_to_binary(module, tmp_path / "w.plain")
+    err = capsys.readouterr().err
+    assert "phaedrus: instrumenting (path granularity) w.mlir (0 MB of IR): a large " \
+        "program takes a while" in err
+    assert "phaedrus: compiling (clang-22 -O2) w.mlir" in err
