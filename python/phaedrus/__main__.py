@@ -7,7 +7,8 @@ want to chain the tools by hand.
   phaedrus run prog.inst -o run.wpp -- ARGS  run it on one input, collect the trace
                                              (and run.wpp.input.json: its descriptor)
   phaedrus corpus run*.wpp -o corpus.json    traces of several inputs -> training corpus
-  phaedrus train corpus.json -o model.mlir   train a model (retrieval by default; lstm, or the mlp baseline)
+  phaedrus train corpus.json -o model.mlir   train a model (retrieval by default;
+                                             lstm, or the mlp baseline)
   phaedrus predict prog.mlir --model model.mlir -o pred.mlir -- ARGS
                                              profile of an unseen run, as attributes
   phaedrus build prog.mlir --model model.mlir -o prog.pgo -- ARGS
@@ -482,7 +483,8 @@ def main(argv=None):
                                       "of several runs (recorded with "
                                       "'phaedrus run')")
     p.add_argument("traces", nargs="+", help="trace files (.wpp), each with "
-                   "its TRACE.input.json; a run is named by its trace file's name up to the first dot (text-9.wpp: text-9)")
+                   "its TRACE.input.json; a run is named by its trace file's "
+                   "name up to the first dot (text-9.wpp: text-9)")
     p.add_argument("-o", "--output", required=True, help="corpus (.json)")
     p.add_argument("--program", help="instrumented module (prog.inst.mlir): "
                    "refuse traces of another build")
