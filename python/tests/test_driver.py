@@ -578,38 +578,31 @@ def test_mistakes_of_a_first_users_session(tmp_path):
     assert "p.wpp was recorded by the path-granularity build" in results[-1].stderr
     assert "f.wpp by the function-granularity one: a corpus holds runs of " \
         "one build" in results[-1].stderr
-    # A run killed by a signal: which one, and what its trace may lack.
-    _instrumented(tmp_path, "crash",
-                  "#include <stdlib.h>\n"
-                  "static int f(int x) { return x + 1; }\n"
-                  "int main(int argc, char **argv) {\n"
-                  "  int s = 0;\n"
-                  "  for (int i = 0; i < 100; ++i) s = f(s);\n"
-                  "  if (s) abort();\n"
-                  "  return 0;\n"
-                  "}\n")
-    results.append(phaedrus("run", tmp_path / "crash.inst", "-o",
-                            tmp_path / "crash.wpp", "--"))
-    assert "program was killed by SIGABRT" in results[-1].stderr
+    # A run killed by a signal: which one, and what its trace may lack. The
+    # runtime ends the trace on SIGABRT; SIGKILL ends the run before it can
+    # (a session trying xz as a user was told such a trace counts as
+    # complete).
+    for name, header, kill in [("crash", "stdlib.h", "abort()"),
+                               ("killed", "signal.h", "raise(SIGKILL)")]:
+        _instrumented(tmp_path, name,
+                      f"#include <{header}>\n"
+                      "static int f(int x) { return x + 1; }\n"
+                      "int main(void) {\n"
+                      "  int s = 0;\n"
+                      "  for (int i = 0; i < 100; ++i) s = f(s);\n"
+                      f"  if (s) {kill};\n"
+                      "  return 0;\n"
+                      "}\n")
+        results.append(phaedrus("run", tmp_path / f"{name}.inst", "-o",
+                                tmp_path / f"{name}.wpp", "--"))
+    aborted, killed = results[-2:]
+    assert "program was killed by SIGABRT" in aborted.stderr
     assert "keeps the crashing thread's events only up to its last call out " \
-        "of the module" in results[-1].stderr
-    # SIGKILL ends a run before the runtime can end its trace (a session
-    # trying xz as a user was told such a trace counts as complete).
-    _instrumented(tmp_path, "killed",
-                  "#include <signal.h>\n"
-                  "static int f(int x) { return x + 1; }\n"
-                  "int main(void) {\n"
-                  "  int s = 0;\n"
-                  "  for (int i = 0; i < 100; ++i) s = f(s);\n"
-                  "  if (s) raise(SIGKILL);\n"
-                  "  return 0;\n"
-                  "}\n")
-    results.append(phaedrus("run", tmp_path / "killed.inst", "-o",
-                            tmp_path / "killed.wpp", "--"))
-    assert "program was killed by SIGKILL" in results[-1].stderr
+        "of the module" in aborted.stderr
+    assert "program was killed by SIGKILL" in killed.stderr
     assert "warning: the trace has no end: the runtime could not end it " \
-        "(SIGKILL" in results[-1].stderr
-    assert "counts as complete" not in results[-1].stderr
+        "(SIGKILL" in killed.stderr
+    assert "counts as complete" not in killed.stderr
     results.append(phaedrus("corpus", tmp_path / "killed.wpp", "-o", tmp_path / "k.json"))
     assert results[-1].returncode == 1 and "incomplete" in results[-1].stderr
     # The program's own name after '--', as predict takes it: a warning.

@@ -56,9 +56,7 @@ int main(int argc, char **argv) {
       if (size_t line =
               mlir::phaedrus::lineOfUnterminatedString((*buffer)->getBuffer())) {
         llvm::WithColor::error(llvm::errs(), "phaedrus-opt")
-            << "'" << input << "' ends inside a string literal (line " << line
-            << "): the file was cut short (a copy or a write that did not "
-               "finish?)\n";
+            << mlir::phaedrus::describeCutShort(input, line) << "\n";
         return 1;
       }
     }

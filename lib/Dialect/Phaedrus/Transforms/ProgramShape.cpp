@@ -111,15 +111,20 @@ size_t mlir::phaedrus::lineOfUnterminatedString(StringRef text) {
   return inString ? text.take_front(start).count('\n') + 1 : 0;
 }
 
+std::string mlir::phaedrus::describeCutShort(StringRef path, size_t line) {
+  return ("'" + path + "' ends inside a string literal (line " +
+          llvm::Twine(line) +
+          "): the file was cut short (a copy or a write that did not "
+          "finish?)")
+      .str();
+}
+
 LogicalResult mlir::phaedrus::checkNotCutShort(StringRef text, StringRef path,
                                                Location loc, StringRef who) {
   size_t line = lineOfUnterminatedString(text);
   if (!line)
     return success();
-  return mlir::emitError(loc)
-         << who << ": '" << path << "' ends inside a string literal (line "
-         << line << "): the file was cut short (a copy or a write that did "
-         << "not finish?)";
+  return mlir::emitError(loc) << who << ": " << describeCutShort(path, line);
 }
 
 OwningOpRef<ModuleOp> mlir::phaedrus::parseModuleFile(StringRef path,

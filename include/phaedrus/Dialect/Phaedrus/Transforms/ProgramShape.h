@@ -64,6 +64,10 @@ FailureOr<ModuleOp> loadProgram(ModuleOp module, StringRef path,
 /// the text does not end inside one (nor for MLIR bytecode).
 size_t lineOfUnterminatedString(StringRef text);
 
+/// "'PATH' ends inside a string literal (line LINE): the file was cut
+/// short (...)": what a file cut short is told.
+std::string describeCutShort(StringRef path, size_t line);
+
 /// Parses the MLIR file `path`. Fails, with an error at `loc` naming `who`,
 /// if it cannot be read or was cut short (lineOfUnterminatedString); a
 /// parse error is MLIR's own diagnostic, and a null result.
