@@ -104,7 +104,8 @@ def _stdin_is_data():
 
 def cmd_ir(args):
     out = pipeline.sources_to_mlir(args.sources, args.output,
-                                   shlex.split(args.cflags), jobs=args.jobs)
+                                   shlex.split(args.cflags), jobs=args.jobs,
+                                   compile_commands=args.compile_commands)
     log(f"wrote {out}")
 
 
@@ -443,6 +444,12 @@ def main(argv=None):
                    "enough) the module keeps the sources' lines, which "
                    "sample profiles (predict --sample-profile) and the "
                    "built binaries' debug info need")
+    p.add_argument("--compile-commands", metavar="JSON",
+                   help="compile each source with its own flags and in its "
+                        "own directory, as the project's build does: a "
+                        "compilation database (compile_commands.json, from "
+                        "CMake's CMAKE_EXPORT_COMPILE_COMMANDS or 'bear -- "
+                        "make'); --cflags come after them")
     p.add_argument("-j", "--jobs", type=at_least(1), default=None, help="parallel compiles")
     p.set_defaults(func=cmd_ir)
 

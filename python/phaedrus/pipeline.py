@@ -1,8 +1,10 @@
 """The steps of the main job as functions: C sources to whole-program MLIR,
 instrumented and plain binaries, runs that record traces, trace import."""
 
+import json
 import os
 import re
+import shlex
 import subprocess
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
@@ -17,9 +19,72 @@ FRONTEND_FLAGS = ["-O2", "-Xclang", "-disable-llvm-passes", "-emit-llvm", "-c"]
 C_SUFFIXES = (".c", ".i")
 
 
-def sources_to_mlir(sources, output: Path, cflags=(), jobs=None) -> Path:
+# What a compile command says that is about its outputs, not its code:
+# flags dropped from compile_commands.json entries (with the word after
+# those of the first set).
+_OUTPUT_FLAGS_WITH_VALUE = {"-o", "-MF", "-MT", "-MQ"}
+_OUTPUT_FLAGS = {"-c", "-S", "-E", "-M", "-MM", "-MD", "-MMD", "-MP", "-MG"}
+
+
+def compile_commands_flags(database, sources) -> dict:
+    """The flags each of `sources` is compiled with, from a compilation
+    database (compile_commands.json, as CMake's CMAKE_EXPORT_COMPILE_COMMANDS
+    or `bear -- make` write it): {resolved source: (directory, flags)}, the
+    compiler, the source and the output flags left out. Refuses a source the
+    database does not name, or names with different flags."""
+    database = Path(database)
+    try:
+        entries = json.loads(database.read_text())
+    except FileNotFoundError:
+        raise ToolError(f"compilation database not found: {database}")
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise ToolError(f"{database} is not a compilation database (JSON): {e}")
+    if not isinstance(entries, list):
+        raise ToolError(f"{database} is not a compilation database: it must be "
+                        f"a JSON list of {{directory, file, arguments or command}}")
+    by_file = {}
+    for i, e in enumerate(entries):
+        try:
+            directory = Path(e["directory"])
+            file = (directory / e["file"]).resolve()
+            args = e["arguments"] if "arguments" in e else shlex.split(e["command"])
+        except (KeyError, TypeError, ValueError) as err:
+            raise ToolError(f"{database}: entry {i} is not {{directory, file, "
+                            f"arguments or command}} ({err})")
+        flags, skip = [], True  # args[0] is the compiler
+        for arg in args:
+            if skip:
+                skip = False
+            elif arg in _OUTPUT_FLAGS_WITH_VALUE:
+                skip = True
+            elif (arg in _OUTPUT_FLAGS or arg.startswith(("-Wp,-M", "-o"))
+                  or (directory / arg).resolve() == file):
+                continue
+            else:
+                flags.append(arg)
+        by_file.setdefault(file, []).append((directory, flags))
+    result = {}
+    for source in sources:
+        ways = by_file.get(Path(source).resolve())
+        if not ways:
+            raise ToolError(f"{source} has no entry in {database}: give the "
+                            f"sources its build compiles, or their flags with "
+                            f"--cflags")
+        if len({(str(d), tuple(f)) for d, f in ways}) > 1:
+            raise ToolError(
+                f"{database} compiles {source} {len(ways)} ways (for several "
+                f"targets of the build?): a module holds it once; give its "
+                f"flags with --cflags instead")
+        result[Path(source).resolve()] = ways[0]
+    return result
+
+
+def sources_to_mlir(sources, output: Path, cflags=(), jobs=None,
+                    compile_commands=None) -> Path:
     """C sources -> one whole-program LLVM-dialect module (clang-22, llvm-link,
-    mlir-translate --import-llvm)."""
+    mlir-translate --import-llvm). With `compile_commands` (a compilation
+    database), each source is compiled in its entry's directory with its
+    entry's flags, then `cflags`."""
     sources = [Path(s) for s in sources]
     if not sources:
         raise ToolError("no C sources given")
@@ -31,6 +96,8 @@ def sources_to_mlir(sources, output: Path, cflags=(), jobs=None) -> Path:
         if s.suffix not in C_SUFFIXES:
             raise ToolError(f"{s} is not a C source: phaedrus ir compiles "
                             f"{' and '.join(C_SUFFIXES)} files")
+    commands = (compile_commands_flags(compile_commands, sources)
+                if compile_commands else {})
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
     clang = llvm_tool("clang")
@@ -40,8 +107,9 @@ def sources_to_mlir(sources, output: Path, cflags=(), jobs=None) -> Path:
         def compile_one(i_source):
             i, source = i_source
             bc = tmp / f"{i:04d}-{source.stem}.bc"
-            run([clang, *FRONTEND_FLAGS, *cflags, source, "-o", bc],
-                what=f"clang on {source}")
+            directory, flags = commands.get(source.resolve(), (None, []))
+            run([clang, *FRONTEND_FLAGS, *flags, *cflags, source.resolve(), "-o", bc],
+                what=f"clang on {source}", cwd=directory)
             return bc
 
         with ThreadPoolExecutor(max_workers=jobs or os.cpu_count() or 2) as pool:
@@ -50,7 +118,10 @@ def sources_to_mlir(sources, output: Path, cflags=(), jobs=None) -> Path:
         run([llvm_tool("llvm-link"), *bitcode, "-o", linked], what="llvm-link")
         # Debug lines (a -g flag) are kept as the ops' locations, which MLIR
         # prints only when asked; a sample profile names code by them.
-        keep = ["--mlir-print-debuginfo"] if wants_debug_lines(cflags) else []
+        keep = (["--mlir-print-debuginfo"]
+                if any(wants_debug_lines([*flags, *cflags])
+                       for _, flags in commands.values()) or wants_debug_lines(cflags)
+                else [])
         run([llvm_tool("mlir-translate"), "--import-llvm", *keep, linked,
              "-o", output], what="mlir-translate --import-llvm")
     return output

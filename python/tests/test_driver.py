@@ -791,3 +791,51 @@ def test_long_steps_on_a_large_module_say_what_they_do(tmp_path, capsys, monkeyp
     assert "phaedrus: instrumenting (path granularity) w.mlir (0 MB of IR): a large " \
         "program takes a while" in err
     assert "phaedrus: compiling (clang-22 -O2) w.mlir" in err
+
+
+def test_ir_takes_each_sources_flags_from_a_compilation_database(tmp_path):
+    """A project compiles its files with flags of their own (xz: liblzma and
+    the tool differ), which one --cflags cannot give. With a compilation
+    database, each source is compiled with its entry's flags in its entry's
+    directory ("arguments" or "command", relative or absolute file, output
+    and dependency flags left out); the program runs as the project's build
+    would. Errors: a source the database does not name, one it compiles two
+    ways, a file that is not a database."""
+    src = tmp_path / "src"
+    (src / "inc").mkdir(parents=True)
+    (src / "a.c").write_text('#ifndef A\n#error A\n#endif\n#include "b.h"\n'
+                             "int main(void) { return helper() + A - 42; }\n")
+    (src / "b.c").write_text('#ifndef B\n#error B\n#endif\n#include "b.h"\n'
+                             "int helper(void) { return B; }\n")
+    (src / "inc" / "b.h").write_text("int helper(void);\n")
+    entries = [
+        {"directory": str(src), "file": "a.c",
+         "arguments": ["cc", "-DA=40", "-Iinc", "-c", "a.c", "-o", "a.o", "-MD",
+                       "-MF", "a.d"]},
+        {"directory": str(src), "file": str(src / "b.c"),
+         "command": "gcc -DB=2 -I inc -O2 -c -o b.o b.c"}]
+    database = tmp_path / "compile_commands.json"
+    database.write_text(json.dumps(entries))
+    module = tmp_path / "m.mlir"
+    result = phaedrus("ir", src / "a.c", src / "b.c", "--compile-commands", database,
+                      "-o", module)
+    assert result.returncode == 0, result.stderr
+    assert phaedrus("compile", module, "-o", tmp_path / "m").returncode == 0
+    assert subprocess.run([tmp_path / "m"]).returncode == 0  # 2 + 40 - 42
+    # Without the database, the sources do not compile.
+    assert phaedrus("ir", src / "a.c", src / "b.c", "-o", module).returncode == 1
+
+    (src / "c.c").write_text("int c;\n")
+    result = phaedrus("ir", src / "a.c", src / "c.c", "--compile-commands", database,
+                      "-o", module)
+    assert result.returncode == 1
+    assert f"{src / 'c.c'} has no entry in {database}" in result.stderr
+    database.write_text(json.dumps(entries + [dict(entries[1], command="cc -DB=3 -c b.c")]))
+    result = phaedrus("ir", src / "a.c", src / "b.c", "--compile-commands", database,
+                      "-o", module)
+    assert result.returncode == 1
+    assert f"{database} compiles {src / 'b.c'} 2 ways" in result.stderr
+    database.write_text('{"not": "a list"}')
+    result = phaedrus("ir", src / "a.c", "--compile-commands", database, "-o", module)
+    assert result.returncode == 1 and "is not a compilation database" in result.stderr
+    assert "Traceback" not in result.stderr
