@@ -23,7 +23,7 @@ import re
 from pathlib import Path
 
 from . import pipeline
-from .tools import ToolError, file_kind, log, phaedrus_tool, progress, run
+from .tools import ToolError, log, phaedrus_tool, progress, read_json, run
 
 FORMAT = "phaedrus-corpus"
 VERSION = 1
@@ -183,17 +183,9 @@ def make_corpus(entries) -> dict:
 
 def load(path: Path) -> dict:
     """Reads and checks a corpus file."""
-    try:
-        corpus = json.loads(Path(path).read_text())
-    except FileNotFoundError:
-        raise ToolError(f"corpus not found: {path}")
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        kind = file_kind(path)
-        if kind:
-            raise ToolError(f"{path} is not a phaedrus corpus, it is {kind}: "
-                            f"'phaedrus corpus TRACES... -o corpus.json' makes "
-                            f"one of the traces of several runs")
-        raise ToolError(f"{path} is not a phaedrus corpus: {e}")
+    corpus = read_json(path, "corpus", "a phaedrus corpus",
+                       lambda kind: ": 'phaedrus corpus TRACES... -o corpus.json' "
+                                    "makes one of the traces of several runs")
     if not isinstance(corpus, dict) or corpus.get("format") != FORMAT:
         raise ToolError(f"{path} is not a phaedrus corpus (no \"format\": "
                         f"\"{FORMAT}\")")
@@ -349,17 +341,11 @@ def read_description(path) -> dict:
     present, are paths or null. Refused with an error naming the file
     otherwise."""
     path = Path(path)
-    try:
-        info = json.loads(path.read_text())
-    except FileNotFoundError:
-        raise ToolError(f"input description not found: {path}")
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        kind = file_kind(path)
-        hint = f" (it is {kind})" if kind else ""
-        if kind and kind.startswith("a trace file"):
-            hint = (f" (it is {kind}: give the description 'phaedrus run' "
-                    f"kept beside it, {path.name}.input.json)")
-        raise ToolError(f"{path} is not an input description (JSON){hint}: {e}")
+    info = read_json(
+        path, "input description", "an input description",
+        lambda kind: (f": give the description 'phaedrus run' kept beside it, "
+                      f"{path.name}.input.json" if kind.startswith("a trace file")
+                      else ""))
     argv = info.get("argv") if isinstance(info, dict) else None
     if not isinstance(argv, list) or not argv or \
             not all(isinstance(a, str) for a in argv):

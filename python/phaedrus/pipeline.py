@@ -10,8 +10,8 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from .tools import (ToolError, file_kind, llvm_tool, log, phaedrus_tool, run,
-                    runtime_library)
+from .tools import (ToolError, file_kind, llvm_tool, log, phaedrus_tool,
+                    read_json, run, runtime_library)
 
 # clang flags that keep the IR as the front end made it, so that the
 # instrumented program is optimised the same way as the plain one.
@@ -33,12 +33,7 @@ def compile_commands_flags(database, sources) -> dict:
     compiler, the source and the output flags left out. Refuses a source the
     database does not name, or names with different flags."""
     database = Path(database)
-    try:
-        entries = json.loads(database.read_text())
-    except FileNotFoundError:
-        raise ToolError(f"compilation database not found: {database}")
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise ToolError(f"{database} is not a compilation database (JSON): {e}")
+    entries = read_json(database, "compilation database", "a compilation database")
     if not isinstance(entries, list):
         raise ToolError(f"{database} is not a compilation database: it must be "
                         f"a JSON list of {{directory, file, arguments or command}}")

@@ -98,6 +98,23 @@ def file_kind(path) -> str:
     return next((kind for magic, kind in FILE_KINDS if head.startswith(magic)), None)
 
 
+def read_json(path, name: str, what: str, advice=None):
+    """The JSON in `path`. Errors: "NAME not found: PATH"; "PATH is not
+    WHAT (JSON): why", or, for a file whose first bytes say what it is
+    (file_kind), "PATH is not WHAT, it is KIND" and `advice(kind)` if given."""
+    import json
+    try:
+        return json.loads(Path(path).read_text())
+    except FileNotFoundError:
+        raise ToolError(f"{name} not found: {path}")
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        kind = file_kind(path)
+        if kind:
+            raise ToolError(f"{path} is not {what}, it is {kind}"
+                            f"{advice(kind) if advice else ''}")
+        raise ToolError(f"{path} is not {what} (JSON): {e}")
+
+
 def log(message: str):
     print(f"phaedrus: {message}", file=sys.stderr, flush=True)
 
