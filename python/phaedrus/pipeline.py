@@ -53,14 +53,15 @@ def compile_commands_flags(database, sources) -> dict:
             elif arg in _OUTPUT_FLAGS_WITH_VALUE:
                 skip = True
             elif (arg in _OUTPUT_FLAGS or arg.startswith(("-Wp,-M", "-o"))
-                  or (directory / arg).resolve() == file):
+                  or (not arg.startswith("-") and (directory / arg).resolve() == file)):
                 continue
             else:
                 flags.append(arg)
         by_file.setdefault(file, []).append((directory, flags))
     result = {}
     for source in sources:
-        ways = by_file.get(Path(source).resolve())
+        resolved = Path(source).resolve()
+        ways = by_file.get(resolved)
         if not ways:
             raise ToolError(f"{source} has no entry in {database}: give the "
                             f"sources its build compiles, or their flags with "
@@ -70,7 +71,7 @@ def compile_commands_flags(database, sources) -> dict:
                 f"{database} compiles {source} {len(ways)} ways (for several "
                 f"targets of the build?): a module holds it once; give its "
                 f"flags with --cflags instead")
-        result[Path(source).resolve()] = ways[0]
+        result[resolved] = ways[0]
     return result
 
 
@@ -93,30 +94,32 @@ def sources_to_mlir(sources, output: Path, cflags=(), jobs=None,
                             f"{' and '.join(C_SUFFIXES)} files")
     commands = (compile_commands_flags(compile_commands, sources)
                 if compile_commands else {})
+    # Each source's directory to compile in and all its flags.
+    builds = []
+    for source in sources:
+        directory, flags = commands.get(source.resolve(), (None, []))
+        builds.append((source.resolve(), directory, [*flags, *cflags]))
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
     clang = llvm_tool("clang")
     with tempfile.TemporaryDirectory(prefix="phaedrus-ir-") as tmp:
         tmp = Path(tmp)
 
-        def compile_one(i_source):
-            i, source = i_source
+        def compile_one(i_build):
+            i, (source, directory, flags) = i_build
             bc = tmp / f"{i:04d}-{source.stem}.bc"
-            directory, flags = commands.get(source.resolve(), (None, []))
-            run([clang, *FRONTEND_FLAGS, *flags, *cflags, source.resolve(), "-o", bc],
+            run([clang, *FRONTEND_FLAGS, *flags, source, "-o", bc],
                 what=f"clang on {source}", cwd=directory)
             return bc
 
         with ThreadPoolExecutor(max_workers=jobs or os.cpu_count() or 2) as pool:
-            bitcode = list(pool.map(compile_one, enumerate(sources)))
+            bitcode = list(pool.map(compile_one, enumerate(builds)))
         linked = tmp / "linked.bc"
         run([llvm_tool("llvm-link"), *bitcode, "-o", linked], what="llvm-link")
         # Debug lines (a -g flag) are kept as the ops' locations, which MLIR
         # prints only when asked; a sample profile names code by them.
         keep = (["--mlir-print-debuginfo"]
-                if any(wants_debug_lines([*flags, *cflags])
-                       for _, flags in commands.values()) or wants_debug_lines(cflags)
-                else [])
+                if any(wants_debug_lines(flags) for _, _, flags in builds) else [])
         run([llvm_tool("mlir-translate"), "--import-llvm", *keep, linked,
              "-o", output], what="mlir-translate --import-llvm")
     return output

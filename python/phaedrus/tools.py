@@ -1,6 +1,7 @@
 """Locating and running the tools the driver chains: the phaedrus tools from
 the build tree and LLVM 22's tools from /usr/lib/llvm-22."""
 
+import json
 import os
 import re
 import shutil
@@ -102,7 +103,6 @@ def read_json(path, name: str, what: str, advice=None):
     """The JSON in `path`. Errors: "NAME not found: PATH"; "PATH is not
     WHAT (JSON): why", or, for a file whose first bytes say what it is
     (file_kind), "PATH is not WHAT, it is KIND" and `advice(kind)` if given."""
-    import json
     try:
         return json.loads(Path(path).read_text())
     except FileNotFoundError:
