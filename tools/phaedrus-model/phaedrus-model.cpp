@@ -12,6 +12,7 @@
 #include "phaedrus/Featurize/Featurize.h"
 #include "ToolSupport.h"
 
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/CommandLine.h"
@@ -94,6 +95,9 @@ int main(int argc, char **argv) {
       "  phaedrus-model MODEL --bench=N --argv=...  time N predictions\n");
 
   MLIRContext context;
+  // Diagnostics say file:line:col, as phaedrus-opt's do.
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
   context.loadDialect<PhaedrusDialect>();
   OwningOpRef<ModuleOp> module =
       parseModuleFile(modelPath, &context,
