@@ -261,6 +261,11 @@ mlir::phaedrus::featurize::inputLog2Size(const std::vector<std::string> &tokens)
   return std::log2(total);
 }
 
+bool mlir::phaedrus::featurize::isCommandLineToken(const std::string &token) {
+  return token.rfind("argc=", 0) == 0 || token.rfind("opt=", 0) == 0 ||
+         token.rfind("operand", 0) == 0;
+}
+
 bool mlir::phaedrus::featurize::featurize(const RunInput &input,
                                           std::vector<std::string> &tokens,
                                           std::string &error) {
@@ -272,20 +277,48 @@ bool mlir::phaedrus::featurize::featurize(const RunInput &input,
     uint64_t size;
   };
   std::vector<File> files;
+  // What a value says: "file" (and the file is described, in argument
+  // order), "numB" or the value itself (hashed when long).
+  auto describeValue = [&](const std::string &value) {
+    uint64_t size = 0, magnitude = 0;
+    std::string path = resolve(input, value);
+    if (!value.empty() && isRegularFile(path, size)) {
+      files.push_back({"file" + std::to_string(files.size()), path, size});
+      return std::string("file");
+    }
+    if (isNumber(value, magnitude))
+      return "num" + std::to_string(log2Bucket(magnitude));
+    return argToken(value);
+  };
+  // Options say the same in any order (as getopt reads them), so they are
+  // sorted; operands keep their order among themselves.
+  std::vector<std::string> options, operands;
+  bool optionsEnded = false;
   for (size_t i = 1; i < input.argv.size(); ++i) {
     const std::string &arg = input.argv[i];
-    std::string prefix = "arg" + std::to_string(i) + "=";
-    uint64_t size = 0, magnitude = 0;
-    std::string path = resolve(input, arg);
-    if (!arg.empty() && isRegularFile(path, size)) {
-      tokens.push_back(prefix + "file");
-      files.push_back({"file" + std::to_string(files.size()), path, size});
-    } else if (isNumber(arg, magnitude)) {
-      tokens.push_back(prefix + "num" + std::to_string(log2Bucket(magnitude)));
+    if (!optionsEnded && arg == "--") {
+      optionsEnded = true;
+      continue;
+    }
+    if (optionsEnded || arg.size() < 2 || arg[0] != '-') {
+      operands.push_back("operand" + std::to_string(operands.size() + 1) + "=" +
+                         describeValue(arg));
+      continue;
+    }
+    size_t equals = arg.find('=');
+    if (arg.compare(0, 2, "--") == 0 && equals != std::string::npos) {
+      std::string name = arg.substr(0, equals);
+      options.push_back("opt=" + argToken(name));
+      options.push_back("opt=" + argToken(name + "=") +
+                        describeValue(arg.substr(equals + 1)));
     } else {
-      tokens.push_back(prefix + argToken(arg));
+      options.push_back("opt=" + argToken(arg));
     }
   }
+  std::sort(options.begin(), options.end());
+  options.erase(std::unique(options.begin(), options.end()), options.end());
+  tokens.insert(tokens.end(), options.begin(), options.end());
+  tokens.insert(tokens.end(), operands.begin(), operands.end());
   if (input.stdinPath.empty()) {
     tokens.push_back("stdin=none");
   } else {

@@ -321,7 +321,7 @@ class RetrievalModel(nn.Module):
 RETRIEVAL_TEMPERATURE = 0.2
 
 # How much more than a word of the input a command-line token (argc=,
-# argI=) counts in the retrieval's similarity: its idf is multiplied by the
+# opt=, operandJ=) counts in the retrieval's similarity: its idf is multiplied by the
 # weight w on both sides (the run's and the query's), so a shared option
 # adds w^2 times what it did. Each corpus chooses among these by the
 # leave-one-out overlap of the untrained retrieval, and keeps 1 unless
@@ -345,7 +345,9 @@ ARGUMENT_WEIGHT_MARGIN = 0.05
 
 
 def is_argument_token(token: str) -> bool:
-    return token.startswith("arg")
+    """A descriptor token of the command line (docs/Featurizer.md): the
+    argument count, an option or an operand."""
+    return token.startswith(("argc=", "opt=", "operand"))
 
 
 def normalized_profiles(vocab_size, runs):
@@ -552,7 +554,7 @@ def train(corpus: dict, config: TrainConfig):
             model.run_names = [r["name"] for r in runs]
             # Each run's command line as the featurizer describes it: a
             # prediction says when it blends runs given other arguments.
-            model.run_arguments = [[t for t in r["descriptor"] if t.startswith("arg")]
+            model.run_arguments = [[t for t in r["descriptor"] if is_argument_token(t)]
                                    for r in runs]
             model.runs.fit(runs)
             model.tokens.fit(runs, vocab_size, model.runs.exponent)

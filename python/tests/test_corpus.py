@@ -12,7 +12,7 @@ from phaedrus import corpus as corpus_mod
 from phaedrus.tools import REPO_ROOT, ToolError
 
 GOOD = {
-    "format": "phaedrus-corpus", "version": 1, "fingerprint": "42", "featurizer": 2,
+    "format": "phaedrus-corpus", "version": 1, "fingerprint": "42", "featurizer": 3,
     "vocabulary": {"name": "v", "fingerprint": "42", "entries": [
         {"id": 0, "kind": "function", "symbol": "main"},
         {"id": 1, "kind": "call_site", "symbol": "main", "index": 0, "callee": "f"},
@@ -21,7 +21,7 @@ GOOD = {
         {"name": "a", "argv": ["p", "1"], "stdin": None, "cwd": "/tmp",
          "descriptor": ["argc=1"], "events": 3, "tokens": [[0, 1], [1, 2]]},
         {"name": "b", "argv": ["p", "2"], "stdin": "/tmp/in", "cwd": None,
-         "descriptor": ["argc=1", "arg1=num1"], "events": 1, "tokens": [[0, 1]]}],
+         "descriptor": ["argc=1", "operand1=num1"], "events": 1, "tokens": [[0, 1]]}],
 }
 
 

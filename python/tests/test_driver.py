@@ -695,7 +695,7 @@ def test_run_describes_the_input_before_the_program_changes_it(tmp_path):
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "2000" and not data.exists()
     descriptor = json.loads((tmp_path / "r.wpp.input.json").read_text())["descriptor"]
-    assert "arg1=file" in descriptor and "file0.kind=text" in descriptor, descriptor
+    assert "operand1=file" in descriptor and "file0.kind=text" in descriptor, descriptor
 
 
 def test_instrument_says_which_functions_record_only_their_entries(tmp_path, capsys):

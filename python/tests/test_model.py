@@ -28,7 +28,7 @@ def synthetic_corpus(vocab_size=12, runs=4, seed=0):
         order = torch.randperm(vocab_size, generator=rng)[: vocab_size - r].tolist()
         counts = torch.randint(1, 100000, (len(order),), generator=rng).tolist()
         out.append({"name": f"run{r}", "argv": ["p", f"-{r}"], "stdin": None,
-                    "descriptor": ["argc=1", f"arg1=-{r}", "stdin=none"],
+                    "descriptor": ["argc=1", f"opt=-{r}", "stdin=none"],
                     "events": sum(counts), "tokens": list(zip(order, counts))})
     return {"format": "phaedrus-corpus", "version": 1, "fingerprint": FINGERPRINT,
             "vocabulary": {"name": "phaedrus_vocabulary", "fingerprint": FINGERPRINT,
@@ -150,8 +150,8 @@ def test_retrieval_model_trains_and_matches_pytorch(tmp_path):
     assert 'runs(["run0", "run1", "run2", "run3"])' in text
     # Each run's command line, for the warning about blends of runs given
     # other arguments than the input (docs/Model.md).
-    assert ('run_arguments([["argc=1", "arg1=-0"], ["argc=1", "arg1=-1"], '
-            '["argc=1", "arg1=-2"], ["argc=1", "arg1=-3"]])') in text
+    assert ('run_arguments([["argc=1", "opt=-0"], ["argc=1", "opt=-1"], '
+            '["argc=1", "opt=-2"], ["argc=1", "opt=-3"]])') in text
     for run in corpus["runs"]:
         x = M.multi_hot(space, run["descriptor"]).unsqueeze(0)
         with torch.no_grad():
@@ -282,23 +282,23 @@ def test_corpus_refuses_mixed_builds_and_duplicate_names():
     # Runs described by different featurizer versions do not mix; the
     # corpus records the version, and a model trained on it carries it.
     with pytest.raises(ToolError, match="run b was described by featurizer "
-                                        "version 2, run a by version 1"):
-        C.make_corpus([(v, dict(r0, name="a", featurizer=1)),
-                       (v, dict(r1, name="b", featurizer=2))])
-    corpus = C.make_corpus([(v, dict(r0, featurizer=2)), (v, dict(r1, featurizer=2))])
-    assert corpus["featurizer"] == 2
+                                        "version 3, run a by version 2"):
+        C.make_corpus([(v, dict(r0, name="a", featurizer=2)),
+                       (v, dict(r1, name="b", featurizer=3))])
+    corpus = C.make_corpus([(v, dict(r0, featurizer=3)), (v, dict(r1, featurizer=3))])
+    assert corpus["featurizer"] == 3
     assert all("featurizer" not in r for r in corpus["runs"])
     model, space, report = M.train(corpus, M.TrainConfig(kind="mlp", epochs=2,
                                                          progress=False))
-    assert "featurizer = 2 : i64" in M.model_ir(model, space, corpus, "mlp", report)
+    assert "featurizer = 3 : i64" in M.model_ir(model, space, corpus, "mlp", report)
     # Runs and corpora from before the version was recorded are version 1;
     # training (phaedrus train) and eval refuse such a corpus, naming both
-    # versions, because this build's featurizer is version 2.
+    # versions, because this build's featurizer is version 3.
     old = C.make_corpus([(v, r0), (v, r1)])
     assert old["featurizer"] == 1
-    assert C.featurizer_version() == 2
+    assert C.featurizer_version() == 3
     with pytest.raises(ToolError, match="described by featurizer version 1, "
-                                        "this build describes inputs as version 2"):
+                                        "this build describes inputs as version 3"):
         C.check_featurizer(old, "old.json")
     legacy = {k: x for k, x in corpus.items() if k != "featurizer"}
     assert "featurizer = 1 : i64" in M.model_ir(model, space, legacy, "mlp", report)
@@ -471,9 +471,9 @@ def test_size_exponent():
     assert M.size_exponent([(10, 20), (11, 25), (12, 19), (13, 24), (14, 21)]) == 0.0
     assert M.size_exponent([(1, 2), (2, 4)]) == 0.0
     assert M.size_exponent([(3, 1), (3, 2), (3, 3)]) == 0.0
-    assert M.input_log2_size(["argc=1", "arg1=file", "file0.size=3", "stdin.size=3"]) == \
+    assert M.input_log2_size(["argc=1", "operand1=file", "file0.size=3", "stdin.size=3"]) == \
         pytest.approx(4.5)
-    assert M.input_log2_size(["argc=1", "arg1=num3", "stdin=none"]) is None
+    assert M.input_log2_size(["argc=1", "operand1=num3", "stdin=none"]) is None
 
 
 def crossed_corpus(option_decides: bool):
@@ -492,7 +492,7 @@ def crossed_corpus(option_decides: bool):
             key = o if option_decides else d
             tokens = [(3 * key + j, 1000 * (j + 1)) for j in range(3)]
             runs.append({"name": f"o{o}d{d}", "argv": ["p", f"-{o}"], "stdin": f"in{d}",
-                         "descriptor": ["argc=1", f"arg1=-{o}", "stdin=file"]
+                         "descriptor": ["argc=1", f"opt=-{o}", "stdin=file"]
                          + [f"stdin.word=kind{d}w{w}" for w in range(4)],
                          "events": sum(c for _, c in tokens), "tokens": tokens})
     return {"format": "phaedrus-corpus", "version": 1, "fingerprint": FINGERPRINT,
@@ -524,7 +524,7 @@ def test_retrieval_weighs_arguments_where_the_runs_show_they_decide(option_decid
         assert report["argument_weight"] == 1.0, overlaps
     # Option 2 on data of kind 0, a combination no run had: the
     # prediction's heaviest token.
-    query = ["argc=1", "arg1=-2", "stdin=file"] + [f"stdin.word=kind0w{w}" for w in range(4)]
+    query = ["argc=1", "opt=-2", "stdin=file"] + [f"stdin.word=kind0w{w}" for w in range(4)]
     counts = model.predicted_counts(M.multi_hot(space, query))
     heaviest = int(torch.argmax(counts))
     assert heaviest // 3 == (2 if option_decides else 0), counts

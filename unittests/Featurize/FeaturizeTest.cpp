@@ -119,23 +119,81 @@ TEST(Featurize, MagicBytesNameTheFileKind) {
   }
 }
 
-TEST(Featurize, ArgumentsBecomeOptionNumberFileOrHashedTokens) {
+TEST(Featurize, OperandsBecomeNumberFileOrHashedTokensInOrder) {
   ScratchDir dir;
   dir.write("in.txt", "x\n");
   std::string longArg(100, 'z');
   std::vector<std::string> tokens =
-      run({{"prog", "-9", "4096", "in.txt", "two words", longArg}, "", dir.path});
+      run({{"prog", "4096", "in.txt", "two words", longArg, "-"}, "", dir.path});
   ASSERT_GE(tokens.size(), 7u);
   EXPECT_EQ(tokens[0], "argc=5");
-  EXPECT_EQ(tokens[1], "arg1=-9");
-  EXPECT_EQ(tokens[2], "arg2=num12");
-  EXPECT_EQ(tokens[3], "arg3=file");
-  EXPECT_EQ(tokens[4].substr(0, 6), "arg4=#");
-  EXPECT_EQ(tokens[5].substr(0, 6), "arg5=#");
+  EXPECT_EQ(tokens[1], "operand1=num12");
+  EXPECT_EQ(tokens[2], "operand2=file");
+  EXPECT_EQ(tokens[3].substr(0, 10), "operand3=#");
+  EXPECT_EQ(tokens[4].substr(0, 10), "operand4=#");
+  EXPECT_NE(tokens[3], tokens[4]);
+  // A lone '-' (standard input, by convention) is an operand.
+  EXPECT_EQ(tokens[5], "operand5=-");
   EXPECT_EQ(tokens[6], "stdin=none");
   EXPECT_TRUE(has(tokens, "file0.size=1"));
   // Numbers in one log2 bucket give the same token.
-  EXPECT_EQ(run({{"prog", "5000"}, "", dir.path})[1], "arg1=num12");
+  EXPECT_EQ(run({{"prog", "5000"}, "", dir.path})[1], "operand1=num12");
+}
+
+TEST(Featurize, OptionsAreSortedAndApartFromOperands) {
+  ScratchDir dir;
+  dir.write("in.txt", "x\n");
+  std::vector<std::string> tokens = run(
+      {{"prog", "-T2", "in.txt", "--block-size=512KiB", "-9", "-c", "-c", "7"},
+       "", dir.path});
+  // Options in byte order, each once; a long option with a value also gives
+  // its name alone.
+  std::vector<std::string> expected = {
+      "argc=7", "opt=--block-size", "opt=--block-size=512KiB", "opt=-9",
+      "opt=-T2", "opt=-c", "operand1=file", "operand2=num3", "stdin=none"};
+  ASSERT_GE(tokens.size(), expected.size());
+  EXPECT_EQ(std::vector<std::string>(tokens.begin(), tokens.begin() + expected.size()),
+            expected);
+  // The same command line with its options in another order, or interleaved
+  // otherwise with the operands, gives the same tokens.
+  EXPECT_EQ(run({{"prog", "-c", "-9", "in.txt", "7", "--block-size=512KiB",
+                  "-T2", "-c"},
+                 "", dir.path}),
+            tokens);
+  // The operands' order counts.
+  EXPECT_NE(run({{"prog", "-T2", "7", "--block-size=512KiB", "-9", "-c", "-c",
+                  "in.txt"},
+                 "", dir.path}),
+            tokens);
+}
+
+TEST(Featurize, OptionValuesAreDescribedAsOperandsAre) {
+  ScratchDir dir;
+  dir.write("in.txt", "x\n");
+  std::vector<std::string> tokens =
+      run({{"prog", "--threads=16", "--input=in.txt", "--mode=fast"}, "", dir.path});
+  EXPECT_TRUE(has(tokens, "opt=--threads=num4"));
+  EXPECT_TRUE(has(tokens, "opt=--input=file"));
+  EXPECT_TRUE(has(tokens, "opt=--mode=fast"));
+  // A file named by an option's value is described like any other.
+  EXPECT_TRUE(has(tokens, "file0.size=1"));
+}
+
+TEST(Featurize, ArgumentsAfterDoubleDashAreOperands) {
+  ScratchDir dir;
+  std::vector<std::string> tokens = run({{"prog", "-v", "--", "-x", "--"}, "", dir.path});
+  std::vector<std::string> expected = {"argc=4", "opt=-v", "operand1=-x",
+                                       "operand2=--", "stdin=none"};
+  EXPECT_EQ(tokens, expected);
+}
+
+TEST(Featurize, CommandLineTokensAreTheCountOptionsAndOperands) {
+  for (const char *token : {"argc=0", "opt=-9", "opt=--level=num3", "operand1=file",
+                            "operand12=num3"})
+    EXPECT_TRUE(isCommandLineToken(token)) << token;
+  for (const char *token : {"stdin=none", "stdin=file", "file0.size=3",
+                            "stdin.word=12", "arg1=-9"})
+    EXPECT_FALSE(isCommandLineToken(token)) << token;
 }
 
 TEST(Featurize, MissingStandardInputIsAnErrorNotAToken) {
@@ -197,19 +255,19 @@ TEST(Featurize, ContentTokensAreAFilesWordsAndTrigrams) {
   // The command line (even an argument that looks like a word token) and a
   // file's shape are not content.
   for (const char *token :
-       {"argc=1", "arg1=x.word=1", "arg2=file0.word=1", "file0.size=5",
+       {"argc=1", "operand1=x.word=1", "opt=--x=file0.word=1", "file0.size=5",
         "stdin.kind=text", "file.word=1", "filex.word=1", "file0word=1",
         "file0.lines=2", "stdin=none"})
     EXPECT_FALSE(isContentToken(token)) << token;
 }
 
 TEST(Featurize, InputSizeSumsTheFilesAtTheirBucketsMiddles) {
-  EXPECT_FALSE(inputLog2Size({"argc=1", "arg1=num3", "stdin=none"}));
-  EXPECT_DOUBLE_EQ(*inputLog2Size({"argc=1", "arg1=file", "file0.size=3"}), 3.5);
+  EXPECT_FALSE(inputLog2Size({"argc=1", "operand1=num3", "stdin=none"}));
+  EXPECT_DOUBLE_EQ(*inputLog2Size({"argc=1", "operand1=file", "file0.size=3"}), 3.5);
   // Two files of one bucket: twice the size.
   EXPECT_DOUBLE_EQ(*inputLog2Size({"file0.size=3", "stdin.size=3"}), 4.5);
   // Tokens of the command line and malformed sizes are not files.
-  EXPECT_FALSE(inputLog2Size({"arg1=file0.size=3", "filex.size=3",
+  EXPECT_FALSE(inputLog2Size({"operand1=file0.size=3", "filex.size=3",
                               "file0.size=", "file0.size=x1", "file0.size=123",
                               "stdin.sizes=3", "file.size=3"}));
   // Any set of files: log2 of the sum of 2^(B + 1/2), whatever the order.

@@ -28,8 +28,9 @@ struct RunInput {
   std::string workingDirectory;
 };
 
-/// Descriptor tokens of `input`, in a fixed order (arguments, then files in
-/// argument order, then standard input). Returns false and sets `error` when
+/// Descriptor tokens of `input`, in a fixed order (the argument count, the
+/// options sorted, the operands in order, then files in argument order, then
+/// standard input). Returns false and sets `error` when
 /// `stdinPath` names no readable regular file; argument files that cannot
 /// be read are described by their size and an `unreadable` token instead.
 bool featurize(const RunInput &input, std::vector<std::string> &tokens,
@@ -45,6 +46,10 @@ std::vector<std::string> sketchContent(const std::string &role,
 /// as opposed to those of the command line and of a file's shape.
 bool isContentToken(const std::string &token);
 
+/// True for the tokens of the command line (`argc=`, `opt=`, `operandJ=`), as
+/// opposed to those of standard input and of files.
+bool isCommandLineToken(const std::string &token);
+
 /// The log2 of the summed size of a run's input files, from their size
 /// tokens (`fileK.size=B`, `stdin.size=B`, each taken at its bucket's
 /// middle, 2^(B + 1/2) bytes); none when the tokens describe no file. A
@@ -58,8 +63,10 @@ unsigned log2Bucket(uint64_t value);
 /// change. A model records the version its training runs were described
 /// with (hyper-parameter `featurizer`), and --phaedrus-predict refuses a
 /// model of another version: its tokens would mean other things.
-/// 1: eight words per file; 2: thirty-two.
-constexpr unsigned kVersion = 2;
+/// 1: eight words per file; 2: thirty-two; 3: options sorted, apart from
+/// operands (`opt=`, `operandJ=`), where 1 and 2 numbered every argument
+/// (`argI=`).
+constexpr unsigned kVersion = 3;
 
 /// Bytes of a file the content sketch reads at most (its prefix).
 constexpr uint64_t kSketchPrefix = 1 << 20;

@@ -94,9 +94,9 @@ phaedrus.model @m lstm vocabulary(@vocab) fingerprint(7421) vocab_size(5)
              out_bias = dense<0.0> : tensor<5xf32>})
 
 // CHECK-LABEL: phaedrus.model @counts mlp
-// CHECK-SAME: descriptors(["argc=1", "arg1=-9"])
+// CHECK-SAME: descriptors(["argc=1", "opt=-9"])
 phaedrus.model @counts mlp vocabulary(@vocab) fingerprint(7421) vocab_size(5)
-    descriptors(["argc=1", "arg1=-9"]) hyperparameters({}) weights({})
+    descriptors(["argc=1", "opt=-9"]) hyperparameters({}) weights({})
 
 // A blending model names the training run of each hidden unit.
 // CHECK-LABEL: phaedrus.model @blend mlp

@@ -21,7 +21,7 @@ phaedrus.vocabulary @v fingerprint(16334456020999947734) {
 }
 phaedrus.model @m mlp vocabulary(@v) fingerprint(16334456020999947734) vocab_size(2)
     descriptors(["argc=0", "stdin=none"])
-    hyperparameters({featurizer = 2 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
+    hyperparameters({featurizer = 3 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
                      hidden_size = 1 : i64, validation_loss = 0.25 : f64})
     weights({"hidden.weight" = dense<[[1.0, 0.0]]> : tensor<1x2xf32>, "hidden.bias" = dense<0.0> : tensor<1xf32>,
              "output.weight" = dense<[[2.397895], [0.0]]> : tensor<2x1xf32>,
@@ -49,19 +49,20 @@ phaedrus.vocabulary @v fingerprint(16334456020999947734) {
 }
 phaedrus.model @m mlp vocabulary(@v) fingerprint(16334456020999947734) vocab_size(2)
     descriptors(["argc=0", "stdin=none"])
-    hyperparameters({featurizer = 2 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
+    hyperparameters({featurizer = 3 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
                      hidden_size = 1 : i64})
     weights({"hidden.weight" = dense<[[1.0, 0.0]]> : tensor<1x2xf32>, "hidden.bias" = dense<0.0> : tensor<1xf32>,
              "output.weight" = dense<[[2.397895], [0.0]]> : tensor<2x1xf32>,
              "output.bias" = dense<[0.0, 1.098612]> : tensor<2xf32>})
-// expected-warning @below {{3 of 4 descriptor tokens were never seen in training and are left out: argc=2, arg1=-9, arg2=#caca3794}}
+// expected-warning @below {{3 of 4 descriptor tokens were never seen in training and are left out: argc=2, opt=-9, operand1=#caca3794}}
 phaedrus.predict @m input(#phaedrus.input<argv = ["p", "-9", "x y"]>)
 
 // -----
 
 // A model trained on runs that another featurizer version described is
-// refused: its descriptor tokens mean other things (here version 1, whose
-// descriptors kept 8 words of a file where version 2 keeps 32).
+// refused: its descriptor tokens mean other things (here version 2, whose
+// descriptors numbered every argument, arg1=-9, where version 3 sorts the
+// options apart from the operands, opt=-9).
 llvm.func @f0() {
   llvm.return
 }
@@ -70,17 +71,17 @@ phaedrus.vocabulary @v fingerprint(229832147292157202) {
 }
 phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(1)
     descriptors(["argc=0"])
-    hyperparameters({featurizer = 1 : i64, num_specials = 5 : i64, num_buckets = 161 : i64,
+    hyperparameters({featurizer = 2 : i64, num_specials = 5 : i64, num_buckets = 161 : i64,
                      buckets_per_octave = 4 : i64, hidden_size = 1 : i64})
     weights({"hidden.weight" = dense<[[1.0]]> : tensor<1x1xf32>, "hidden.bias" = dense<0.0> : tensor<1xf32>,
              "output.weight" = dense<[[1.0]]> : tensor<1x1xf32>, "output.bias" = dense<[0.0]> : tensor<1xf32>})
-// expected-error @below {{'phaedrus.predict' op uses model @m, trained on runs described by featurizer version 1; this build describes inputs as version 2 (docs/Featurizer.md): record the training runs again ('phaedrus run'; the traces are not what is stale, the descriptions next to them are), then 'phaedrus corpus' and 'phaedrus train'}}
+// expected-error @below {{'phaedrus.predict' op uses model @m, trained on runs described by featurizer version 2; this build describes inputs as version 3 (docs/Featurizer.md): record the training runs again ('phaedrus run'; the traces are not what is stale, the descriptions next to them are), then 'phaedrus corpus' and 'phaedrus train'}}
 phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
 
 // -----
 
 // The version may be written as a float (hyper-parameters are integers or
-// floats); 2.0 is this build's.
+// floats); 3.0 is this build's.
 // CHECK-LABEL: llvm.func @f0()
 // CHECK-SAME: phaedrus.entry_count = #phaedrus.entry_count<{{[0-9]+}}, model
 llvm.func @f0() {
@@ -91,7 +92,7 @@ phaedrus.vocabulary @v fingerprint(229832147292157202) {
 }
 phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(1)
     descriptors(["argc=0"])
-    hyperparameters({featurizer = 2.0 : f64, num_specials = 5 : i64, num_buckets = 161 : i64,
+    hyperparameters({featurizer = 3.0 : f64, num_specials = 5 : i64, num_buckets = 161 : i64,
                      buckets_per_octave = 4 : i64, hidden_size = 1 : i64})
     weights({"hidden.weight" = dense<[[1.0]]> : tensor<1x1xf32>, "hidden.bias" = dense<0.0> : tensor<1xf32>,
              "output.weight" = dense<[[1.0]]> : tensor<1x1xf32>, "output.bias" = dense<[0.0]> : tensor<1xf32>})
@@ -114,7 +115,7 @@ phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(
                      buckets_per_octave = 4 : i64, hidden_size = 1 : i64})
     weights({"hidden.weight" = dense<[[1.0]]> : tensor<1x1xf32>, "hidden.bias" = dense<0.0> : tensor<1xf32>,
              "output.weight" = dense<[[1.0]]> : tensor<1x1xf32>, "output.bias" = dense<[0.0]> : tensor<1xf32>})
-// expected-error @below {{trained on runs described by featurizer version 1; this build describes inputs as version 2}}
+// expected-error @below {{trained on runs described by featurizer version 1; this build describes inputs as version 3}}
 phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
 
 // -----
@@ -127,7 +128,7 @@ phaedrus.vocabulary @v fingerprint(7) {
   phaedrus.entry 0 function @f0
 }
 phaedrus.model @m mlp vocabulary(@v) fingerprint(7) vocab_size(1)
-    descriptors(["argc=0"]) hyperparameters({featurizer = 2 : i64, num_specials = 5 : i64, num_buckets = 161 : i64,
+    descriptors(["argc=0"]) hyperparameters({featurizer = 3 : i64, num_specials = 5 : i64, num_buckets = 161 : i64,
     buckets_per_octave = 4 : i64, hidden_size = 1 : i64}) weights({})
 // expected-error @below {{uses model @m, trained on another build of the program (its fingerprint is 7, this module's is}}
 phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
@@ -143,7 +144,7 @@ phaedrus.vocabulary @v fingerprint(229832147292157202) {
 }
 // expected-error @below {{cannot be run: weight 'hidden.weight' has shape [1x1], expected [4x1]}}
 phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(1)
-    descriptors(["argc=0"]) hyperparameters({featurizer = 2 : i64, num_specials = 5 : i64, num_buckets = 161 : i64,
+    descriptors(["argc=0"]) hyperparameters({featurizer = 3 : i64, num_specials = 5 : i64, num_buckets = 161 : i64,
     buckets_per_octave = 4 : i64, hidden_size = 4 : i64})
     weights({"hidden.weight" = dense<1.0> : tensor<1x1xf32>})
 phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
@@ -158,7 +159,7 @@ phaedrus.vocabulary @v fingerprint(229832147292157202) {
   phaedrus.entry 0 function @f0
 }
 phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(1)
-    descriptors(["argc=0"]) hyperparameters({featurizer = 2 : i64, num_specials = 5 : i64, num_buckets = 161 : i64,
+    descriptors(["argc=0"]) hyperparameters({featurizer = 3 : i64, num_specials = 5 : i64, num_buckets = 161 : i64,
     buckets_per_octave = 4 : i64, hidden_size = 1 : i64}) weights({})
 // expected-error @below {{cannot describe its input: standard input 'no/such/file' is not a regular file}}
 phaedrus.predict @m input(#phaedrus.input<argv = ["p"], stdin = "no/such/file">)
@@ -184,7 +185,7 @@ phaedrus.vocabulary @v fingerprint(229832147292157202) {
 }
 // expected-error @below {{weight 'hidden.bias' must hold f32 values, got 'f64'}}
 phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(1)
-    descriptors(["argc=0"]) hyperparameters({featurizer = 2 : i64, num_specials = 5 : i64, num_buckets = 161 : i64,
+    descriptors(["argc=0"]) hyperparameters({featurizer = 3 : i64, num_specials = 5 : i64, num_buckets = 161 : i64,
     buckets_per_octave = 4 : i64, hidden_size = 1 : i64})
     weights({"hidden.bias" = dense<0.0> : tensor<1xf64>})
 phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
@@ -200,7 +201,7 @@ phaedrus.vocabulary @v fingerprint(229832147292157202) {
 }
 // expected-error @below {{cannot be run: the model has no hyper-parameter 'embedding_dim'}}
 phaedrus.model @m lstm vocabulary(@v) fingerprint(229832147292157202) vocab_size(1)
-    descriptors(["argc=0"]) hyperparameters({featurizer = 2 : i64, num_specials = 5 : i64, num_buckets = 161 : i64,
+    descriptors(["argc=0"]) hyperparameters({featurizer = 3 : i64, num_specials = 5 : i64, num_buckets = 161 : i64,
     buckets_per_octave = 4 : i64, hidden_size = 1 : i64}) weights({})
 phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
 
@@ -227,7 +228,7 @@ phaedrus.vocabulary @v fingerprint(16334456020999947734) {
 }
 phaedrus.model @m mlp vocabulary(@v) fingerprint(16334456020999947734) vocab_size(2)
     descriptors(["argc=0", "stdin=none"]) runs(["text-9", "small-9", "random-1"])
-    hyperparameters({featurizer = 2 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
+    hyperparameters({featurizer = 3 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
                      hidden_size = 3 : i64, hidden_softmax = 1 : i64, output_counts = 1 : i64})
     weights({"hidden.weight" = dense<[[2.0, 0.0], [0.0, 0.0], [-2.0, 0.0]]> : tensor<3x2xf32>,
              "hidden.bias" = dense<0.0> : tensor<3xf32>,
@@ -249,7 +250,7 @@ phaedrus.vocabulary @v fingerprint(229832147292157202) {
 // expected-error @below {{cannot be run: the model names 1 training runs for its 2 hidden units (one run each)}}
 phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(1)
     descriptors(["argc=0"]) runs(["text-9"])
-    hyperparameters({featurizer = 2 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
+    hyperparameters({featurizer = 3 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
                      hidden_size = 2 : i64, hidden_softmax = 1 : i64, output_counts = 1 : i64})
     weights({"hidden.weight" = dense<0.0> : tensor<2x1xf32>, "hidden.bias" = dense<0.0> : tensor<2xf32>,
              "output.weight" = dense<1.0> : tensor<1x2xf32>, "output.bias" = dense<0.0> : tensor<1xf32>})
@@ -278,7 +279,7 @@ phaedrus.vocabulary @v fingerprint(16334456020999947734) {
 }
 phaedrus.model @m mlp vocabulary(@v) fingerprint(16334456020999947734) vocab_size(2)
     descriptors(["argc=0"]) runs(["big", "small"])
-    hyperparameters({featurizer = 2 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
+    hyperparameters({featurizer = 3 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
                      hidden_size = 2 : i64, hidden_softmax = 1 : i64, output_counts = 1 : i64, size_exponent = 1.0 : f64})
     weights({"hidden.weight" = dense<0.0> : tensor<2x1xf32>, "hidden.bias" = dense<0.0> : tensor<2xf32>,
              "output.weight" = dense<[[1.0, 0.0], [0.0, 3.0]]> : tensor<2x2xf32>,
@@ -302,7 +303,7 @@ phaedrus.vocabulary @v fingerprint(229832147292157202) {
 // expected-error @below {{cannot be run: the model has no hyper-parameter 'size_exponent' (its weights 'runs.log2_*' need it)}}
 phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(1)
     descriptors(["argc=0"])
-    hyperparameters({featurizer = 2 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
+    hyperparameters({featurizer = 3 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
                      hidden_size = 1 : i64, hidden_softmax = 1 : i64, output_counts = 1 : i64})
     weights({"hidden.weight" = dense<0.0> : tensor<1x1xf32>, "hidden.bias" = dense<0.0> : tensor<1xf32>,
              "output.weight" = dense<1.0> : tensor<1x1xf32>, "output.bias" = dense<0.0> : tensor<1xf32>,
@@ -320,7 +321,7 @@ phaedrus.vocabulary @v fingerprint(229832147292157202) {
 // expected-error @below {{cannot be run: the model has no weight 'runs.log2_size'}}
 phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(1)
     descriptors(["argc=0"])
-    hyperparameters({featurizer = 2 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
+    hyperparameters({featurizer = 3 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
                      hidden_size = 1 : i64, hidden_softmax = 1 : i64, output_counts = 1 : i64, size_exponent = 1.0 : f64})
     weights({"hidden.weight" = dense<0.0> : tensor<1x1xf32>, "hidden.bias" = dense<0.0> : tensor<1xf32>,
              "output.weight" = dense<1.0> : tensor<1x1xf32>, "output.bias" = dense<0.0> : tensor<1xf32>,
@@ -338,7 +339,7 @@ phaedrus.vocabulary @v fingerprint(229832147292157202) {
 // expected-error @below {{cannot be run: the model scales the totals of training runs (weights 'runs.log2_*'), but it does not blend runs' counts (hidden_softmax and output_counts are not both 1)}}
 phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(1)
     descriptors(["argc=0"])
-    hyperparameters({featurizer = 2 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
+    hyperparameters({featurizer = 3 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
                      hidden_size = 1 : i64, size_exponent = 1.0 : f64})
     weights({"hidden.weight" = dense<0.0> : tensor<1x1xf32>, "hidden.bias" = dense<0.0> : tensor<1xf32>,
              "output.weight" = dense<1.0> : tensor<1x1xf32>, "output.bias" = dense<0.0> : tensor<1xf32>,
@@ -356,7 +357,7 @@ phaedrus.vocabulary @v fingerprint(229832147292157202) {
 // expected-error @below {{cannot be run: hyper-parameter 'size_exponent' is 5.000000, expected 0 to 4}}
 phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(1)
     descriptors(["argc=0"])
-    hyperparameters({featurizer = 2 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
+    hyperparameters({featurizer = 3 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
                      hidden_size = 1 : i64, hidden_softmax = 1 : i64, output_counts = 1 : i64, size_exponent = 5.0 : f64})
     weights({"hidden.weight" = dense<0.0> : tensor<1x1xf32>, "hidden.bias" = dense<0.0> : tensor<1xf32>,
              "output.weight" = dense<1.0> : tensor<1x1xf32>, "output.bias" = dense<0.0> : tensor<1xf32>,
@@ -374,7 +375,7 @@ phaedrus.vocabulary @v fingerprint(229832147292157202) {
 // expected-error @below {{cannot be run: weight 'runs.log2_total' holds 100.000000, expected a log2 of at most 64}}
 phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(1)
     descriptors(["argc=0"])
-    hyperparameters({featurizer = 2 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
+    hyperparameters({featurizer = 3 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
                      hidden_size = 1 : i64, hidden_softmax = 1 : i64, output_counts = 1 : i64, size_exponent = 1.0 : f64})
     weights({"hidden.weight" = dense<0.0> : tensor<1x1xf32>, "hidden.bias" = dense<0.0> : tensor<1xf32>,
              "output.weight" = dense<1.0> : tensor<1x1xf32>, "output.bias" = dense<0.0> : tensor<1xf32>,
@@ -402,7 +403,7 @@ phaedrus.vocabulary @v fingerprint(16334456020999947734) {
 }
 phaedrus.model @m mlp vocabulary(@v) fingerprint(16334456020999947734) vocab_size(2)
     descriptors(["argc=0", "stdin=none"]) runs(["big", "small"])
-    hyperparameters({featurizer = 2 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
+    hyperparameters({featurizer = 3 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
                      hidden_size = 2 : i64, hidden_softmax = 1 : i64, output_counts = 1 : i64, size_exponent = 1.0 : f64})
     weights({"hidden.weight" = dense<0.0> : tensor<2x2xf32>, "hidden.bias" = dense<0.0> : tensor<2xf32>,
              "output.weight" = dense<[[1.0, 0.0], [0.0, 3.0]]> : tensor<2x2xf32>,
@@ -424,7 +425,7 @@ phaedrus.vocabulary @v fingerprint(229832147292157202) {
 // expected-error @below {{cannot be run: the model fixes token counts (weight 'tokens.fixed_count') but has no size law (weights 'runs.log2_*')}}
 phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(1)
     descriptors(["argc=0"])
-    hyperparameters({featurizer = 2 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
+    hyperparameters({featurizer = 3 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
                      hidden_size = 1 : i64, hidden_softmax = 1 : i64, output_counts = 1 : i64})
     weights({"hidden.weight" = dense<0.0> : tensor<1x1xf32>, "hidden.bias" = dense<0.0> : tensor<1xf32>,
              "output.weight" = dense<1.0> : tensor<1x1xf32>, "output.bias" = dense<0.0> : tensor<1xf32>,
@@ -442,7 +443,7 @@ phaedrus.vocabulary @v fingerprint(229832147292157202) {
 // expected-error @below {{cannot be run: weight 'tokens.fixed_count' holds -2.000000, expected a count or -1}}
 phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(1)
     descriptors(["argc=0"])
-    hyperparameters({featurizer = 2 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
+    hyperparameters({featurizer = 3 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
                      hidden_size = 1 : i64, hidden_softmax = 1 : i64, output_counts = 1 : i64, size_exponent = 1.0 : f64})
     weights({"hidden.weight" = dense<0.0> : tensor<1x1xf32>, "hidden.bias" = dense<0.0> : tensor<1xf32>,
              "output.weight" = dense<1.0> : tensor<1x1xf32>, "output.bias" = dense<0.0> : tensor<1xf32>,
@@ -461,7 +462,7 @@ phaedrus.vocabulary @v fingerprint(229832147292157202) {
 // expected-error @below {{cannot be run: weight 'tokens.fixed_count' has shape [2], expected [1]}}
 phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(1)
     descriptors(["argc=0"])
-    hyperparameters({featurizer = 2 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
+    hyperparameters({featurizer = 3 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
                      hidden_size = 1 : i64, hidden_softmax = 1 : i64, output_counts = 1 : i64, size_exponent = 1.0 : f64})
     weights({"hidden.weight" = dense<0.0> : tensor<1x1xf32>, "hidden.bias" = dense<0.0> : tensor<1xf32>,
              "output.weight" = dense<1.0> : tensor<1x1xf32>, "output.bias" = dense<0.0> : tensor<1xf32>,

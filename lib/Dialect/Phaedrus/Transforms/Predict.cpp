@@ -125,12 +125,12 @@ PhaedrusPredictPass::importModelFile(ModuleOp module, uint64_t fingerprint) {
   return model.getSymNameAttr();
 }
 
-/// The command-line descriptor tokens (argc=N, argI=...) among `tokens`,
-/// sorted.
+/// The command-line descriptor tokens (argc=N, opt=..., operandJ=...) among
+/// `tokens`, sorted.
 static std::vector<std::string> argumentTokens(ArrayRef<std::string> tokens) {
   std::vector<std::string> out;
   for (const std::string &token : tokens)
-    if (StringRef(token).starts_with("arg"))
+    if (featurize::isCommandLineToken(token))
       out.push_back(token);
   std::sort(out.begin(), out.end());
   return out;

@@ -292,7 +292,7 @@ def Phaedrus_ModelOp : Phaedrus_Op<"model", [
     retrieval model: an `mlp` with `hidden_softmax = 1`) may name them in
     `runs`, one per hidden unit, so that a prediction can say which runs it
     blends, and give each run's command-line descriptor tokens (`argc=N`,
-    `argI=...`) in `run_arguments`, one list per run, so that a prediction
+    `opt=...`, `operandJ=...`) in `run_arguments`, one list per run, so that a prediction
     can say when it blends runs given other arguments than its input.
     docs/Model.md documents the kinds, their token spaces and the weight
     names and layouts.
@@ -301,7 +301,7 @@ def Phaedrus_ModelOp : Phaedrus_Op<"model", [
 
     ```mlir
     phaedrus.model @m lstm vocabulary(@vocab) fingerprint(7421) vocab_size(4)
-        descriptors(["argc=1", "arg1=-9"])
+        descriptors(["argc=1", "opt=-9"])
         hyperparameters({embedding_dim = 2 : i64, hidden_size = 2 : i64})
         weights({embedding = dense_resource<m_embedding> : tensor<4x2xf32>})
     ```
