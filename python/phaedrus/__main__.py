@@ -369,7 +369,7 @@ def cmd_eval(args):
         evaluation = evaluate.Evaluation(
             args.program, args.model, corpus, args.workdir or tmp,
             ldflags=shlex.split(args.ldflags), rounds=args.rounds,
-            pgo_input=args.pgo_input)
+            pgo_input=args.pgo_input, reuse=not args.rebuild)
         result = evaluation.run(inputs)
     Path(args.output).parent.mkdir(parents=True, exist_ok=True)
     Path(args.output).write_text(json.dumps(result, indent=1) + "\n")
@@ -597,7 +597,12 @@ def main(argv=None):
                    "mismatched PGO build (default: the corpus's first run)")
     p.add_argument("--ldflags", default="", help="extra link flags, e.g. '-lm'")
     p.add_argument("--workdir", help="keep the builds and profiles here "
-                   "(default: a temporary directory)")
+                   "(default: a temporary directory); a later eval in the same "
+                   "directory reuses the builds whose inputs and tools are "
+                   "unchanged (the runs and timings are always made again)")
+    p.add_argument("--rebuild", action="store_true",
+                   help="build everything again, even what an earlier eval in "
+                        "--workdir built from the same files")
     p.set_defaults(func=cmd_eval)
 
     argv = list(sys.argv[1:] if argv is None else argv)

@@ -22,11 +22,13 @@ at the same point where Phaedrus attaches its profile, so that every build
 then runs the identical optimisation pipeline."""
 
 import functools
+import hashlib
 import json
 import os
 import random
 import re
 import statistics
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,7 +36,7 @@ from pathlib import Path
 from . import corpus as corpus_mod
 from . import pipeline
 from .timing import disable_aslr, interleaved_rounds, timed_run
-from .tools import ToolError, llvm_tool, log, phaedrus_tool, run
+from .tools import ToolError, llvm_tool, log, phaedrus_tool, run, runtime_library
 
 FORMAT = "phaedrus-eval"
 VERSION = 1
@@ -301,9 +303,86 @@ def mean_counts(corpus: dict) -> list:
     return [[t, max(1, round(share * events))] for t, share in shares.items()]
 
 
+class Reuse:
+    """The builds of an earlier eval in the same work directory, reused.
+
+    Every step wrapped here (instrumenting, translating, lowering, compiling,
+    linking) is a function of its input files' contents and its parameters
+    alone: no run of the program, whose behaviour could depend on files no
+    command line names, is reused. A step's key is the SHA-256 of its name,
+    its parameters, its inputs' contents and the tools (Phaedrus's build,
+    this driver's sources, LLVM's version); it is written beside the step's
+    first output, as OUTPUT.key, once the step has finished, with each
+    output's size and modification time. The step is skipped when the key
+    is the same and every output is still as the step left it."""
+
+    DRIVER_SOURCES = ("evaluate.py", "pipeline.py", "corpus.py", "tools.py")
+
+    def __init__(self, enabled=True):
+        self.enabled = enabled
+        self.reused = 0
+        self.built = 0
+        self._lock = threading.Lock()
+
+    @functools.cached_property
+    def tools(self) -> list:
+        """What identifies the tools: Phaedrus's binaries and runtime (size
+        and modification time: a rebuild changes them), this driver's
+        sources and clang's version."""
+        stamps = []
+        for path in (phaedrus_tool("phaedrus-opt"), phaedrus_tool("phaedrus-translate"),
+                     runtime_library()):
+            info = path.stat()
+            stamps.append([str(path), info.st_size, info.st_mtime_ns])
+        here = Path(__file__).parent
+        stamps += [self.file_hash(here / name) for name in self.DRIVER_SOURCES]
+        stamps.append(run([llvm_tool("clang"), "--version"],
+                          what="clang --version").stdout.decode())
+        return stamps
+
+    @staticmethod
+    def file_hash(path) -> str:
+        """SHA-256 of a file's bytes. Not remembered by size and time: a
+        file rewritten within one tick of the clock keeps both (hashing even
+        SQLite's 35 MB module a dozen times takes about a second)."""
+        digest = hashlib.sha256()
+        with open(path, "rb") as f:
+            for chunk in iter(lambda: f.read(1 << 20), b""):
+                digest.update(chunk)
+        return digest.hexdigest()
+
+    @staticmethod
+    def _outputs_state(outputs) -> list:
+        return [[o.stat().st_size, o.stat().st_mtime_ns] for o in outputs]
+
+    def step(self, what: str, outputs, inputs, params, build):
+        """Runs `build()`, which makes `outputs` from `inputs`, unless an
+        earlier run of the same step left them."""
+        outputs = [Path(o) for o in outputs]
+        key = hashlib.sha256(json.dumps(
+            [what, [str(p) for p in params], [self.file_hash(i) for i in inputs],
+             self.tools]).encode()).hexdigest()
+        marker = outputs[0].with_name(outputs[0].name + ".key")
+        if self.enabled and marker.exists() and all(o.exists() for o in outputs):
+            try:
+                recorded = json.loads(marker.read_text())
+            except ValueError:
+                recorded = None
+            if recorded == {"key": key, "outputs": self._outputs_state(outputs)}:
+                with self._lock:
+                    self.reused += 1
+                return
+        marker.unlink(missing_ok=True)
+        build()
+        marker.write_text(json.dumps({"key": key,
+                                      "outputs": self._outputs_state(outputs)}))
+        with self._lock:
+            self.built += 1
+
+
 class Evaluation:
     def __init__(self, program, model, corpus: dict, workdir, ldflags=(),
-                 rounds=MIN_ROUNDS, pgo_input=None, jobs=2):
+                 rounds=MIN_ROUNDS, pgo_input=None, jobs=2, reuse=True):
         # Absolute: builds run in the inputs' directories (a relative
         # work directory named another place there).
         self.program = Path(program).resolve()
@@ -314,6 +393,7 @@ class Evaluation:
         self.ldflags = list(ldflags)
         self.rounds = rounds
         self.jobs = jobs
+        self.reuse = Reuse(reuse)
         # The nearest-run baseline compares this build's descriptors of the
         # held-out inputs with the corpus's.
         corpus_mod.check_featurizer(corpus, "the corpus")
@@ -357,19 +437,25 @@ class Evaluation:
         return code, out
 
     def binary_of(self, ll: Path) -> Path:
-        return pipeline.llvm_ir_to_binary(ll, ll.with_suffix(""), self.ldflags)
+        binary = Path(ll).with_suffix("")
+        self.reuse.step("link", [binary], [ll], self.ldflags,
+                        lambda: pipeline.llvm_ir_to_binary(ll, binary, self.ldflags))
+        return binary
 
     # -- clang's instrumentation PGO ------------------------------------------
     def pgo_generate_binary(self):
         gen_bc = self.path("pgo-gen.bc")
-        run([llvm_tool("opt"), "-passes=pgo-instr-gen,instrprof", self.plain_ll,
-             "-o", gen_bc], what="opt -passes=pgo-instr-gen")
         gen_o = self.path("pgo-gen.o")
-        run([llvm_tool("clang"), "-O2", "-c", gen_bc, "-o", gen_o],
-            what="clang (pgo-gen)")
         binary = self.path("pgo-gen")
-        run([llvm_tool("clang"), "-fprofile-generate", gen_o, *self.ldflags,
-             "-o", binary], what="clang -fprofile-generate (link)")
+
+        def build():
+            run([llvm_tool("opt"), "-passes=pgo-instr-gen,instrprof", self.plain_ll,
+                 "-o", gen_bc], what="opt -passes=pgo-instr-gen")
+            run([llvm_tool("clang"), "-O2", "-c", gen_bc, "-o", gen_o],
+                what="clang (pgo-gen)")
+            run([llvm_tool("clang"), "-fprofile-generate", gen_o, *self.ldflags,
+                 "-o", binary], what="clang -fprofile-generate (link)")
+        self.reuse.step("pgo-gen", [binary], [self.plain_ll], self.ldflags, build)
         return binary
 
     def clang_profile(self, inp: Input, out_ll: Path) -> Path:
@@ -385,26 +471,34 @@ class Evaluation:
         profdata = out_ll.with_suffix(".profdata")
         run([llvm_tool("llvm-profdata"), "merge", profraw, "-o", profdata],
             what="llvm-profdata merge")
-        run([llvm_tool("opt"), "-passes=pgo-instr-use",
-             f"-pgo-test-profile-file={profdata}", self.plain_ll, "-S", "-o", out_ll],
-            what="opt -passes=pgo-instr-use")
+        self.reuse.step(
+            "pgo-use", [out_ll], [self.plain_ll, profdata], [],
+            lambda: run([llvm_tool("opt"), "-passes=pgo-instr-use",
+                         f"-pgo-test-profile-file={profdata}", self.plain_ll, "-S",
+                         "-o", out_ll], what="opt -passes=pgo-instr-use"))
         return out_ll
 
     # -- Phaedrus profiles ------------------------------------------------------
     def lowered_ll(self, annotated_mlir: Path, out_ll: Path) -> Path:
         lowered = out_ll.with_suffix(".lowered.mlir")
-        pipeline.lower_profile(annotated_mlir, lowered)
-        return pipeline.mlir_to_llvm_ir(lowered, out_ll)
+
+        def build():
+            pipeline.lower_profile(annotated_mlir, lowered)
+            pipeline.mlir_to_llvm_ir(lowered, out_ll)
+        self.reuse.step("lower", [out_ll, lowered], [annotated_mlir], [], build)
+        return out_ll
 
     def trace_profile(self, trace_mlir: Path, out_ll: Path) -> Path:
         annotated = out_ll.with_suffix(".profile.mlir")
         # The program's debug lines kept, as the other builds keep them:
         # without them the binary lacks its debug sections, and its size
         # would not compare.
-        run([phaedrus_tool("phaedrus-opt"), self.program,
-             f"--phaedrus-trace-profile=trace-files={trace_mlir}",
-             *pipeline.debug_line_flags(self.program), "-o", annotated],
-            what="phaedrus-opt --phaedrus-trace-profile")
+        self.reuse.step(
+            "trace-profile", [annotated], [self.program, trace_mlir], [],
+            lambda: run([phaedrus_tool("phaedrus-opt"), self.program,
+                         f"--phaedrus-trace-profile=trace-files={trace_mlir}",
+                         *pipeline.debug_line_flags(self.program), "-o", annotated],
+                        what="phaedrus-opt --phaedrus-trace-profile"))
         return self.lowered_ll(annotated, out_ll)
 
     def counts_profile(self, name, token_counts, argv, out_ll: Path,
@@ -433,7 +527,8 @@ class Evaluation:
 
     def static_profile(self, out_ll: Path) -> Path:
         estimated = out_ll.with_suffix(".estimate.mlir")
-        pipeline.static_estimate(self.program, estimated)
+        self.reuse.step("static-estimate", [estimated], [self.program], [],
+                        lambda: pipeline.static_estimate(self.program, estimated))
         return self.lowered_ll(estimated, out_ll)
 
     def predicted_profile(self, inp: Input, out_ll: Path) -> Path:
@@ -481,18 +576,27 @@ class Evaluation:
         # The instrumented module first: its fingerprint says whether the
         # corpus is of this program, before minutes of builds.
         inst_mlir = self.path("instrumented.mlir")
-        pipeline.instrument_mlir(self.program, inst_mlir, self.granularity)
+        self.reuse.step("instrument", [inst_mlir], [self.program], [self.granularity],
+                        lambda: pipeline.instrument_mlir(self.program, inst_mlir,
+                                                         self.granularity))
         fingerprint = pipeline.fingerprint_of(inst_mlir)
         if str(fingerprint) != str(self.corpus["fingerprint"]):
             raise ToolError(
                 f"the corpus was recorded from another build (fingerprint "
                 f"{self.corpus['fingerprint']}) than {self.program} "
                 f"({fingerprint})")
-        self.plain_ll = pipeline.mlir_to_llvm_ir(self.program, self.path("plain.ll"))
-        self.plain, self.pgo_gen, self.instrumented = self.all_of(
+        self.plain_ll = self.path("plain.ll")
+        self.reuse.step("translate", [self.plain_ll], [self.program], [],
+                        lambda: pipeline.mlir_to_llvm_ir(self.program, self.plain_ll))
+        instrumented = self.path("instrumented")
+        self.plain, self.pgo_gen, _ = self.all_of(
             lambda: self.binary_of(self.plain_ll), self.pgo_generate_binary,
-            lambda: pipeline.mlir_to_binary(inst_mlir, self.path("instrumented"),
-                                            self.ldflags, link_runtime=True))
+            lambda: self.reuse.step(
+                "instrumented", [instrumented], [inst_mlir, runtime_library()],
+                self.ldflags,
+                lambda: pipeline.mlir_to_binary(inst_mlir, instrumented, self.ldflags,
+                                                link_runtime=True)))
+        self.instrumented = instrumented
         log(f"eval: mismatched PGO trained on {self.pgo_input.name}; mean profile "
             f"of {len(self.corpus['runs'])} training runs")
         shared_ll = self.all_of(
@@ -610,6 +714,11 @@ class Evaluation:
         self.check_inputs(inputs)
         aslr_off = disable_aslr()
         self.prepare()
+        if self.reuse.reused:
+            log(f"eval: reused {self.reuse.reused} of the "
+                f"{self.reuse.reused + self.reuse.built} shared build steps from "
+                f"an earlier eval in {self.workdir} (their inputs and the tools "
+                f"are unchanged; --rebuild builds everything again)")
         rows = []
         for inp in inputs:
             rows.append(self.evaluate_input(inp))
@@ -620,6 +729,7 @@ class Evaluation:
                 "compared_counters": COMPARED[self.granularity],
                 "rounds": self.rounds,
                 "aslr_off": aslr_off, "variants": VARIANTS,
+                "build_steps": {"built": self.reuse.built, "reused": self.reuse.reused},
                 "rows": rows, "summary": summarize(rows)}
 
 

@@ -452,6 +452,36 @@ def test_eval_on_the_demo_program(tmp_path):
                 "total_ratio_predicted_median", "overlap_static_mean"]:
         assert key in report["summary"]
     assert (tmp_path / "eval.png").read_bytes()[:4] == b"\x89PNG"
+    assert report["build_steps"]["reused"] == 0 and report["build_steps"]["built"] > 0
+
+    # Again in the same work directory: the builds are reused (nothing of
+    # them changed), the runs and timings made again, and every profile
+    # measure comes out the same.
+    stamps = {b: b.stat().st_mtime_ns for b in binaries}
+    result = phaedrus("eval", tmp_path / "w.mlir", "--model", tmp_path / "m.mlir",
+                      "--corpus", tmp_path / "corpus.json", "--held-out", *held,
+                      "--pgo-input", "pets", "-o", tmp_path / "again.json",
+                      "--workdir", "evalwd", cwd=elsewhere)
+    assert result.returncode == 0, result.stderr
+    again = json.loads((tmp_path / "again.json").read_text())
+    steps = again["build_steps"]
+    assert steps["built"] == 0 and steps["reused"] == report["build_steps"]["built"], steps
+    assert "shared build steps from an earlier eval in" in result.stderr
+    assert {b: b.stat().st_mtime_ns for b in binaries} == stamps
+    for first, second in zip(report["rows"], again["rows"]):
+        # (Equal up to the order of float sums, which follows string hashing.)
+        for measure in ("overlap", "hot_coverage", "total_ratio", "size_bytes"):
+            assert first[measure] == pytest.approx(second[measure], rel=1e-12), measure
+        assert first["times_s"] != second["times_s"]
+    # --rebuild: everything built again.
+    result = phaedrus("eval", tmp_path / "w.mlir", "--model", tmp_path / "m.mlir",
+                      "--corpus", tmp_path / "corpus.json", "--held-out", held[0],
+                      "--pgo-input", "pets", "-o", tmp_path / "rebuilt.json",
+                      "--workdir", "evalwd", "--rebuild", cwd=elsewhere)
+    assert result.returncode == 0, result.stderr
+    assert "earlier eval" not in result.stderr
+    steps = json.loads((tmp_path / "rebuilt.json").read_text())["build_steps"]
+    assert steps["reused"] == 0 and steps["built"] > 0, steps
 
 
 def test_eval_errors(tmp_path):

@@ -250,3 +250,58 @@ def test_function_granularity_compares_entry_counts_only():
     assert set(entries) == {("entry", "main"), ("entry", "leaf")}
     assert evaluate.overlap(evaluate.comparable(own, "function"), entries) == \
         pytest.approx(1.0)
+
+
+def test_reuse_skips_a_step_only_while_its_inputs_and_outputs_are_unchanged(tmp_path):
+    """An eval in a work directory reuses the builds of an earlier one: a
+    step (a function of its input files and parameters) runs again when an
+    input's bytes, a parameter or an output changed, when its last run
+    failed, and always with reuse off (--rebuild)."""
+    source, out = tmp_path / "in.ll", tmp_path / "out"
+    source.write_text("one")
+    calls = []
+
+    def build(text="built"):
+        calls.append(text)
+        out.write_text(text + source.read_text())
+
+    reuse = evaluate.Reuse()
+    reuse.step("link", [out], [source], ["-O2"], build)
+    reuse.step("link", [out], [source], ["-O2"], build)
+    assert len(calls) == 1 and (reuse.built, reuse.reused) == (1, 1)
+    assert (tmp_path / "out.key").exists()
+    # Another parameter, then other bytes of the same size in the input.
+    reuse.step("link", [out], [source], ["-O3"], build)
+    source.write_text("two")
+    reuse.step("link", [out], [source], ["-O3"], build)
+    assert len(calls) == 3 and out.read_text() == "builttwo"
+    # Another eval reuses it too.
+    again = evaluate.Reuse()
+    again.step("link", [out], [source], ["-O3"], build)
+    assert len(calls) == 3 and again.reused == 1
+    # An output changed or gone since.
+    out.write_text("edited by hand")
+    again.step("link", [out], [source], ["-O3"], build)
+    assert len(calls) == 4 and out.read_text() == "builttwo"
+    out.unlink()
+    again.step("link", [out], [source], ["-O3"], build)
+    assert len(calls) == 5
+
+    # A step that fails leaves no key: the next eval builds it.
+    def fails():
+        out.write_text("half")
+        raise RuntimeError("clang failed")
+    with pytest.raises(RuntimeError):
+        again.step("link", [out], [source], ["-O1"], fails)
+    assert not (tmp_path / "out.key").exists()
+    again.step("link", [out], [source], ["-O1"], build)
+    assert len(calls) == 6 and out.read_text() == "builttwo"
+    # A key file that is not JSON is no key.
+    (tmp_path / "out.key").write_text("{cut")
+    again.step("link", [out], [source], ["-O1"], build)
+    assert len(calls) == 7
+    # Reuse off: every step runs.
+    off = evaluate.Reuse(enabled=False)
+    off.step("link", [out], [source], ["-O1"], build)
+    assert len(calls) == 8 and off.reused == 0
+
