@@ -313,6 +313,12 @@ bool mlir::phaedrus::featurize::featurize(const RunInput &input,
                         describeValue(arg.substr(equals + 1)));
     } else {
       options.push_back("opt=" + argToken(arg));
+      // A number as an option (a level: xz -4) also gives its log2 bucket,
+      // which the levels next to it share: a level no training run used
+      // still meets its neighbours.
+      uint64_t magnitude = 0;
+      if (isNumber(arg.substr(1), magnitude))
+        options.push_back("opt=num" + std::to_string(log2Bucket(magnitude)));
     }
   }
   std::sort(options.begin(), options.end());

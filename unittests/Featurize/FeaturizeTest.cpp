@@ -149,8 +149,10 @@ TEST(Featurize, OptionsAreSortedAndApartFromOperands) {
   // Options in byte order, each once; a long option with a value also gives
   // its name alone.
   std::vector<std::string> expected = {
-      "argc=7", "opt=--block-size", "opt=--block-size=512KiB", "opt=-9",
-      "opt=-T2", "opt=-c", "operand1=file", "operand2=num3", "stdin=none"};
+      "argc=7",         "opt=--block-size", "opt=--block-size=512KiB",
+      "opt=-9",         "opt=-T2",          "opt=-c",
+      "opt=num3",       "operand1=file",    "operand2=num3",
+      "stdin=none"};
   ASSERT_GE(tokens.size(), expected.size());
   EXPECT_EQ(std::vector<std::string>(tokens.begin(), tokens.begin() + expected.size()),
             expected);
@@ -165,6 +167,29 @@ TEST(Featurize, OptionsAreSortedAndApartFromOperands) {
                   "in.txt"},
                  "", dir.path}),
             tokens);
+}
+
+TEST(Featurize, NumbersAsOptionsAlsoGiveTheirBucket) {
+  ScratchDir dir;
+  // Levels next to each other share a bucket (4 and 6: 2; 7 and 9: 3), so a
+  // level no training run used still meets its neighbours.
+  auto bucketOf = [&](const std::string &level) {
+    std::vector<std::string> tokens = run({{"xz", level, "-c"}, "", dir.path});
+    std::vector<std::string> buckets;
+    for (const std::string &token : tokens)
+      if (token.rfind("opt=num", 0) == 0)
+        buckets.push_back(token);
+    return buckets;
+  };
+  EXPECT_EQ(bucketOf("-4"), std::vector<std::string>{"opt=num2"});
+  EXPECT_EQ(bucketOf("-6"), std::vector<std::string>{"opt=num2"});
+  EXPECT_EQ(bucketOf("-9"), std::vector<std::string>{"opt=num3"});
+  EXPECT_EQ(bucketOf("-0"), std::vector<std::string>{"opt=num0"});
+  // Not for options that only hold digits (-T2) or for the operands.
+  EXPECT_TRUE(bucketOf("-T2").empty());
+  EXPECT_TRUE(bucketOf("4").empty());
+  std::vector<std::string> tokens = run({{"xz", "-4", "-c"}, "", dir.path});
+  EXPECT_TRUE(has(tokens, "opt=-4"));
 }
 
 TEST(Featurize, OptionValuesAreDescribedAsOperandsAre) {

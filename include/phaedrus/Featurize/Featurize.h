@@ -65,7 +65,7 @@ unsigned log2Bucket(uint64_t value);
 /// model of another version: its tokens would mean other things.
 /// 1: eight words per file; 2: thirty-two; 3: options sorted, apart from
 /// operands (`opt=`, `operandJ=`), where 1 and 2 numbered every argument
-/// (`argI=`).
+/// (`argI=`), and a number as an option also gives its bucket (`opt=numB`).
 constexpr unsigned kVersion = 3;
 
 /// Bytes of a file the content sketch reads at most (its prefix).

@@ -54,7 +54,7 @@ phaedrus.model @m mlp vocabulary(@v) fingerprint(16334456020999947734) vocab_siz
     weights({"hidden.weight" = dense<[[1.0, 0.0]]> : tensor<1x2xf32>, "hidden.bias" = dense<0.0> : tensor<1xf32>,
              "output.weight" = dense<[[2.397895], [0.0]]> : tensor<2x1xf32>,
              "output.bias" = dense<[0.0, 1.098612]> : tensor<2xf32>})
-// expected-warning @below {{3 of 4 descriptor tokens were never seen in training and are left out: argc=2, opt=-9, operand1=#caca3794}}
+// expected-warning @below {{4 of 5 descriptor tokens were never seen in training and are left out: argc=2, opt=-9, opt=num3, operand1=#caca3794}}
 phaedrus.predict @m input(#phaedrus.input<argv = ["p", "-9", "x y"]>)
 
 // -----
