@@ -869,3 +869,43 @@ def test_ir_takes_each_sources_flags_from_a_compilation_database(tmp_path):
     result = phaedrus("ir", src / "a.c", "--compile-commands", database, "-o", module)
     assert result.returncode == 1 and "is not a compilation database" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_a_switch_without_cases_gets_no_weights(tmp_path):
+    """`switch (x) { default: ... }` is an llvm.switch with one successor
+    (gawk has one): the measured and the static profile give it no weights,
+    where they gave it one, which the dialect refuses (eval stopped on
+    gawk at its static estimate)."""
+    source = tmp_path / "sw.c"
+    source.write_text("#include <stdio.h>\n"
+                      "static int f(int x) { switch (x) { default: x += 1; } return x; }\n"
+                      "int main(int argc, char **argv) {\n"
+                      "  int s = 0;\n"
+                      "  for (int i = 0; i < argc * 1000; ++i) s += f(i) & 3;\n"
+                      "  printf(\"%d\\n\", s);\n"
+                      "  return 0;\n"
+                      "}\n")
+    module = tmp_path / "sw.mlir"
+    result = phaedrus("ir", source, "-o", module, "--cflags", "-O0")
+    assert result.returncode == 0, result.stderr
+    assert "llvm.switch" in module.read_text()
+    result = phaedrus("instrument", module, "-o", tmp_path / "sw.inst",
+                      "--granularity", "path")
+    assert result.returncode == 0, result.stderr
+    result = phaedrus("run", tmp_path / "sw.inst", "-o", tmp_path / "r.wpp", "--", "x")
+    assert result.returncode == 0, result.stderr
+    run_tool([phaedrus_tool("phaedrus-translate"), "--import-wpp", tmp_path / "r.wpp",
+              "-o", tmp_path / "r.mlir"])
+    for option in (f"--phaedrus-trace-profile=trace-files={tmp_path / 'r.mlir'}",
+                   "--phaedrus-static-estimate"):
+        out = tmp_path / "profiled.mlir"
+        result = subprocess.run([phaedrus_tool("phaedrus-opt"), module, option,
+                                 "-o", out], capture_output=True, text=True)
+        assert result.returncode == 0, (option, result.stderr)
+        text = out.read_text()
+        switch = text[text.index("llvm.switch"):]
+        # The op up to the end of the line that closes its (empty) case list,
+        # where its attributes would be.
+        switch = switch[:switch.index("\n", switch.index("]"))]
+        assert "]" in switch and "branch_weights" not in switch, option
+        assert "phaedrus.branch_weights" in text, option  # the loop's branch

@@ -134,6 +134,26 @@ llvm.func internal @after_twice() {
   llvm.return
 }
 
+// A switch without cases (gawk has one) has one successor and nothing to
+// weigh: it gets no weights (the dialect refuses them there), and the
+// block after it its count.
+// CHECK-LABEL: llvm.func @caseless
+// CHECK: llvm.switch
+// CHECK-NOT: phaedrus.branch_weights
+// CHECK-SAME: ^bb1 [
+// CHECK-LABEL: llvm.func internal @after_caseless
+// CHECK-SAME: phaedrus.entry_count = #phaedrus.entry_count<1000, static
+llvm.func @caseless(%n: i32) {
+  llvm.switch %n : i32, ^next [
+  ]
+^next:
+  llvm.call @after_caseless() : () -> ()
+  llvm.return
+}
+llvm.func internal @after_caseless() {
+  llvm.return
+}
+
 // __builtin_expect(x, 0): lowered to weights before LLVM estimates, as
 // clang lowers it (the estimate otherwise says 5 to 3 the other way).
 // CHECK-LABEL: llvm.func @expected

@@ -136,6 +136,10 @@ static LogicalResult verifyWeightCount(Operation *op, StringRef name,
                            << op->getNumSuccessors() << " successors";
 }
 
+bool PhaedrusDialect::takesBranchWeights(Operation *op) {
+  return op->getNumSuccessors() >= 2;
+}
+
 LogicalResult PhaedrusDialect::verifyOperationAttribute(Operation *op,
                                                         NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
@@ -155,8 +159,7 @@ LogicalResult PhaedrusDialect::verifyOperationAttribute(Operation *op,
       return op->emitOpError() << "'" << name
                                << "' must be a #phaedrus.branch_weights, got "
                                << attr.getValue();
-    unsigned numSuccessors = op->getNumSuccessors();
-    if (numSuccessors < 2)
+    if (!takesBranchWeights(op))
       return op->emitOpError()
              << "'" << name
              << "' may only be attached to a terminator with at least two "

@@ -136,14 +136,15 @@ unsigned PathBranchCounts::attach(Provenance provenance, double confidence) {
       ++breaksInto[source->getSuccessor(index)];
     for (Block &block : function.getBody()) {
       Operation *term = block.getTerminator();
+      if (!PhaedrusDialect::takesBranchWeights(term))
+        continue;
       SmallVector<uint64_t> weights;
       if (isa<LLVM::CondBrOp, LLVM::SwitchOp>(term) &&
           !state->ambiguous.contains(&block)) {
         for (unsigned i = 0; i < block.getNumSuccessors(); ++i)
           weights.push_back(state->edgeCounts.lookup({&block, i}));
       } else if ((isa<LLVM::CondBrOp, LLVM::SwitchOp>(term) ||
-                  (isa<LLVM::IndirectBrOp>(term) &&
-                   term->getNumSuccessors() > 1)) &&
+                  isa<LLVM::IndirectBrOp>(term)) &&
                  numbering->reachable.contains(&block)) {
         auto counts = countsFromStarts(block, *numbering, breaksInto,
                                        state->starts, state->edgeCounts);

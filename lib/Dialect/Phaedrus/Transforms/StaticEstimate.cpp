@@ -299,7 +299,8 @@ void PhaedrusStaticEstimatePass::runOnOperation() {
       const std::vector<double> &probabilities =
           est.successorProbability[position];
       double blockRuns = runs * est.blockFrequency[position++];
-      if (probabilities.empty() || !(blockRuns > 0))
+      if (probabilities.empty() || !(blockRuns > 0) ||
+          !PhaedrusDialect::takesBranchWeights(block.getTerminator()))
         continue;
       SmallVector<uint64_t> weights;
       for (double p : probabilities)

@@ -60,6 +60,10 @@ def Phaedrus_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getBranchWeightsAttrName() {
       return ::llvm::StringLiteral("phaedrus.branch_weights");
     }
+    /// Whether `op` may carry branch weights: a terminator with two
+    /// successors or more (an llvm.switch without cases has one, and
+    /// nothing to weigh).
+    static bool takesBranchWeights(::mlir::Operation *op);
     /// Name of the discardable attribute that carries the lowered (32-bit)
     /// branch weights of an llvm.indirectbr, which the LLVM dialect cannot
     /// hold; `phaedrus-translate --mlir-to-llvmir` emits them as the
