@@ -94,6 +94,9 @@ static __thread struct thread_state *thread_state;
 static struct {
   atomic_int state; /* enum state */
   int fd;
+  /* A forked child that has not written yet: its trace file is created by
+   * its first record (a child that execs at once leaves no file). */
+  int child_unopened;
   pthread_mutex_t queue_lock; /* queue, free lists, thread list */
   pthread_cond_t work;        /* the queue is not empty, or stop */
   pthread_cond_t returned;    /* a buffer was given back */
@@ -147,9 +150,16 @@ static void disable(const char *what, int error) {
   }
 }
 
+static int open_trace(int forked_child);
+
 /* Writes one record with a single writev (retried on partial writes). */
 static int write_record(uint32_t tag, uint32_t aux, const void *payload1,
                         size_t size1, const void *payload2, size_t size2) {
+  if (rt.fd < 0 && rt.child_unopened) {
+    rt.child_unopened = 0;
+    if (open_trace(1) != 0)
+      return -1;
+  }
   if (rt.fd < 0)
     return -1;
   struct phaedrus_record_header header = {tag, (uint32_t)(size1 + size2), 0,
@@ -259,14 +269,23 @@ static void write_input_descriptor(void) {
   }
 }
 
-/* Opens the trace file and writes its fixed records. */
-static int open_trace(int forked_child) {
+/* Sets rt.path to this process's trace file; -1 when tracing is off. */
+static int trace_path(int forked_child) {
   const char *pattern = getenv("PHAEDRUS_TRACE");
   if (pattern && strcmp(pattern, "off") == 0)
     return -1;
   if (!pattern || !*pattern)
     pattern = "phaedrus-%p.wpp";
   expand_path(rt.path, sizeof rt.path, pattern, forked_child);
+  return 0;
+}
+
+/* Opens the trace file and writes its fixed records: at registration, or
+ * in a forked child at its first record, at the path after_fork_in_child
+ * set. */
+static int open_trace(int forked_child) {
+  if (!forked_child && trace_path(0) != 0)
+    return -1;
   if (rt.granularity > PHAEDRUS_GRANULARITY_PATH ||
       (rt.narrow && rt.granularity != PHAEDRUS_GRANULARITY_FUNCTION)) {
     /* Not what --phaedrus-instrument makes (a module built for another
@@ -804,7 +823,25 @@ static void after_fork_in_child(void) {
   }
   close(rt.fd);
   rt.fd = -1;
-  open_trace(1);
+  /* The path is fixed now, in the directory the child starts in (it may
+   * change directory before it writes). */
+  if (trace_path(1) != 0) {
+    atomic_store(&rt.state, DISABLED);
+    return;
+  }
+  if (rt.path[0] != '/') {
+    char cwd[sizeof rt.path];
+    if (getcwd(cwd, sizeof cwd)) {
+      char relative[sizeof rt.path];
+      memcpy(relative, rt.path, sizeof relative);
+      snprintf(rt.path, sizeof rt.path, "%s/%s", cwd, relative);
+    }
+  }
+  /* The file is made when the child first writes: a child that execs
+   * another program at once (a shell command, `cmd | getline` in awk)
+   * would otherwise leave a file of its header and vocabulary (400 KB for
+   * gawk) with no events and no end. */
+  rt.child_unopened = 1;
 }
 
 void __phaedrus_register(const char *vocabulary, uint64_t vocabulary_size,

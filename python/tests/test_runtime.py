@@ -145,13 +145,19 @@ def test_sigkill_keeps_flushed_prefix(builds, tmp_path):
 
 
 def test_forked_child_writes_its_own_trace(builds, tmp_path):
+    """A forked child writes its own trace, in the directory the run started
+    in (a relative path, though the child changes directory); a child that
+    runs another program at once writes none (gawk's `cmd | getline` left a
+    400 KB file of header and vocabulary, no events and no end, per
+    command)."""
     inst, plain = builds["forks"]
-    pattern = tmp_path / "forks-%p.wpp"
-    code, out, err = pipeline.run_program(inst, [], trace=pattern)
+    code, out, err = pipeline.run_program(inst, [], trace="forks-%p.wpp", cwd=tmp_path)
     assert code == 0, err
     assert sorted(out.splitlines()) == sorted(pipeline.run_program(plain, [])[1].splitlines())
+    assert b"command 0" in out
     files = sorted(tmp_path.glob("forks-*.wpp"))
-    assert len(files) == 2
+    assert len(files) == 2, files
+    assert sorted(tmp_path.iterdir()) == files
     by_role = {}
     for f in files:
         counts, warnings = entry_counts(f, tmp_path)
