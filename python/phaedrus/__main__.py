@@ -34,7 +34,7 @@ from pathlib import Path
 from . import __version__
 from . import corpus as corpus_mod
 from . import pipeline
-from .tools import ToolError, log, phaedrus_tool, run
+from .tools import ToolError, file_kind, log, phaedrus_tool, run
 
 
 def at_least(minimum):
@@ -76,6 +76,10 @@ def check_module(path, plain=False):
                         f"'phaedrus ir {path} -o prog.mlir' and give that")
     if not path.is_file():
         raise ToolError(f"program module not found: {path}")
+    kind = file_kind(path)
+    if kind and kind != "MLIR bytecode":
+        raise ToolError(f"{path} is not an MLIR module, it is {kind}: give the "
+                        f"module from 'phaedrus ir' (prog.mlir)")
     if plain:
         # What --phaedrus-instrument adds: the function that registers the
         # module with the runtime, named in text and in bytecode alike. (A

@@ -666,6 +666,19 @@ def test_mistakes_of_a_first_users_session(tmp_path):
                                 "wordfreq", tmp_path / "in.txt"))
         assert results[-1].returncode == 1
         assert f"{module} is an instrumented module" in results[-1].stderr
+    # A binary where the module belongs (a user trying gawk gave the plain
+    # build to predict and instrument: the parser's error quoted ELF bytes).
+    for command in ("instrument", "compile", "predict", "build"):
+        extra = ["--model", tmp_path / "m.mlir", "--", "wordfreq"] \
+            if command in ("predict", "build") else []
+        results.append(phaedrus(command, tmp_path / "w.inst", "-o", tmp_path / "o",
+                                *extra))
+        assert results[-1].returncode == 1
+        assert (f"{tmp_path / 'w.inst'} is not an MLIR module, it is an executable "
+                f"or object file (ELF): give the module from 'phaedrus ir'") \
+            in results[-1].stderr, (command, results[-1].stderr)
+        assert "\x7fELF" not in results[-1].stderr and "unexpected character" \
+            not in results[-1].stderr
     # A file beside the output named as the compiler's LLVM IR once was
     # (OUTPUT.ll) is the user's: compile and build leave it alone, and
     # build's --keep-ir may have that name.

@@ -13,6 +13,13 @@
 // ASKED: note: see current operation
 // RUN: not phaedrus-opt %s --phaedrus-trace-profile=trace-files=%t.missing.mlir 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=MISSING
+// The instrumented module where the plain one belongs (a user gave
+// prog.inst.mlir, and was told the trace came from another build).
+// RUN: phaedrus-opt %s --phaedrus-instrument -o %t.inst.mlir
+// RUN: not phaedrus-opt %t.inst.mlir --phaedrus-trace-profile=trace-files=%S/Inputs/work-trace.mlir 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=INSTRUMENTED
+// INSTRUMENTED: error: phaedrus-trace-profile: the program is an instrumented module (it has @__phaedrus_register, which --phaedrus-instrument adds): give the plain module the traces were recorded from (what 'phaedrus ir' wrote, prog.mlir, not prog.inst.mlir)
+// INSTRUMENTED-NOT: different build
 
 // CHECK-LABEL: llvm.func @work()
 // CHECK-SAME: phaedrus.entry_count = #phaedrus.entry_count<10, measured, confidence = 1.0>

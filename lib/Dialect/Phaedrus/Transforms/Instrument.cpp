@@ -24,7 +24,6 @@ namespace mlir::phaedrus {
 using namespace mlir;
 using namespace mlir::phaedrus;
 
-static constexpr StringLiteral kRegisterName = "__phaedrus_register";
 static constexpr StringLiteral kVocabularyGlobal = "__phaedrus_vocabulary_text";
 static constexpr StringLiteral kInitName = "__phaedrus_module_init";
 static constexpr StringLiteral kVocabularyOpName = "phaedrus_vocabulary";
@@ -116,7 +115,7 @@ struct PhaedrusInstrumentPass
     Recorder recorder(module, narrow);
     LLVM::GlobalOp siteGlobal = recorder.getSiteGlobal();
     auto registerFn = LLVM::LLVMFuncOp::create(
-        builder, loc, kRegisterName,
+        builder, loc, kRuntimeRegisterName,
         LLVM::LLVMFunctionType::get(voidType, {ptr, i64, i64, i32}));
 
     // Functions entered only by direct calls from recorded code (internal,

@@ -159,6 +159,8 @@ FailureOr<ModuleOp> mlir::phaedrus::loadProgram(ModuleOp module, StringRef path,
     }
     program = *holder;
   }
+  if (failed(checkNotInstrumented(program, module, pass)))
+    return failure();
   if (llvm::none_of(program.getOps<LLVM::LLVMFuncOp>(), isRecordedFunction)) {
     module.emitError()
         << pass << ": "
@@ -168,6 +170,19 @@ FailureOr<ModuleOp> mlir::phaedrus::loadProgram(ModuleOp module, StringRef path,
     return failure();
   }
   return program;
+}
+
+LogicalResult mlir::phaedrus::checkNotInstrumented(ModuleOp program,
+                                                  Operation *at,
+                                                  StringRef pass) {
+  if (!program.lookupSymbol(kRuntimeRegisterName))
+    return success();
+  return at->emitError()
+         << pass << ": the program is an instrumented module (it has @"
+         << kRuntimeRegisterName
+         << ", which --phaedrus-instrument adds): give the plain module the "
+            "traces were recorded from (what 'phaedrus ir' wrote, prog.mlir, "
+            "not prog.inst.mlir)";
 }
 
 LogicalResult mlir::phaedrus::checkProgramFingerprint(

@@ -30,6 +30,8 @@ struct PhaedrusTraceProfilePass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (failed(checkNotInstrumented(module, module, "phaedrus-trace-profile")))
+      return signalPassFailure();
     SymbolTableCollection symbolTable;
     TraceWalker walker(symbolTable);
 

@@ -46,6 +46,18 @@ struct ProgramShape {
 /// True for the functions instrumentation records.
 bool isRecordedFunction(LLVM::LLVMFuncOp function);
 
+/// The runtime function an instrumented module calls to register itself;
+/// --phaedrus-instrument declares it, so a module that has it is
+/// instrumented.
+inline constexpr llvm::StringLiteral kRuntimeRegisterName = "__phaedrus_register";
+
+/// Fails with an error at `at` naming `pass` if `program` is an instrumented
+/// module (it has kRuntimeRegisterName): passes over traces need the plain
+/// program the traces were recorded from, and an instrumented one has
+/// another fingerprint (its recording code is part of its shape).
+LogicalResult checkNotInstrumented(ModuleOp program, Operation *at,
+                                   StringRef pass);
+
 /// Analyzes an un-instrumented module.
 ProgramShape analyzeProgram(ModuleOp module);
 
