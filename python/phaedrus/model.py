@@ -25,6 +25,7 @@ logits and generated sequences."""
 import math
 import random
 import re
+import time
 from dataclasses import dataclass, field
 
 import torch
@@ -33,7 +34,7 @@ from torch import nn
 from . import corpus as corpus_mod
 from . import pipeline
 from .pipeline import mlir_string
-from .tools import ToolError, progress
+from .tools import ToolError, log, progress
 
 SPECIALS = ["<pad>", "<bos>", "<sep>", "<eos>", "<unk>"]
 PAD, BOS, SEP, EOS, UNK = range(len(SPECIALS))
@@ -399,6 +400,14 @@ class TrainConfig:
     # epochs.
     refit: bool = True
     progress: bool = True
+    # Without the progress bar (stderr not a terminal), a line on stderr
+    # after a first epoch that took EPOCH_NOTE_S or more, and then every
+    # this many seconds (None: never).
+    heartbeat_s: float = 60.0
+
+
+# An epoch this long is worth saying so when no bar shows it.
+EPOCH_NOTE_S = 5.0
 
 
 # Fewer runs than this: no validation split. Holding one of five runs out to
@@ -631,6 +640,7 @@ def _fit(model, loss_of, train_batch, val_batch, max_epochs, config, desc,
     best = (math.inf, None, 0)
     history = []
     epochs = progress(range(max_epochs), config.progress, desc, "epoch")
+    started = last_note = time.monotonic()
     for epoch in epochs:
         model.train()
         optimizer.zero_grad()
@@ -657,6 +667,14 @@ def _fit(model, loss_of, train_batch, val_batch, max_epochs, config, desc,
         history.append((loss.item(), val))
         if hasattr(epochs, "set_postfix"):
             epochs.set_postfix(train=f"{loss.item():.3f}", val=f"{val:.3f}")
+        elif config.heartbeat_s is not None:
+            now = time.monotonic()
+            if (epoch == 0 and now - started >= EPOCH_NOTE_S) or \
+                    now - last_note >= config.heartbeat_s:
+                log(f"{desc}: epoch {epoch + 1} of at most {max_epochs} "
+                    f"took {now - started:.0f} s in all ({(now - started) / (epoch + 1):.1f} "
+                    f"s each), loss {loss.item():.4f} (validation {val:.4f})")
+                last_note = now
         if not improved and epoch - best[2] >= config.patience and not fixed:
             break
     return best, history

@@ -545,3 +545,17 @@ def test_an_lstm_too_large_for_the_machine_is_refused():
         M.check_lstm_memory(runs, 19732, available=8 << 30)
     M.check_lstm_memory(runs, 19732, available=32 << 30)
     assert M.available_memory_bytes() > 0
+
+
+def test_training_without_a_terminal_says_how_it_goes(capsys):
+    """No progress bar when stderr is not a terminal (a gawk user's lstm ran
+    ten minutes in silence): a line after a long first epoch and then every
+    heartbeat_s seconds (here 0: every epoch)."""
+    M.train(synthetic_corpus(), M.TrainConfig(kind="mlp", epochs=3, progress=False,
+                                              heartbeat_s=0, refit=False))
+    err = capsys.readouterr().err
+    assert "phaedrus: train mlp: epoch 1 of at most 3 took" in err, err
+    assert "s each), loss" in err and "(validation" in err
+    M.train(synthetic_corpus(), M.TrainConfig(kind="mlp", epochs=3, progress=False,
+                                              heartbeat_s=None))
+    assert "epoch" not in capsys.readouterr().err
