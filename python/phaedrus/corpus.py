@@ -23,7 +23,8 @@ import re
 from pathlib import Path
 
 from . import pipeline
-from .tools import ToolError, log, phaedrus_tool, progress, read_json, run
+from .tools import (TRACE_FILE_KIND, ToolError, file_kind, log, phaedrus_tool,
+                    progress, read_json, run)
 
 FORMAT = "phaedrus-corpus"
 VERSION = 1
@@ -400,6 +401,12 @@ def corpus_from_traces(traces, fingerprint=None, sequences=None,
                           "trace"):
         if not trace.exists():
             raise ToolError(f"trace not found: {trace}")
+        kind = file_kind(trace)
+        if trace.is_file() and kind != TRACE_FILE_KIND:
+            raise ToolError(f"{trace} is not a trace file"
+                            f"{', it is ' + kind if kind else ''} (traces start "
+                            f"with the header 'phaedrus run' writes): give the "
+                            f".wpp files of the runs")
         side = sidecar_of(trace)
         if not side.exists():
             raise ToolError(f"{trace} has no input description {side}: "

@@ -349,9 +349,16 @@ def count_trace(trace: Path, name="run", fingerprint=None, keep_prefix=False):
     in one pass without the trace as IR (--wpp-trace-counts): what a corpus
     needs of a run, in memory the size of the vocabulary."""
     import json
-    result = run([phaedrus_tool("phaedrus-translate"), "--wpp-trace-counts",
-                  trace, *_wpp_options(name, fingerprint, keep_prefix)],
-                 what="phaedrus-translate --wpp-trace-counts")
+    try:
+        result = run([phaedrus_tool("phaedrus-translate"), "--wpp-trace-counts",
+                      trace, *_wpp_options(name, fingerprint, keep_prefix)],
+                     what="phaedrus-translate --wpp-trace-counts")
+    except ToolError as e:
+        # The reader's own diagnostics say what is wrong with the file (cut
+        # short, corrupt, another build); the command line adds nothing.
+        if e.stderr:
+            raise ToolError(f"cannot count the events of {trace}:\n{e.stderr}")
+        raise
     return (json.loads(result.stdout),
             result.stderr.decode(errors="replace").strip())
 

@@ -14,7 +14,12 @@ LLVM_BIN = Path(os.environ.get("PHAEDRUS_LLVM_BIN", "/usr/lib/llvm-22/bin"))
 
 
 class ToolError(RuntimeError):
-    """A tool failed; the message says which, how, and what it printed."""
+    """A tool failed; the message says which, how, and what it printed
+    (`stderr`, when it was a tool run by `run`)."""
+
+    def __init__(self, message, stderr=None):
+        super().__init__(message)
+        self.stderr = stderr
 
 
 def build_dir() -> Path:
@@ -74,13 +79,14 @@ def run(cmd, *, stdin=None, stdout=None, env=None, cwd=None, what=None):
     if result.returncode != 0:
         err = shorten_lines(result.stderr.decode(errors="replace").strip())
         raise ToolError(f"{what or Path(cmd[0]).name} failed (exit "
-                        f"{result.returncode}): {' '.join(cmd)}\n{err}")
+                        f"{result.returncode}): {' '.join(cmd)}\n{err}", stderr=err)
     return result
 
 
 # The first bytes of the files a user may give where another belongs.
+TRACE_FILE_KIND = "a trace file (as 'phaedrus run' writes them)"
 FILE_KINDS = [
-    (b"PHDRWPP\n", "a trace file (as 'phaedrus run' writes them)"),
+    (b"PHDRWPP\n", TRACE_FILE_KIND),
     (b"PHPK", "a packed trace (docs/PackedTrace.md)"),
     (b"\x7fELF", "an executable or object file (ELF)"),
     (b"ML\xefR", "MLIR bytecode"),

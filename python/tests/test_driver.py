@@ -303,6 +303,26 @@ def test_corpus_train_predict_errors(tmp_path):
     result = phaedrus("corpus", trace, "-o", tmp_path / "c.json")
     assert result.returncode == 1
     assert "has no input description" in result.stderr and "phaedrus run" in result.stderr
+    # Not a trace at all (a module, an input description): said first, not
+    # that its own description is missing.
+    for other in (tmp_path / "prog.mlir", tmp_path / "r.wpp.input.json"):
+        other.write_text("module {}\n")
+        result = phaedrus("corpus", other, "-o", tmp_path / "c.json")
+        assert result.returncode == 1
+        assert f"phaedrus corpus: error: {other} is not a trace file (traces start " \
+            "with the header 'phaedrus run' writes)" in result.stderr, result.stderr
+    # A trace cut short in its first records: the reader's diagnostics, not
+    # the tool's command line.
+    (tmp_path / "r.wpp.input.json").write_text(
+        json.dumps({"argv": ["p"], "descriptor": [], "featurizer": 3}))
+    trace.write_bytes(b"PHDRWPP\n\x01\x00")
+    result = phaedrus("corpus", trace, "-o", tmp_path / "c.json")
+    assert result.returncode == 1
+    assert f"phaedrus corpus: error: cannot count the events of {trace}:" \
+        in result.stderr, result.stderr
+    assert "cannot import trace" in result.stderr
+    assert "failed (exit" not in result.stderr and "--wpp-trace-counts" not in result.stderr
+    trace.write_bytes(b"PHDRWPP\n")
     result = phaedrus("corpus", trace, "-o", tmp_path / "c.json", "--sequences", trace)
     assert result.returncode == 1
     assert "phaedrus corpus: error: cannot make the sequences directory" in result.stderr
