@@ -875,7 +875,11 @@ def print_row(row):
             line += f" [{lo:.3f}, {hi:.3f}]"
         if v in row["overlap"]:
             line += f"  overlap {row['overlap'][v]:.3f}  hot {row['hot_coverage'][v]:.3f}"
-            if row.get("total_ratio", {}).get(v) is not None:
+            if v == "static":
+                # Its counts scale with --phaedrus-static-estimate's
+                # entry-count, not with any run: a ratio of 10^9 says nothing.
+                line += "  total (no scale)"
+            elif row.get("total_ratio", {}).get(v) is not None:
                 line += f"  total x{row['total_ratio'][v]:.2f}"
         print(line, flush=True)
     if "blend_ceiling" in row:
@@ -885,7 +889,9 @@ def print_row(row):
     if "predicted_blend" in row:
         print(f"  the prediction's blend: {_mix(row['predicted_blend'])}", flush=True)
     for name, split in row.get("mass_and_shape", {}).items():
-        losses = ", ".join(f"{f} {x:.3f}" for f, x in split["shape_loss"].items())
+        # (Losses that print as 0.000 are none.)
+        losses = ", ".join(f"{f} {x:.3f}" for f, x in split["shape_loss"].items()
+                           if x >= 0.0005)
         print(f"  {name.replace('_', ' ')}: mass {split['mass']:.3f}, shape "
               f"{split['shape']:.3f} (shape lost most in {losses or 'none'})", flush=True)
 

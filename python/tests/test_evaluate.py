@@ -305,3 +305,25 @@ def test_reuse_skips_a_step_only_while_its_inputs_and_outputs_are_unchanged(tmp_
     off.step("link", [out], [source], ["-O1"], build)
     assert len(calls) == 8 and off.reused == 0
 
+
+
+def test_printed_row_gives_the_static_build_no_total_and_leaves_out_null_losses(capsys):
+    """The static estimate's counts have no scale (a gawk user read 'total
+    x3396031659.81' as a bug), and shape losses that print as 0.000 say
+    nothing."""
+    variants = list(evaluate.VARIANTS)
+    row = {"input": "held", "times_s": {v: [1.0] * 5 for v in variants},
+           "median_s": {v: 1.0 for v in variants}, "spread": {v: 0.0 for v in variants},
+           "speedup": {v: 1.0 for v in variants},
+           "overlap": {v: 0.5 for v in evaluate.PROFILED},
+           "hot_coverage": {v: 0.5 for v in evaluate.PROFILED},
+           "total_ratio": {v: 3.4e9 if v == "static" else 0.5 for v in evaluate.PROFILED},
+           "mass_and_shape": {"predicted": {"mass": 0.9, "shape": 0.8, "shape_loss": {
+               "hot": 0.12, "none": 0.0001}}}}
+    evaluate.print_row(row)
+    out = capsys.readouterr().out
+    static = next(line for line in out.splitlines() if line.strip().startswith("static"))
+    assert "total (no scale)" in static and "x3400000000" not in static
+    assert "total x0.50" in next(line for line in out.splitlines()
+                                  if line.strip().startswith("predicted"))
+    assert "shape lost most in hot 0.120)" in out and "none" not in out
