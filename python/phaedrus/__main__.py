@@ -34,7 +34,7 @@ from pathlib import Path
 from . import __version__
 from . import corpus as corpus_mod
 from . import pipeline
-from .tools import ToolError, file_kind, log, phaedrus_tool, run
+from .tools import MLIR_BYTECODE_KIND, ToolError, file_kind, log, phaedrus_tool, run
 
 
 def at_least(minimum):
@@ -77,7 +77,7 @@ def check_module(path, plain=False):
     if not path.is_file():
         raise ToolError(f"program module not found: {path}")
     kind = file_kind(path)
-    if kind and kind != "MLIR bytecode":
+    if kind and kind != MLIR_BYTECODE_KIND:
         raise ToolError(f"{path} is not an MLIR module, it is {kind}: give the "
                         f"module from 'phaedrus ir' (prog.mlir)")
     if plain:

@@ -353,7 +353,7 @@ class Reuse:
 
     @staticmethod
     def _outputs_state(outputs) -> list:
-        return [[o.stat().st_size, o.stat().st_mtime_ns] for o in outputs]
+        return [[info.st_size, info.st_mtime_ns] for info in (o.stat() for o in outputs)]
 
     def step(self, what: str, outputs, inputs, params, build):
         """Runs `build()`, which makes `outputs` from `inputs`, unless an
@@ -456,6 +456,14 @@ class Evaluation:
             run([llvm_tool("clang"), "-fprofile-generate", gen_o, *self.ldflags,
                  "-o", binary], what="clang -fprofile-generate (link)")
         self.reuse.step("pgo-gen", [binary], [self.plain_ll], self.ldflags, build)
+        return binary
+
+    def instrumented_binary(self, inst_mlir: Path) -> Path:
+        binary = self.path("instrumented")
+        self.reuse.step("instrumented", [binary], [inst_mlir, runtime_library()],
+                        self.ldflags,
+                        lambda: pipeline.mlir_to_binary(inst_mlir, binary, self.ldflags,
+                                                        link_runtime=True))
         return binary
 
     def clang_profile(self, inp: Input, out_ll: Path) -> Path:
@@ -588,15 +596,9 @@ class Evaluation:
         self.plain_ll = self.path("plain.ll")
         self.reuse.step("translate", [self.plain_ll], [self.program], [],
                         lambda: pipeline.mlir_to_llvm_ir(self.program, self.plain_ll))
-        instrumented = self.path("instrumented")
-        self.plain, self.pgo_gen, _ = self.all_of(
+        self.plain, self.pgo_gen, self.instrumented = self.all_of(
             lambda: self.binary_of(self.plain_ll), self.pgo_generate_binary,
-            lambda: self.reuse.step(
-                "instrumented", [instrumented], [inst_mlir, runtime_library()],
-                self.ldflags,
-                lambda: pipeline.mlir_to_binary(inst_mlir, instrumented, self.ldflags,
-                                                link_runtime=True)))
-        self.instrumented = instrumented
+            lambda: self.instrumented_binary(inst_mlir))
         log(f"eval: mismatched PGO trained on {self.pgo_input.name}; mean profile "
             f"of {len(self.corpus['runs'])} training runs")
         shared_ll = self.all_of(

@@ -85,11 +85,12 @@ def run(cmd, *, stdin=None, stdout=None, env=None, cwd=None, what=None):
 
 # The first bytes of the files a user may give where another belongs.
 TRACE_FILE_KIND = "a trace file (as 'phaedrus run' writes them)"
+MLIR_BYTECODE_KIND = "MLIR bytecode"
 FILE_KINDS = [
     (b"PHDRWPP\n", TRACE_FILE_KIND),
     (b"PHPK", "a packed trace (docs/PackedTrace.md)"),
     (b"\x7fELF", "an executable or object file (ELF)"),
-    (b"ML\xefR", "MLIR bytecode"),
+    (b"ML\xefR", MLIR_BYTECODE_KIND),
     (b"BC\xc0\xde", "LLVM bitcode"),
 ]
 
