@@ -29,6 +29,7 @@ import random
 import re
 import statistics
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,6 +47,8 @@ MEANINGFUL_SPEEDUP = 0.02
 # LLVM's hot cutoff (ProfileSummaryCutoffHot): the hottest functions that
 # take 99% of the calls.
 HOT_CUTOFF = 0.99
+# How often a long step of several builds says how far it is.
+PROGRESS_NOTE_S = 30.0
 
 VARIANTS = {
     "plain": "-O2, no profile",
@@ -415,12 +418,35 @@ class Evaluation:
             raise ToolError(f"the model {self.model} was trained on another build "
                             f"(fingerprint {model_fingerprint}) than the corpus's "
                             f"({corpus['fingerprint']})")
+        self.check_model_of_corpus()
 
     # -- helpers -----------------------------------------------------------
     def path(self, name):
         return self.workdir / name
 
-    def parallel(self, fn, items):
+    def parallel(self, fn, items, what=None):
+        """fn of each item, `jobs` at a time. With `what` (a phrase such as
+        "training profiles lowered"), a line says how many are done every
+        PROGRESS_NOTE_S seconds (a path-granularity eval of 30 training
+        runs lowers them for minutes)."""
+        items = list(items)
+        if what is not None:
+            started = time.monotonic()
+            state = {"done": 0, "noted": started}
+            lock = threading.Lock()
+            inner = fn
+
+            def fn(item):
+                result = inner(item)
+                with lock:
+                    state["done"] += 1
+                    now = time.monotonic()
+                    if now - state["noted"] >= PROGRESS_NOTE_S and \
+                            state["done"] < len(items):
+                        state["noted"] = now
+                        log(f"eval: {state['done']} of {len(items)} {what} "
+                            f"({now - started:.0f} s)")
+                return result
         with ThreadPoolExecutor(max_workers=self.jobs) as pool:
             return list(pool.map(fn, items))
 
@@ -547,6 +573,29 @@ class Evaluation:
             log(f"{inp.name}: {warnings}")
         return self.lowered_ll(predicted, out_ll)
 
+    def check_model_of_corpus(self):
+        """Refuses, before any build, a model trained on another corpus of
+        the same program: the function- and the path-granularity builds
+        share a fingerprint, but not a vocabulary, and a model that names
+        its training runs names the corpus's."""
+        header = self.model_header
+        corpus_size = len(self.corpus["vocabulary"]["entries"])
+        if header["vocab_size"] != corpus_size:
+            raise ToolError(
+                f"the model {self.model} was trained on a corpus of another "
+                f"vocabulary ({header['vocab_size']} tokens) than this "
+                f"{self.granularity}-granularity corpus ({corpus_size} tokens): "
+                f"give the corpus the model was trained on (a model of the "
+                f"other granularity's build?)")
+        training = {r["name"] for r in self.corpus["runs"]}
+        foreign = [name for name in header["runs"] or [] if name not in training]
+        if foreign:
+            raise ToolError(
+                f"the model {self.model} was trained on runs the corpus does not "
+                f"have ({', '.join(foreign[:5])}"
+                f"{', ...' if len(foreign) > 5 else ''}): give the corpus the "
+                f"model was trained on")
+
     @functools.cached_property
     def model_header(self) -> dict:
         """The model file's kind, descriptors and runs, read once."""
@@ -619,7 +668,7 @@ class Evaluation:
         self.training_ll = dict(zip((r["name"] for r in runs), self.parallel(
             lambda r: self.counts_profile(r["name"], r["tokens"], r["argv"],
                                           self.path(f"training/{r['name']}.ll")),
-            runs)))
+            runs, what="training profiles lowered")))
         self.training_counters = {
             name: comparable(profile_counters(Path(ll).read_text()), self.granularity)
             for name, ll in self.training_ll.items()}

@@ -415,8 +415,9 @@ def mlir_strings(text: str) -> list:
 
 
 def model_header(path) -> dict:
-    """The kind, descriptor tokens and training run names (None when it
-    names none) of a model file (docs/Model.md), without its weights."""
+    """The kind, vocabulary size, descriptor tokens and training run names
+    (None when it names none) of a model file (docs/Model.md), without its
+    weights."""
     with open(path) as f:
         ir = f.read().partition("{-#")[0]
     op = re.search(r"phaedrus\.model @\S+ (\w+) vocabulary", ir)
@@ -425,9 +426,10 @@ def model_header(path) -> dict:
     header = {"kind": op.group(1), "descriptors": [], "runs": None}
     # The optional lists follow vocab_size(N) in the op's order, each a list
     # of string literals.
-    size = re.compile(r"vocab_size\(\d+\)").search(ir, op.end())
+    size = re.compile(r"vocab_size\((\d+)\)").search(ir, op.end())
     if size is None:
         raise ToolError(f"{path}: its phaedrus.model has no vocab_size")
+    header["vocab_size"] = int(size.group(1))
     at = size.end()
     for key in ("descriptors", "runs"):
         found = re.compile(

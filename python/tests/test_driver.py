@@ -506,7 +506,7 @@ def test_eval_on_the_demo_program(tmp_path):
 
 def test_eval_errors(tmp_path):
     held = _demo_corpus(tmp_path, "function", {"a": "x y\n" * 30, "b": "p q r\n" * 60},
-                        {"new": "a b\n" * 90})
+                        {"new": "a b\n" * 90}, kind="retrieval")
     base = [tmp_path / "w.mlir", "--model", tmp_path / "m.mlir",
             "--corpus", tmp_path / "corpus.json", "-o", tmp_path / "e.json"]
     # A training run is not held out.
@@ -554,6 +554,25 @@ def test_eval_errors(tmp_path):
                       "--corpus", tmp_path / "other-corpus.json", "-o", tmp_path / "e.json",
                       "--held-out", *held)
     assert result.returncode == 1 and "was trained on another build" in result.stderr
+    # A model of another corpus of the same build: the other granularity's
+    # (its vocabulary is another), or other runs (a gawk user's eval built
+    # for minutes before anything said so).
+    def other_corpus(change):
+        corpus = json.loads((tmp_path / "corpus.json").read_text())
+        change(corpus)
+        (tmp_path / "other-corpus.json").write_text(json.dumps(corpus))
+        return phaedrus("eval", tmp_path / "w.mlir", "--model", tmp_path / "m.mlir",
+                        "--corpus", tmp_path / "other-corpus.json", "-o",
+                        tmp_path / "e.json", "--held-out", *held,
+                        "--workdir", tmp_path / "othercorpuswd")
+    result = other_corpus(lambda c: c["vocabulary"]["entries"].append(
+        dict(c["vocabulary"]["entries"][-1], id=len(c["vocabulary"]["entries"]))))
+    assert result.returncode == 1
+    assert "was trained on a corpus of another vocabulary" in result.stderr
+    result = other_corpus(lambda c: c["runs"][0].update(name="renamed"))
+    assert result.returncode == 1
+    assert "was trained on runs the corpus does not have (a)" in result.stderr
+    assert not (tmp_path / "othercorpuswd" / "plain").exists()
     result = phaedrus("eval", *base, "--held-out", *held, "--pgo-input", "zzz")
     assert result.returncode == 1 and "--pgo-input zzz is not a run of the corpus" in result.stderr
     # A program of another build than the corpus's.
