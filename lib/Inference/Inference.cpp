@@ -22,6 +22,10 @@ using tag = dnnl::memory::format_tag;
 using dt = dnnl::memory::data_type;
 
 namespace {
+/// The largest exponent the local size law gives (model.py's
+/// SIZE_EXPONENT_MAX).
+constexpr double kMaxLocalExponent = 2.0;
+
 std::string shapeString(const std::vector<int64_t> &shape) {
   std::string s = "[";
   for (size_t i = 0; i < shape.size(); ++i)
@@ -73,6 +77,11 @@ struct Model::Impl {
   // scaled by the input's size over the run's to the power sizeExponent.
   bool sizeLaw = false;
   double sizeExponent = 0;
+  // The local law (hyper-parameter size_local_prior and weight
+  // runs.pair_weight; null: off): a prediction's exponent is fitted over
+  // the runs it blends (exponentFor).
+  const std::vector<float> *pairWeight = nullptr;
+  double localPrior = 0;
   // With the law, the tokens whose count was the same in every training
   // run keep it (tokens.fixed_count; -1 for the others); null without.
   const std::vector<float> *fixedCounts = nullptr;
@@ -101,6 +110,8 @@ struct Model::Impl {
   /// runHidden, waited for, with oneDNN's exceptions caught: the blend's
   /// weights in mlpHidden.
   bool blend(const std::vector<int64_t> &descriptorIds, std::string &error);
+  /// The size law's exponent for a blend of the runs with weights `w`.
+  double exponentFor(const float *w) const;
   /// The size law's total for the blend in mlpHidden.
   double blendedTotal(std::optional<double> inputLog2Size) const;
   void resetState();
@@ -260,6 +271,29 @@ bool Model::Impl::checkSizeLaw(std::string &error) {
     return false;
   }
   sizeExponent = exponent->second;
+  auto prior = spec.hyperparameters.find("size_local_prior");
+  if (prior != spec.hyperparameters.end() || spec.weights.count("runs.pair_weight")) {
+    if (prior == spec.hyperparameters.end() ||
+        !(prior->second > 0 && prior->second <= 100)) {
+      error = "hyper-parameter 'size_local_prior' is " +
+              (prior == spec.hyperparameters.end()
+                   ? std::string("missing")
+                   : std::to_string(prior->second)) +
+              ", expected above 0 and at most 100 (the local size law, "
+              "weight 'runs.pair_weight', needs it)";
+      return false;
+    }
+    if (!expectShape(spec, "runs.pair_weight", {hs, hs}, error))
+      return false;
+    for (float value : weight("runs.pair_weight").data)
+      if (!(value >= 0 && value <= 1)) {
+        error = "weight 'runs.pair_weight' holds " + std::to_string(value) +
+                ", expected 0 to 1";
+        return false;
+      }
+    pairWeight = &weight("runs.pair_weight").data;
+    localPrior = prior->second;
+  }
   sizeLaw = true;
   if (!spec.weights.count("tokens.fixed_count"))
     return true;
@@ -672,16 +706,48 @@ bool Model::Impl::blend(const std::vector<int64_t> &descriptorIds,
   return true;
 }
 
+double Model::Impl::exponentFor(const float *w) const {
+  if (!pairWeight)
+    return sizeExponent;
+  // The slope of log2 total on log2 size between pairs of runs that read
+  // files, pair (i, j) weighed by w_i w_j pairWeight[i][j]: the blended
+  // runs against the runs alike to them. Shrunk toward the corpus's
+  // exponent (model.py's RunTotals.exponent_for).
+  const std::vector<float> &log2Total = weight("runs.log2_total").data;
+  const std::vector<float> &log2Size = weight("runs.log2_size").data;
+  double mass = 0, sxy = 0, sxx = 0;
+  for (int64_t i = 0; i < hiddenSize; ++i) {
+    if (log2Size[i] < 0 || w[i] <= 0)
+      continue;
+    for (int64_t j = i + 1; j < hiddenSize; ++j) {
+      if (log2Size[j] < 0 || w[j] <= 0)
+        continue;
+      double u = static_cast<double>(w[i]) * w[j] *
+                 (*pairWeight)[i * hiddenSize + j];
+      double dx = static_cast<double>(log2Size[i]) - log2Size[j];
+      double dy = static_cast<double>(log2Total[i]) - log2Total[j];
+      mass += u;
+      sxy += u * dx * dy;
+      sxx += u * dx * dx;
+    }
+  }
+  if (mass <= 0)
+    return sizeExponent;
+  double b = (sxy / mass + localPrior * sizeExponent) / (sxx / mass + localPrior);
+  return std::clamp(b, 0.0, kMaxLocalExponent);
+}
+
 double Model::Impl::blendedTotal(std::optional<double> inputLog2Size) const {
   const float *w = static_cast<const float *>(mlpHidden.get_data_handle());
   const std::vector<float> &log2Total = weight("runs.log2_total").data;
   const std::vector<float> &log2Size = weight("runs.log2_size").data;
+  double exponent = exponentFor(w);
   double total = 0;
   for (int64_t r = 0; r < hiddenSize; ++r) {
     // A run without input files (log2 size -1), or an input without any,
     // keeps the run's total as it is.
     double shift = inputLog2Size && log2Size[r] >= 0
-                       ? sizeExponent * (*inputLog2Size - log2Size[r])
+                       ? exponent * (*inputLog2Size - log2Size[r])
                        : 0;
     total += w[r] * std::exp2(std::min(64.0, log2Total[r] + shift));
   }
@@ -691,6 +757,14 @@ double Model::Impl::blendedTotal(std::optional<double> inputLog2Size) const {
 bool Model::hasSizeLaw() const { return impl->sizeLaw; }
 
 double Model::sizeExponent() const { return impl->sizeExponent; }
+
+bool Model::hasLocalSizeLaw() const { return impl->pairWeight != nullptr; }
+
+double Model::sizeExponentFor(const std::vector<float> &weights) const {
+  if (static_cast<int64_t>(weights.size()) != impl->hiddenSize)
+    return impl->sizeExponent;
+  return impl->exponentFor(weights.data());
+}
 
 std::optional<double> Model::blendedSizeGap(const std::vector<float> &weights,
                                             double inputLog2Size) const {

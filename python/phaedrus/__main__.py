@@ -273,6 +273,15 @@ def cmd_train(args):
             f"{overlaps[str(weight)]:.3f}, against {overlaps['1.0']:.3f} "
             f"unweighted (the runs' options decide more of what they do than "
             f"their data: docs/Model.md)")
+    if report.get("size_law") == "local":
+        errors = report["size_law_errors"]
+        log(f"the runs' totals follow their inputs' sizes within groups of "
+            f"alike runs more than across the corpus: each prediction's size "
+            f"exponent is fitted over the runs it blends (each run's total, "
+            f"predicted from the others, is off by a factor of "
+            f"2^{errors['local']:.2f} on average, against "
+            f"2^{errors['corpus']:.2f} with one exponent for the corpus: "
+            f"docs/Model.md)")
 
 
 def _predict_future_run(args, output, purpose):

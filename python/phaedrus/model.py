@@ -139,6 +139,13 @@ class RunTotals(nn.Module):
         self.register_buffer("log2_total", torch.zeros(num_runs))
         self.register_buffer("log2_size", torch.full((num_runs,), -1.0))
         self.exponent = 0.0
+        # The local law (off until choose_size_law turns it on): the
+        # exponent of a prediction fitted over the runs it blends
+        # (exponent_for), from pairs of alike runs (`pair_weight` [R, R]:
+        # how alike runs i and j are, symmetric, 0 on the diagonal).
+        self.register_buffer("pair_weight", torch.zeros(num_runs, num_runs))
+        self.local = False
+        self.local_prior = SIZE_LOCAL_PRIOR
 
     def fit(self, runs):
         """The law of `runs` (a corpus's): their totals and sizes, and the
@@ -151,13 +158,50 @@ class RunTotals(nn.Module):
         self.exponent = size_exponent(
             [(x, t) for x, t in zip(sizes, totals) if x is not None])
 
-    def total(self, weights, log2_size=None):
+    def exponent_for(self, weights, exponent=None, local=None,
+                     keep=None) -> float:
+        """The exponent for a prediction blending the runs with `weights`
+        ([R], summing to 1), as lib/Inference computes it: the corpus's
+        (`exponent`, default self.exponent) without the local law; with it
+        (`local`, default self.local), the slope of log2 total on log2 size
+        between pairs of runs that read files, the pair (i, j) weighed by
+        w_i w_j pair_weight[i, j], normalised to sum 1: the runs the blend
+        takes, measured against the runs alike to them (a program's other
+        sizes), not against other workloads with totals of their own. It is
+        shrunk toward `exponent` by local_prior (as much as that weighted
+        mean squared difference of log2 sizes) and clamped to [0,
+        SIZE_EXPONENT_MAX]. `keep` ([R] bool) leaves runs out
+        (leave-one-out)."""
+        exponent = self.exponent if exponent is None else exponent
+        local = self.local if local is None else local
+        if not local:
+            return exponent
+        sized = self.log2_size >= 0
+        if keep is not None:
+            sized = sized & keep
+        w = torch.where(sized, weights.double().clamp(min=0), torch.zeros(len(sized),
+                                                                          dtype=torch.float64))
+        u = torch.triu(w[:, None] * w[None, :] * self.pair_weight.double(), diagonal=1)
+        mass = float(u.sum())
+        if mass <= 0:
+            return exponent
+        x, y = self.log2_size.double(), self.log2_total.double()
+        dx, dy = x[:, None] - x[None, :], y[:, None] - y[None, :]
+        sxy = float((u * dx * dy).sum()) / mass
+        sxx = float((u * dx * dx).sum()) / mass
+        b = (sxy + self.local_prior * exponent) / (sxx + self.local_prior)
+        return min(max(b, 0.0), SIZE_EXPONENT_MAX)
+
+    def total(self, weights, log2_size=None, exponent=None):
         """The total for blend `weights` ([R], summing to 1) and an input of
-        `log2_size` (None: no input file), as lib/Inference computes it."""
+        `log2_size` (None: no input file), as lib/Inference computes it
+        (`exponent`: exponent_for's, unless given)."""
+        if exponent is None:
+            exponent = self.exponent_for(weights)
         shift = torch.zeros(self.log2_total.shape, dtype=torch.float64)
         if log2_size is not None:
             shift = torch.where(self.log2_size >= 0,
-                                self.exponent * (log2_size - self.log2_size.double()),
+                                exponent * (log2_size - self.log2_size.double()),
                                 shift)
         power = torch.clamp(self.log2_total.double() + shift, max=64.0)
         return float((weights.double() * torch.exp2(power)).sum())
@@ -173,9 +217,11 @@ class FixedCounts(nn.Module):
         super().__init__()
         self.register_buffer("fixed_count", torch.full((vocab_size,), -1.0))
 
-    def fit(self, runs, vocab_size, exponent):
+    def fit(self, runs, vocab_size, scales):
+        """`scales`: whether the law can scale a prediction (an exponent
+        above 0, or the local law)."""
         fixed = torch.full((vocab_size,), -1.0)
-        if exponent > 0 and len(runs) > 1:
+        if scales and len(runs) > 1:
             counts = torch.zeros(len(runs), vocab_size, dtype=torch.float64)
             for i, r in enumerate(runs):
                 for token, count in r["tokens"]:
@@ -202,6 +248,13 @@ def input_log2_size(descriptor):
 # The largest exponent the size law takes: work superlinear in the input
 # beyond that is rarer than a fit thrown off by a few runs.
 SIZE_EXPONENT_MAX = 2.0
+# The local size law (RunTotals.exponent_for): the weight of the corpus's
+# exponent against the pairs' slope, in (log2 size)^2. docs/Model.md has the
+# measurements it was chosen by.
+SIZE_LOCAL_PRIOR = 0.5
+# The local law is kept only where it predicts the training runs' totals
+# better (leave one out) by this mean |log2 error| at least.
+SIZE_LOCAL_MARGIN = 0.05
 
 
 def size_exponent(points) -> float:
@@ -566,7 +619,7 @@ def train(corpus: dict, config: TrainConfig):
             model.run_arguments = [[t for t in r["descriptor"] if is_argument_token(t)]
                                    for r in runs]
             model.runs.fit(runs)
-            model.tokens.fit(runs, vocab_size, model.runs.exponent)
+            model.tokens.fit(runs, vocab_size, model.runs.exponent > 0)
             profiles, scale = normalized_profiles(vocab_size, runs)
             keys = torch.stack([multi_hot(space, r["descriptor"]) for r in runs])
             # With one run there is nothing to leave out (and nothing to
@@ -617,16 +670,56 @@ def train(corpus: dict, config: TrainConfig):
         _fit(model, loss_of, batch_of(runs), None, best[2] + 1, config,
              f"refit {config.kind}", fixed=True)
     model.eval()
+    size_law = {}
+    if isinstance(model, RetrievalModel):
+        size_law = choose_size_law(model, keys, runs)
+        model.tokens.fit(runs, vocab_size, model.runs.exponent > 0
+                         or model.runs.local)
     report = {"kind": config.kind, "epochs": len(history), "best_epoch": best[2],
               **({"argument_weight": model.argument_weight,
                   "argument_weight_overlaps": {str(w): round(o, 4) for w, o in
-                                               model.argument_weight_overlaps.items()}}
+                                               model.argument_weight_overlaps.items()},
+                  **size_law}
                  if isinstance(model, RetrievalModel) else {}),
               "train_loss": history[best[2]][0], "validation_loss": best[0],
               "train_runs": [r["name"] for r in train_runs],
               "validation_runs": [r["name"] for r in val_runs],
               "refit_on_all_runs": refit}
     return model, space, report
+
+
+def choose_size_law(model, keys, runs) -> dict:
+    """Turns the local size law on (RunTotals.exponent_for) where it
+    predicts each training run's total from the others better than the
+    corpus's one exponent does, by SIZE_LOCAL_MARGIN of mean |log2 error|
+    at least: each run's blend leaves it out, and so do both exponents'
+    fits. How alike two runs are (pair_weight) is the mean of the
+    model's weight of each in the other's blend, itself left out. Returns
+    what the report says of it."""
+    totals = model.runs
+    sized = [i for i in range(len(runs)) if totals.log2_size[i] >= 0]
+    if len(sized) < 3:
+        return {}
+    with torch.no_grad():
+        scores = model.scores(keys).double()
+        own = torch.eye(len(runs), dtype=torch.bool)
+        alike = torch.softmax(scores.masked_fill(own, -math.inf), dim=1)
+        totals.pair_weight.copy_(((alike + alike.T) / 2).float())
+    points = [(float(totals.log2_size[i]), float(totals.log2_total[i])) for i in sized]
+    errors = {False: 0.0, True: 0.0}
+    for k, i in enumerate(sized):
+        keep = ~own[i]
+        weights = torch.softmax(scores[i].masked_fill(~keep, -math.inf), 0)
+        exponent = size_exponent(points[:k] + points[k + 1:])
+        for local in errors:
+            b = totals.exponent_for(weights, exponent, local, keep)
+            total = totals.total(weights, points[k][0], exponent=b)
+            errors[local] += abs(math.log2(max(total, 1.0)) - points[k][1])
+    errors = {local: e / len(sized) for local, e in errors.items()}
+    totals.local = errors[True] <= errors[False] - SIZE_LOCAL_MARGIN
+    return {"size_law": "local" if totals.local else "corpus",
+            "size_law_errors": {"corpus": round(errors[False], 4),
+                                "local": round(errors[True], 4)}}
 
 
 def _fit(model, loss_of, train_batch, val_batch, max_epochs, config, desc,
@@ -779,8 +872,11 @@ def generate(model: LstmModel, space: TokenSpace, descriptor, seed=None,
 # The model file: phaedrus IR with weights in dense_resource blobs
 
 def weights_of(model) -> dict:
-    """Tensor name -> float32 tensor, in the names docs/Model.md lists."""
-    return {k: v.detach().float().contiguous() for k, v in model.state_dict().items()}
+    """Tensor name -> float32 tensor, in the names docs/Model.md lists (a
+    retrieval model's runs.pair_weight only with the local size law)."""
+    local = isinstance(model, RetrievalModel) and model.runs.local
+    return {k: v.detach().float().contiguous() for k, v in model.state_dict().items()
+            if k != "runs.pair_weight" or local}
 
 
 def model_ir(model, space: TokenSpace, corpus: dict, kind: str, report=None,
@@ -807,6 +903,8 @@ def model_ir(model, space: TokenSpace, corpus: dict, kind: str, report=None,
         floats["validation_loss"] = report["validation_loss"]
     if isinstance(model, RetrievalModel):
         floats["size_exponent"] = float(model.runs.exponent)
+        if model.runs.local:
+            floats["size_local_prior"] = float(model.runs.local_prior)
         # (Already in hidden.weight: said for the reader.)
         floats["argument_weight"] = float(model.argument_weight)
     attrs = [f"{k} = {v} : i64" for k, v in sorted(hyper.items())]

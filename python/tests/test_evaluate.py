@@ -160,7 +160,8 @@ def test_model_header_reads_names_back(tmp_path):
            "    hyperparameters({}) weights({})\n")
     path = tmp_path / "m.mlir"
     path.write_text(ops + '{-#\n  dialect_resources: { builtin: { w: "0x0400" } }\n#-}\n')
-    assert model_header(path) == {"kind": "mlp", "descriptors": names, "runs": runs}
+    assert model_header(path) == {"kind": "mlp", "vocab_size": 2, "descriptors": names,
+                                  "runs": runs}
     path.write_text("".join(line for line in ops.splitlines(True)
                             if not line.startswith("    runs(")))
     assert model_header(path)["runs"] is None

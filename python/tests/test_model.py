@@ -5,6 +5,7 @@ the same generated profile. Also the model file's errors."""
 
 import dataclasses
 import json
+import math
 import re
 import subprocess
 
@@ -460,6 +461,84 @@ def test_retrieval_total_follows_the_input_size(tmp_path):
     with torch.no_grad():
         weights = torch.softmax(model.scores(M.multi_hot(space, tokens).unsqueeze(0))[0], 0)
     assert out["total"] == pytest.approx(model.runs.total(weights, 20.5), rel=1e-5)
+
+
+def two_workloads_corpus():
+    """Two programs (as a script or an AWK program on the command line):
+    within each, the work grows as the input (three sizes each), but
+    across them it does not: `small` reads inputs of 2^10-2^14 bytes and
+    does 2^16-2^20 events, `big` reads 2^16-2^20 and does 2^14-2^18 (the
+    gawk trial's corpus: 13 AWK programs, one exponent 0)."""
+    corpus = synthetic_corpus(runs=6)
+    base = corpus["runs"][0]["tokens"]
+    for i, run in enumerate(corpus["runs"]):
+        program, k = ("small", i) if i < 3 else ("big", i - 3)
+        log2_size = (10 if program == "small" else 16) + 2 * k
+        log2_total = (16 if program == "small" else 14) + 2 * k
+        run["name"] = f"{program}{k}"
+        # A program is told by its words (an AWK program's, a script's).
+        run["descriptor"] = ["argc=1", "operand1=file",
+                             *(f"file0.word={program}{j}" for j in range(8)),
+                             f"file0.size={log2_size}"]
+        unit = sum(c for _, c in base)
+        run["tokens"] = [(t, max(1, round(c * 2 ** log2_total / unit)))
+                         for t, c in base]
+        run["events"] = sum(c for _, c in run["tokens"])
+    return corpus
+
+
+def test_local_size_law_follows_each_workload(tmp_path):
+    """One exponent for a corpus of workloads whose totals grow with their
+    inputs only within each comes out 0, and a larger input's prediction
+    keeps the totals of the runs it blends. The local law fits the
+    exponent over the runs a prediction blends: train keeps it where
+    leave-one-out says it predicts totals better, and lib/Inference
+    computes what PyTorch does."""
+    corpus = two_workloads_corpus()
+    config = M.TrainConfig(kind="retrieval", seed=0, epochs=5, progress=False)
+    model, space, report = M.train(corpus, config)
+    assert model.runs.exponent == 0.0
+    assert report["size_law"] == "local", report
+    assert report["size_law_errors"]["local"] < report["size_law_errors"]["corpus"] - 0.05
+    path = tmp_path / "local.mlir"
+    path.write_text(M.model_ir(model, space, corpus, "retrieval", report))
+    assert re.search(r"size_local_prior = 0.5 : f64", path.read_text())
+    assert '"runs.pair_weight" = dense_resource' in path.read_text()
+    descriptor = ["argc=1", "operand1=file",
+                  *(f"file0.word=small{j}" for j in range(8)), "file0.size=14"]
+    ids = ",".join(str(space.index[d]) for d in descriptor)
+    x = M.multi_hot(space, descriptor)
+    with torch.no_grad():
+        weights = torch.softmax(model.scores(x.unsqueeze(0))[0], 0)
+    assert float(weights[:3].sum()) > 0.9, weights
+    b = model.runs.exponent_for(weights)
+    assert 0.8 <= b <= 1.05, b
+    totals = {}
+    for log2_size in (14.5, 20.5):
+        out = run_model(path, "--log-counts", f"--descriptor-ids={ids}",
+                        f"--input-log2-size={log2_size}")
+        assert out["size_exponent"] == pytest.approx(b, rel=1e-5)
+        assert out["total"] == pytest.approx(model.runs.total(weights, log2_size), rel=1e-5)
+        got = torch.tensor(out["predicted_counts"], dtype=torch.float64)
+        want = model.predicted_counts(x, log2_size)
+        assert (got - want).abs().max().item() <= max(1.0, 1e-6 * want.max().item())
+        totals[log2_size] = out["total"]
+    # 2^6 more input: about 2^(6b) more work, where one exponent (0) kept
+    # the blended runs' totals.
+    assert math.log2(totals[20.5] / totals[14.5]) == pytest.approx(6 * b, rel=1e-4)
+    assert math.log2(totals[20.5]) >= 24
+    # A corpus of one workload keeps the corpus's exponent (the local law
+    # predicts no better), and its model file has no pair weights.
+    model, space, report = M.train(sized_corpus(), config)
+    assert report["size_law"] == "corpus", report
+    assert "pair_weight" not in M.model_ir(model, space, sized_corpus(), "retrieval", report)
+    # Without the prior's weight the model file is refused.
+    broken = tmp_path / "broken.mlir"
+    broken.write_text(re.sub(r", size_local_prior = [0-9.e+-]+ : f64", "",
+                             path.read_text()))
+    result = run_model(broken, "--log-counts", f"--descriptor-ids={ids}", check=False)
+    assert result.returncode != 0
+    assert "hyper-parameter 'size_local_prior' is missing" in result.stderr
 
 
 def test_size_exponent():

@@ -179,6 +179,14 @@ int main(int argc, char **argv) {
       if (!(*model)->predictTotal(ids, options.inputLog2Size, total, error))
         return fail(error);
       out["total"] = total;
+      // The exponent it scaled by (fitted over the blended runs with the
+      // local law).
+      if (!runs.empty()) {
+        std::vector<float> weights;
+        if (!(*model)->blendWeights(ids, weights, error))
+          return fail(error);
+        out["size_exponent"] = (*model)->sizeExponentFor(weights);
+      }
       // And the counts --phaedrus-predict attaches: the law's total shared
       // by the mixture, tokens of fixed counts at theirs.
       std::vector<uint64_t> counts;

@@ -138,6 +138,15 @@ public:
   /// training runs' totals did not follow their inputs' sizes).
   double sizeExponent() const;
 
+  /// A model with the local size law (weight runs.pair_weight,
+  /// hyper-parameter size_local_prior): each prediction's exponent is
+  /// fitted over the runs it blends.
+  bool hasLocalSizeLaw() const;
+
+  /// A model with a size law: the exponent of a prediction blending its runs
+  /// with `weights` (sizeExponent() without the local law).
+  double sizeExponentFor(const std::vector<float> &weights) const;
+
   /// A model with a size law, `weights` a blend of its runs: how far the
   /// sizes of the blended runs' inputs lie from an input of
   /// `inputLog2Size` bytes, as the blend's mean of (input's log2 size - the

@@ -236,16 +236,22 @@ static LogicalResult remarkBlend(PredictOp op, inference::Model &model,
     if (!model.predictTotal(ids, inputLog2Size, total, error))
       return op.emitOpError() << "prediction failed: " << error;
     os << ", scaled to " << llvm::format("%.0f", total) << " events";
-    if (inputLog2Size)
+    if (inputLog2Size) {
       os << " for an input of about 2^" << llvm::format("%.1f", *inputLog2Size)
          << " bytes (sizes are described to a power of two)";
+      if (model.hasLocalSizeLaw())
+        os << ", with totals growing as size^"
+           << llvm::format("%.2f", model.sizeExponentFor(weights))
+           << " over the runs it blends";
+    }
   }
   op.emitRemark() << message;
   warnArgumentMismatch(op, runArguments, runs, weights, tokens);
   // Without a law of size, a blend of runs on far smaller or larger inputs
   // predicts their totals, whatever this input's size: say so.
   constexpr double kFarLog2 = 3; // 8 times
-  if (model.hasSizeLaw() && model.sizeExponent() == 0 && inputLog2Size) {
+  if (model.hasSizeLaw() && model.sizeExponentFor(weights) == 0 &&
+      inputLog2Size) {
     if (std::optional<double> gap =
             model.blendedSizeGap(weights, *inputLog2Size);
         gap && std::abs(*gap) >= kFarLog2) {
@@ -255,9 +261,14 @@ static LogicalResult remarkBlend(PredictOp op, inference::Model &model,
          << llvm::format("%.1f", std::abs(*gap)) << " times "
          << (*gap > 0 ? "smaller" : "larger") << " than this one (2^"
          << llvm::format("%.1f", *inputLog2Size)
-         << " bytes), and the training runs' totals did not follow their "
-            "inputs' sizes (size_exponent 0): the predicted counts may be far "
-            "off; a training run on an input of about this size would help";
+         << " bytes), and "
+         << (model.hasLocalSizeLaw()
+                 ? "the totals of the runs it blends did not follow their "
+                   "inputs' sizes (size exponent 0 over them)"
+                 : "the training runs' totals did not follow their inputs' "
+                   "sizes (size_exponent 0)")
+         << ": the predicted counts may be far off; a training run on an "
+            "input of about this size would help";
       op.emitWarning() << warning;
     }
   }
