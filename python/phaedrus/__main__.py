@@ -151,8 +151,15 @@ def cmd_run(args):
     # The input as the program gets it, before it can change it.
     description = corpus_mod.describe_input([binary.name, *args.args],
                                             stdin=args.stdin)
-    code, out, err = pipeline.run_program(binary, args.args, trace=trace,
-                                          stdin_path=args.stdin)
+    try:
+        code, out, err = pipeline.run_program(binary, args.args, trace=trace,
+                                              stdin_path=args.stdin)
+    except KeyboardInterrupt:
+        # The trace of a run cut short by the user is not one to learn from.
+        if trace.exists():
+            trace.unlink()
+            log(f"removed the interrupted run's trace {trace}")
+        raise
     sys.stdout.buffer.write(out)
     sys.stderr.buffer.write(err)
     if not trace.exists():
@@ -648,6 +655,12 @@ def main(argv=None):
     except ToolError as e:
         print(f"phaedrus {args.command}: error: {e}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        # Ctrl-C: what the command was doing stops (the tools it ran are
+        # killed with it), without a traceback; 130 as a shell reports
+        # SIGINT.
+        print(f"\nphaedrus {args.command}: interrupted", file=sys.stderr)
+        return 130
     return result or 0
 
 

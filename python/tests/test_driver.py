@@ -961,3 +961,56 @@ def test_a_switch_without_cases_gets_no_weights(tmp_path):
         switch = switch[:switch.index("\n", switch.index("]"))]
         assert "]" in switch and "branch_weights" not in switch, option
         assert "phaedrus.branch_weights" in text, option  # the loop's branch
+
+
+def _interrupted(tmp_path, *args, after=3.0):
+    """`phaedrus ARGS`, sent SIGINT (Ctrl-C) after `after` seconds."""
+    import signal
+    import time
+    env = {"PYTHONPATH": str(REPO_ROOT / "python"), "PATH": "/usr/bin:/bin"}
+    process = subprocess.Popen([sys.executable, "-m", "phaedrus", *map(str, args)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, env=env, cwd=tmp_path)
+    time.sleep(after)
+    assert process.poll() is None, "the command ended before it was interrupted"
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    return process.returncode, err
+
+
+def test_ctrl_c_stops_a_command_without_a_traceback(tmp_path):
+    """Ctrl-C printed a Python traceback from inside torch (a jq and a gawk
+    user's trials): a command now says it was interrupted, exits with 130
+    and leaves no output of its own half made."""
+    corpus = tmp_path / "corpus.json"
+    corpus.write_text(json.dumps(_long_training_corpus()))
+    code, err = _interrupted(tmp_path, "train", corpus, "--kind", "lstm", "--epochs",
+                             "100000", "--patience", "100000", "-o", tmp_path / "m.mlir")
+    assert code == 130, err
+    assert err.strip().endswith("phaedrus train: interrupted") and "Traceback" not in err
+    assert not (tmp_path / "m.mlir").exists()
+    # A run: the program is stopped with it, and its trace, of a run cut
+    # short, removed.
+    _instrumented(tmp_path, "spin", "int step(int x) { return x * 3 + 1; }\n"
+                  "int main(void) { unsigned x = 1; for (;;) x = step(x); return x; }\n")
+    code, err = _interrupted(tmp_path, "run", tmp_path / "spin.inst", "-o",
+                             tmp_path / "spin.wpp", "--", after=2.0)
+    assert code == 130, err
+    assert "removed the interrupted run's trace" in err and "Traceback" not in err
+    assert not list(tmp_path.glob("spin.wpp*"))
+
+
+def _long_training_corpus():
+    """A corpus whose lstm trains for minutes: many runs, a vocabulary of
+    200 tokens."""
+    from phaedrus.corpus import featurizer_version
+    entries = [{"id": i, "kind": "function", "symbol": f"f{i}"} for i in range(200)]
+    runs = [{"name": f"r{r}", "argv": ["p", f"-{r}"], "stdin": None,
+             "descriptor": ["argc=1", f"opt=-{r}", "stdin=none"],
+             "events": 200 * 7, "tokens": [(t, 7 + (t * r) % 13) for t in range(200)]}
+            for r in range(20)]
+    return {"format": "phaedrus-corpus", "version": 1, "fingerprint": "1",
+            "featurizer": featurizer_version(),
+            "vocabulary": {"name": "v", "fingerprint": "1",
+                                            "entries": entries},
+            "runs": runs}
