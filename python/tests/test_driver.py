@@ -979,9 +979,9 @@ def _interrupted(tmp_path, *args, after=3.0):
 
 
 def test_ctrl_c_stops_a_command_without_a_traceback(tmp_path):
-    """Ctrl-C printed a Python traceback from inside torch (a jq and a gawk
-    user's trials): a command now says it was interrupted, exits with 130
-    and leaves no output of its own half made."""
+    """Ctrl-C printed a Python traceback (train's from inside torch's
+    backward): a command now says it was interrupted, exits with 130 and
+    leaves no output of its own half made."""
     corpus = tmp_path / "corpus.json"
     corpus.write_text(json.dumps(_long_training_corpus()))
     code, err = _interrupted(tmp_path, "train", corpus, "--kind", "lstm", "--epochs",
