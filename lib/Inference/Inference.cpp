@@ -272,7 +272,8 @@ bool Model::Impl::checkSizeLaw(std::string &error) {
   }
   sizeExponent = exponent->second;
   auto prior = spec.hyperparameters.find("size_local_prior");
-  if (prior != spec.hyperparameters.end() || spec.weights.count("runs.pair_weight")) {
+  if (prior != spec.hyperparameters.end() ||
+      spec.weights.count("runs.pair_weight")) {
     if (prior == spec.hyperparameters.end() ||
         !(prior->second > 0 && prior->second <= 100)) {
       error = "hyper-parameter 'size_local_prior' is " +
@@ -722,8 +723,8 @@ double Model::Impl::exponentFor(const float *w) const {
     for (int64_t j = i + 1; j < hiddenSize; ++j) {
       if (log2Size[j] < 0 || w[j] <= 0)
         continue;
-      double u = static_cast<double>(w[i]) * w[j] *
-                 (*pairWeight)[i * hiddenSize + j];
+      double u =
+          static_cast<double>(w[i]) * w[j] * (*pairWeight)[i * hiddenSize + j];
       double dx = static_cast<double>(log2Size[i]) - log2Size[j];
       double dy = static_cast<double>(log2Total[i]) - log2Total[j];
       mass += u;
@@ -733,7 +734,8 @@ double Model::Impl::exponentFor(const float *w) const {
   }
   if (mass <= 0)
     return sizeExponent;
-  double b = (sxy / mass + localPrior * sizeExponent) / (sxx / mass + localPrior);
+  double b =
+      (sxy / mass + localPrior * sizeExponent) / (sxx / mass + localPrior);
   return std::clamp(b, 0.0, kMaxLocalExponent);
 }
 

@@ -260,8 +260,7 @@ static LogicalResult remarkBlend(PredictOp op, inference::Model &model,
       ws << "the runs the prediction blends read inputs about 2^"
          << llvm::format("%.1f", std::abs(*gap)) << " times "
          << (*gap > 0 ? "smaller" : "larger") << " than this one (2^"
-         << llvm::format("%.1f", *inputLog2Size)
-         << " bytes), and "
+         << llvm::format("%.1f", *inputLog2Size) << " bytes), and "
          << (model.hasLocalSizeLaw()
                  ? "the totals of the runs it blends did not follow their "
                    "inputs' sizes (size exponent 0 over them)"
