@@ -638,3 +638,34 @@ def test_training_without_a_terminal_says_how_it_goes(capsys):
     M.train(synthetic_corpus(), M.TrainConfig(kind="mlp", epochs=3, progress=False,
                                               heartbeat_s=None))
     assert "epoch" not in capsys.readouterr().err
+
+
+def test_retrieval_predicts_a_training_input_as_itself():
+    """Leave-one-out never scores a run against its own input, and training
+    let runs whose profiles help predict many others (a little of every
+    run's work) outweigh a run on its own input: a jq corpus blended
+    another run for 12 of its 30 training inputs. With the self term, each
+    training input's blend is its own run."""
+    n = 10
+    g = torch.Generator().manual_seed(2)
+    corpus = synthetic_corpus(vocab_size=n + 5, runs=n + 1)
+    for i, run in enumerate(corpus["runs"]):
+        # Runs of their own work (token i), and a hub doing a little of each.
+        own = [(i, 1000)] if i < n else [(t, 100) for t in range(n)]
+        run["tokens"] = own + [(n + j, 100) for j in range(5)]
+        run["events"] = sum(c for _, c in run["tokens"])
+        words = torch.randperm(12, generator=g)[:6].tolist()
+        run["descriptor"] = ["argc=1", f"opt=-{i}", "stdin=file",
+                             *(f"stdin.word={w}" for w in words)]
+        run["name"] = f"r{i}"
+    model, space, report = M.train(corpus, M.TrainConfig(kind="retrieval", progress=False))
+    keys = torch.stack([M.multi_hot(space, r["descriptor"]) for r in corpus["runs"]])
+    with torch.no_grad():
+        weights = torch.softmax(model.scores(keys), dim=1)
+    assert float(weights.diagonal().min()) >= 0.9, weights.diagonal()
+    # The loss reported is leave-one-out's alone.
+    profiles, _ = M.normalized_profiles(n + 5, corpus["runs"])
+    exclude = torch.eye(n + 1, dtype=torch.bool)
+    with torch.no_grad():
+        loo = float(model.overlap_loss(keys, profiles, exclude))
+    assert report["validation_loss"] == pytest.approx(loo)
