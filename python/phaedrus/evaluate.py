@@ -413,6 +413,9 @@ class Evaluation:
             raise ToolError(f"program not found: {self.program}")
         if not self.model.exists():
             raise ToolError(f"model not found: {self.model}")
+        # That it is a model at all, first: an instrumented module has the
+        # corpus's fingerprint too.
+        self.model_header
         model_fingerprint = pipeline.fingerprint_of(self.model)
         if str(model_fingerprint) != str(corpus["fingerprint"]):
             raise ToolError(f"the model {self.model} was trained on another build "

@@ -418,11 +418,28 @@ def model_header(path) -> dict:
     """The kind, vocabulary size, descriptor tokens and training run names
     (None when it names none) of a model file (docs/Model.md), without its
     weights."""
-    with open(path) as f:
-        ir = f.read().partition("{-#")[0]
+    kind = file_kind(path)
+    if kind:
+        raise ToolError(f"{path} is not a model, it is {kind}: give the file "
+                        f"'phaedrus train' wrote")
+    try:
+        with open(path) as f:
+            ir = f.read().partition("{-#")[0]
+    except FileNotFoundError:
+        raise ToolError(f"model not found: {path}")
+    except (OSError, UnicodeDecodeError) as e:
+        raise ToolError(f"cannot read the model {path}: {e}")
     op = re.search(r"phaedrus\.model @\S+ (\w+) vocabulary", ir)
     if op is None:
-        raise ToolError(f"{path}: not a model file (no phaedrus.model op)")
+        what = ("it is JSON (a corpus?): 'phaedrus train' makes a model of "
+                "a corpus" if ir.lstrip().startswith("{") else
+                "it is an instrumented module (prog.inst.mlir): give the "
+                "file 'phaedrus train' wrote" if "phaedrus.vocabulary" in ir else
+                "it is a program module: give the file 'phaedrus train' wrote"
+                if "llvm.func" in ir else
+                "it holds no phaedrus.model op: give the file 'phaedrus train' "
+                "wrote")
+        raise ToolError(f"{path} is not a model file: {what}")
     header = {"kind": op.group(1), "descriptors": [], "runs": None}
     # The optional lists follow vocab_size(N) in the op's order, each a list
     # of string literals.

@@ -565,6 +565,17 @@ def test_eval_errors(tmp_path):
                         "--corpus", tmp_path / "other-corpus.json", "-o",
                         tmp_path / "e.json", "--held-out", *held,
                         "--workdir", tmp_path / "othercorpuswd")
+    # Not a model at all (an instrumented module has the corpus's
+    # fingerprint, and a jq user's eval built for minutes before saying so).
+    instrumented = next(tmp_path.glob("*.inst.mlir"))
+    for wrong, says in [(instrumented, "it is an instrumented module"),
+                        (tmp_path / "w.mlir", "it is a program module"),
+                        (tmp_path / "corpus.json", "it is JSON (a corpus?)")]:
+        result = phaedrus("eval", tmp_path / "w.mlir", "--model", wrong, *base[3:],
+                          "--held-out", *held, "--workdir", tmp_path / "wrongmodelwd")
+        assert result.returncode == 1
+        assert f"{wrong} is not a model file: {says}" in result.stderr, result.stderr
+        assert not (tmp_path / "wrongmodelwd" / "instrumented.mlir").exists()
     result = other_corpus(lambda c: c["vocabulary"]["entries"].append(
         dict(c["vocabulary"]["entries"][-1], id=len(c["vocabulary"]["entries"]))))
     assert result.returncode == 1
