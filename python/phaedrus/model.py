@@ -591,8 +591,15 @@ def train(corpus: dict, config: TrainConfig):
     runs = corpus["runs"]
     train_runs, val_runs = split_runs(runs, config)
     vocab_size = len(corpus["vocabulary"]["entries"])
-    # The descriptor vocabulary is what the training runs show.
-    descriptors = sorted({d for r in train_runs for d in r["descriptor"]})
+    # The descriptor vocabulary is what the runs show, the validation runs'
+    # too: the model is refit on every run, and a token only they have (a
+    # jq filter given only to a validation run) was left out of the model
+    # for good. While they validate, their tokens that no training run has
+    # are left out of them, as a new input's unseen tokens are.
+    descriptors = sorted({d for r in runs for d in r["descriptor"]})
+    seen_in_training = {d for r in train_runs for d in r["descriptor"]}
+    val_runs = [dict(r, descriptor=[d for d in r["descriptor"] if d in seen_in_training])
+                for r in val_runs]
     space = TokenSpace(descriptors, vocab_size)
 
     if config.kind == "lstm":

@@ -669,3 +669,17 @@ def test_retrieval_predicts_a_training_input_as_itself():
     with torch.no_grad():
         loo = float(model.overlap_loss(keys, profiles, exclude))
     assert report["validation_loss"] == pytest.approx(loo)
+
+
+def test_tokens_only_validation_runs_have_stay_in_the_model():
+    """The model is refit on every run, so what only the validation runs
+    show is kept (a jq user's validation run held the only filter
+    `[paths] | length`, and predict then called it never seen)."""
+    corpus = synthetic_corpus(runs=4)
+    corpus["runs"][3]["descriptor"] = corpus["runs"][3]["descriptor"] + ["operand1=only-here"]
+    for kind in ("mlp", "lstm"):
+        config = M.TrainConfig(kind=kind, seed=0, epochs=3, progress=False,
+                               validation=["run3"], hidden_size=8, embedding_dim=8)
+        model, space, report = M.train(corpus, config)
+        assert report["validation_runs"] == ["run3"] and report["refit_on_all_runs"]
+        assert "operand1=only-here" in space.descriptors, kind
