@@ -217,13 +217,32 @@ def mlir_to_llvm_ir(program: Path, output: Path) -> Path:
     return Path(output)
 
 
+def run_link(cmd, what):
+    """Runs a command that links; a link that fails for symbols no library
+    given defines says which and what to do, in place of the linker's lines
+    (a jq user's missing -lm -lonig: 131 lines)."""
+    try:
+        return run(cmd, what=what)
+    except ToolError as e:
+        missing = list(dict.fromkeys(re.findall(r"undefined reference to [`']([^']+)'",
+                                                e.stderr or "")))
+        if not missing:
+            raise
+        shown = ", ".join(missing[:8]) + (f" and {len(missing) - 8} more"
+                                          if len(missing) > 8 else "")
+        raise ToolError(f"{what} failed: the program uses symbols no library "
+                        f"given to the link defines ({shown}): give its "
+                        f"libraries with --ldflags, e.g. --ldflags '-lm' "
+                        f"(as its own build links it)", stderr=e.stderr)
+
+
 def llvm_ir_to_binary(ll: Path, output: Path, ldflags=(), link_runtime=False,
                       cflags=("-O2",)) -> Path:
     """LLVM IR -> executable: clang-22 optimises (reading any profile
     metadata the IR carries), compiles and links."""
     libs = [runtime_library(), "-lpthread", "-lzstd"] if link_runtime else []
-    run([llvm_tool("clang"), *cflags, ll, *libs, *ldflags, "-o", output],
-        what="clang (compile and link)")
+    run_link([llvm_tool("clang"), *cflags, ll, *libs, *ldflags, "-o", output],
+             what="clang (compile and link)")
     return Path(output)
 
 

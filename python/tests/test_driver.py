@@ -1025,3 +1025,23 @@ def _long_training_corpus():
             "vocabulary": {"name": "v", "fingerprint": "1",
                                             "entries": entries},
             "runs": runs}
+
+
+def test_a_link_without_the_programs_libraries_says_which_symbols(tmp_path):
+    """A program that needs libm, built without --ldflags: one line naming
+    the symbols and --ldflags, where a jq user got 131 lines of the
+    linker's."""
+    source = tmp_path / "m.c"
+    source.write_text("#include <math.h>\n#include <stdlib.h>\n"
+                      "int main(int argc, char **argv) {\n"
+                      "  return (int)cbrt(atof(argv[0])) + (int)erf(argc); }\n")
+    assert phaedrus("ir", source, "-o", tmp_path / "m.mlir").returncode == 0
+    for command in ("compile", "instrument"):
+        result = phaedrus(command, tmp_path / "m.mlir", "-o", tmp_path / f"m.{command}")
+        assert result.returncode == 1
+        first = result.stderr.strip().splitlines()[-1]
+        assert "the program uses symbols no library given to the link defines" in first
+        assert "cbrt" in first and "erf" in first and "--ldflags" in first
+        assert "undefined reference" not in result.stderr
+        assert phaedrus(command, tmp_path / "m.mlir", "-o", tmp_path / f"m.{command}",
+                        "--ldflags", "-lm").returncode == 0
