@@ -266,6 +266,28 @@ bool mlir::phaedrus::featurize::isCommandLineToken(const std::string &token) {
          token.rfind("operand", 0) == 0;
 }
 
+std::string
+mlir::phaedrus::featurize::hashedArgument(const RunInput &input,
+                                          const std::string &token) {
+  size_t hash = token.rfind("#");
+  if (!isCommandLineToken(token) || hash == std::string::npos ||
+      token.size() - hash != 9)
+    return {};
+  std::string digits = token.substr(hash);
+  for (size_t i = 1; i < input.argv.size(); ++i) {
+    const std::string &arg = input.argv[i];
+    // The whole argument, or the value or the name of a --name=value.
+    std::vector<std::string> parts = {arg};
+    if (size_t equals = arg.find('='); equals != std::string::npos)
+      parts.insert(parts.end(), {arg.substr(equals + 1), arg.substr(0, equals),
+                                 arg.substr(0, equals + 1)});
+    for (const std::string &part : parts)
+      if (!part.empty() && argToken(part) == digits)
+        return arg;
+  }
+  return {};
+}
+
 bool mlir::phaedrus::featurize::featurize(const RunInput &input,
                                           std::vector<std::string> &tokens,
                                           std::string &error) {

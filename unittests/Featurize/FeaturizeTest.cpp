@@ -315,3 +315,26 @@ TEST(Featurize, InputSizeSumsTheFilesAtTheirBucketsMiddles) {
   dir.write("in.txt", std::string(1000, 'a'));
   EXPECT_DOUBLE_EQ(*inputLog2Size(run({{"p", "in.txt"}, "", dir.path})), 9.5);
 }
+
+TEST(Featurize, HashedArgumentsAreNamedBack) {
+  // A jq filter and an AWK program become hashes; each token names its
+  // argument, whatever its place, and no other token names one.
+  std::string filter = "[.[] | select(.email | test(\"^[a-m]\"))] | length";
+  std::string program = "{ n += NF } END { print n, NR }";
+  RunInput input{{"p", "-c", "--expr=" + program, filter, "short"}, "", ""};
+  std::vector<std::string> tokens = run(input);
+  int named = 0;
+  for (const std::string &token : tokens) {
+    std::string argument = hashedArgument(input, token);
+    if (argument.empty())
+      continue;
+    ++named;
+    EXPECT_NE(token.find("=#"), std::string::npos) << token;
+    EXPECT_TRUE(argument == filter || argument == "--expr=" + program) << token;
+  }
+  // operand1=#..., opt=--expr=#...
+  EXPECT_EQ(named, 2);
+  EXPECT_EQ(hashedArgument(input, "operand2=short"), "");
+  EXPECT_EQ(hashedArgument(input, "operand1=#00000000"), "");
+  EXPECT_EQ(hashedArgument(input, "file0.word=#1234567"), "");
+}

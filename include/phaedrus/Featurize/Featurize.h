@@ -50,6 +50,12 @@ bool isContentToken(const std::string &token);
 /// opposed to those of standard input and of files.
 bool isCommandLineToken(const std::string &token);
 
+/// The argument of `input` that a token of its command line stands for when
+/// the token gives it as a hash (`operand1=#bf0dc6c1`: an argument longer
+/// than 32 characters or with spaces, such as a jq filter or an AWK
+/// program); empty for any other token.
+std::string hashedArgument(const RunInput &input, const std::string &token);
+
 /// The log2 of the summed size of a run's input files, from their size
 /// tokens (`fileK.size=B`, `stdin.size=B`, each taken at its bucket's
 /// middle, 2^(B + 1/2) bytes); none when the tokens describe no file. A

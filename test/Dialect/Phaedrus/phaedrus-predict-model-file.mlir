@@ -52,3 +52,6 @@
 // RUN: phaedrus-opt %S/Inputs/predict-program.mlir '--phaedrus-predict=model-file=%S/Inputs/predict-model.mlir input={#phaedrus.input<argv = ["p", "words.txt"]>} input-dir=%t.dir' -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNSEEN
 // UNSEEN: warning: 6 of 14 descriptor tokens were never seen in training and are left out: argc=1, operand1=file, file0.size=4, file0.kind=text, file0.entropy={{[0-9]+}}, file0.lines=1{{$}}
 // UNSEEN: remark: 7 of 14 descriptor tokens (words and trigram buckets of input files) were never seen in training and are left out: file0.gram={{[0-9]+}}, file0.gram={{[0-9]+}}, file0.gram={{[0-9]+}}, file0.gram={{[0-9]+}}, file0.word={{[0-9]+}}, file0.word={{[0-9]+}}, file0.word={{[0-9]+}}{{$}}
+// A hashed argument (a jq filter) is named back, cut short.
+// RUN: phaedrus-opt %S/Inputs/predict-program.mlir '--phaedrus-predict=model-file=%S/Inputs/predict-model.mlir input={#phaedrus.input<argv = ["jq", "-c", "[.[] | select(.email | test(\"^[a-m]\"))] | sort_by(.score) | .[0]"]>}' -o /dev/null 2>&1 | FileCheck %s --check-prefix=HASHED
+// HASHED: warning: {{.*}}operand1=#{{[0-9a-f]+}} (the argument '[.[] | select(.email | test("^[a-m]"))] | sor...'){{$}}

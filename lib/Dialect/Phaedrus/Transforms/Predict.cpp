@@ -338,9 +338,20 @@ LogicalResult PhaedrusPredictPass::predict(PredictOp op, uint64_t fingerprint,
   // line or of a file's size, kind or entropy mean a run unlike any in
   // training: a warning.
   std::vector<std::string> unknownContent, unknownShape;
-  for (const std::string &token : unknown)
-    (featurize::isContentToken(token) ? unknownContent : unknownShape)
-        .push_back(token);
+  for (const std::string &token : unknown) {
+    if (featurize::isContentToken(token)) {
+      unknownContent.push_back(token);
+      continue;
+    }
+    // A hashed argument (a jq filter, an AWK program) is named, cut short.
+    std::string argument = featurize::hashedArgument(input, token);
+    constexpr size_t kShown = 48;
+    if (argument.size() > kShown)
+      argument = argument.substr(0, kShown - 3) + "...";
+    unknownShape.push_back(argument.empty()
+                               ? token
+                               : token + " (the argument '" + argument + "')");
+  }
   if (!unknownShape.empty())
     op.emitWarning() << unknownShape.size() << " of " << tokens.size()
                      << " descriptor tokens were never seen in training and "
