@@ -139,7 +139,8 @@ def cmd_run(args):
         log("warning: the program does not get phaedrus run's own standard "
             "input (a file or pipe given to it here): give the file with "
             "--stdin FILE, so that the run's description names it")
-    if args.args and args.args[0] in (binary.name, binary.stem) and \
+    if args.args and args.args[0] in (binary.name, binary.stem,
+                                      binary.name.split(".")[0]) and \
             not Path(args.args[0]).exists():
         log(f"warning: the program's first argument is {args.args[0]!r}, its "
             f"own name: 'phaedrus run' takes the arguments after '--' without "
@@ -263,7 +264,10 @@ def cmd_train(args):
                    f"{', '.join(report['validation_runs'])}")
     elif args.kind == "retrieval":
         # Its loss is leave-one-out: each run predicted from the others.
-        checked = "each run predicted from the others"
+        checked = ("each run predicted from the others"
+                   if len(corpus["runs"]) > 1 else
+                   "a corpus of one run: every prediction is that run's "
+                   "profile")
     else:
         checked = ("no runs held out for validation (fewer than 10 runs; "
                    "--validation NAMES holds some out): the loss says how "
@@ -373,7 +377,7 @@ def cmd_build(args):
             Path(args.keep_ir).write_text(lowered.read_text())
         pipeline.mlir_to_binary(lowered, args.output, shlex.split(args.ldflags))
     log(f"wrote {args.output} (optimised with the profile predicted for "
-        f"{' '.join(args.args)})")
+        f"{shlex.join(args.args)})")
 
 
 def cmd_eval(args):

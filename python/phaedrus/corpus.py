@@ -392,6 +392,9 @@ def corpus_from_traces(traces, fingerprint=None, sequences=None,
     named = {}
     for trace in map(Path, traces):
         name = trace.name.split(".")[0]
+        if name in named and named[name].resolve() == trace.resolve():
+            raise ToolError(f"{trace} is given twice: give each run's trace "
+                            f"once")
         if name in named:
             raise ToolError(f"{named[name]} and {trace} both give the run name "
                             f"'{name}' (a run is named by its trace file's name "

@@ -106,6 +106,26 @@ def file_kind(path) -> str:
     return next((kind for magic, kind in FILE_KINDS if head.startswith(magic)), None)
 
 
+def mlir_text_kind(path) -> str:
+    """What an MLIR text file given where JSON belongs is: a model, an
+    instrumented module or a module; None for other files. (Only an
+    error's path reads this: a model's op follows its vocabulary, which
+    may take megabytes.)"""
+    try:
+        with open(path, errors="replace") as f:
+            start = f.read(1 << 12).lstrip()
+            if not start.startswith(("module", "#", "llvm.", "//", "phaedrus.")):
+                return None
+            text = start + f.read()
+    except OSError:
+        return None
+    if re.search(r"^\s*phaedrus\.model @", text, re.M):
+        return "a model (MLIR, as 'phaedrus train' writes them)"
+    if re.search(r"^\s*phaedrus\.vocabulary @", text, re.M):
+        return "an instrumented module (MLIR)"
+    return "an MLIR module"
+
+
 def read_json(path, name: str, what: str, advice=None):
     """The JSON in `path`. Errors: "NAME not found: PATH"; "PATH is not
     WHAT (JSON): why", or, for a file whose first bytes say what it is
@@ -115,7 +135,7 @@ def read_json(path, name: str, what: str, advice=None):
     except FileNotFoundError:
         raise ToolError(f"{name} not found: {path}")
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        kind = file_kind(path)
+        kind = file_kind(path) or mlir_text_kind(path)
         if kind:
             raise ToolError(f"{path} is not {what}, it is {kind}"
                             f"{advice(kind) if advice else ''}")

@@ -690,6 +690,11 @@ def test_mistakes_of_a_first_users_session(tmp_path):
     results.append(phaedrus("run", tmp_path / "w.inst", "-o", tmp_path / "r.wpp",
                             "--", "w.inst", tmp_path / "in.txt"))
     assert "the program's first argument is 'w.inst', its own name" in results[-1].stderr
+    # ... and the program's name without the build's suffixes (jq for
+    # jq.path.inst: a jq user's mistake went unnoticed).
+    results.append(phaedrus("run", tmp_path / "w.inst", "-o", tmp_path / "r.wpp",
+                            "--", "w", tmp_path / "in.txt"))
+    assert "the program's first argument is 'w', its own name" in results[-1].stderr
     # An instrumented module that does not exist (was a FileNotFoundError).
     results.append(phaedrus("corpus", tmp_path / "r.wpp", "-o", tmp_path / "c.json",
                             "--program", tmp_path / "absent.inst.mlir"))
@@ -853,6 +858,11 @@ def test_corpus_warns_about_runs_that_failed(tmp_path):
     assert result.returncode == 1
     assert (f"{tmp_path / 'runs' / 'ok.v1.wpp'} and {tmp_path / 'runs' / 'ok.v2.wpp'} "
             f"both give the run name 'ok'") in result.stderr
+    # The same trace twice is said to be that.
+    result = phaedrus("corpus", tmp_path / "runs" / "ok.v1.wpp",
+                      tmp_path / "runs" / ".." / "runs" / "ok.v1.wpp", "-o", tmp_path / "c2.json")
+    assert result.returncode == 1
+    assert "ok.v1.wpp is given twice: give each run's trace once" in result.stderr
 
     # A trace where the corpus belongs, the binary where its module belongs
     # (a session trying xz as a user got a traceback and a UTF-8 error).
@@ -860,6 +870,10 @@ def test_corpus_warns_about_runs_that_failed(tmp_path):
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert (f"{tmp_path / 'runs' / 'ok.wpp'} is not a phaedrus corpus, it is a "
             f"trace file (as 'phaedrus run' writes them)") in result.stderr
+    # A module where the corpus belongs is named as one.
+    result = phaedrus("train", tmp_path / "st.mlir", "-o", tmp_path / "m.mlir")
+    assert result.returncode == 1
+    assert "st.mlir is not a phaedrus corpus, it is an MLIR module" in result.stderr
     result = phaedrus("corpus", tmp_path / "runs" / "ok.wpp", "--program",
                       tmp_path / "st.inst", "-o", tmp_path / "c3.json")
     assert result.returncode == 1
