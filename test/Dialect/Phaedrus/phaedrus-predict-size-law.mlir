@@ -28,3 +28,20 @@
 // RUN: head -c 8 /dev/zero > %t.small
 // RUN: phaedrus-opt %S/Inputs/predict-program.mlir '--phaedrus-predict=model-file=%S/Inputs/predict-no-size-law-model.mlir input={#phaedrus.input<argv = ["p"], stdin = "%t.small">}' 2>&1 | FileCheck %s --check-prefix=NEAR --implicit-check-not="warning: the runs"
 // NEAR: remark: the prediction blends the training runs tiny 0.50, nofile 0.50, scaled to 640 events for an input of about 2^3.5 bytes (sizes are described to a power of two)
+
+// With a law, a blend of runs on inputs far from this one's size is
+// extrapolated that far, and says so (the same model, exponent 1).
+// RUN: sed 's/size_exponent = 0.0/size_exponent = 1.0/' %S/Inputs/predict-no-size-law-model.mlir > %t.law.mlir
+// RUN: phaedrus-opt %S/Inputs/predict-program.mlir '--phaedrus-predict=model-file=%t.law.mlir input={#phaedrus.input<argv = ["p"], stdin = "%t.in">}' -o /dev/null 2>&1 | FileCheck %s --check-prefix=EXTRAPOLATED
+// EXTRAPOLATED: warning: the runs the prediction blends read inputs about 2^6.5 times smaller than this one (2^9.5 bytes), and their totals are extrapolated as size^1.00 that far: the predicted counts may be far off
+
+// The local law fits the exponent over the runs blended (0.889), and
+// scales each: 0.5 * 2^(10 + 0.889 * 6.5) + 0.5 * 2^(12 + 0.889 * 4.5) =
+// 60856 (in float32 weights, 60858); their inputs are 2^5.5 times smaller.
+// RUN: phaedrus-opt %S/Inputs/predict-program.mlir '--phaedrus-predict=model-file=%S/Inputs/predict-local-size-law-model.mlir input={#phaedrus.input<argv = ["p"], stdin = "%t.in">}' -o /dev/null 2>&1 | FileCheck %s --check-prefix=LOCAL
+// LOCAL: remark: the prediction blends the training runs a 0.50, b 0.50, scaled to 608{{[0-9][0-9]}} events for an input of about 2^9.5 bytes (sizes are described to a power of two), with totals growing as size^0.89 over the runs it blends
+// LOCAL: warning: the runs the prediction blends read inputs about 2^5.5 times smaller than this one (2^9.5 bytes), and their totals are extrapolated as size^0.89 that far
+// Without the prior, the model file is refused.
+// RUN: sed 's/, *size_local_prior = 0.5 : f64//' %S/Inputs/predict-local-size-law-model.mlir > %t.noprior.mlir
+// RUN: not phaedrus-opt %S/Inputs/predict-program.mlir '--phaedrus-predict=model-file=%t.noprior.mlir input={#phaedrus.input<argv = ["p"]>}' -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOPRIOR
+// NOPRIOR: hyper-parameter 'size_local_prior' is missing

@@ -247,26 +247,31 @@ static LogicalResult remarkBlend(PredictOp op, inference::Model &model,
   }
   op.emitRemark() << message;
   warnArgumentMismatch(op, runArguments, runs, weights, tokens);
-  // Without a law of size, a blend of runs on far smaller or larger inputs
-  // predicts their totals, whatever this input's size: say so.
+  // A blend of runs on far smaller or larger inputs: without a law of
+  // size, it predicts their totals, whatever this input's size; with one,
+  // it extrapolates them far beyond the sizes trained on. Say so.
   constexpr double kFarLog2 = 3; // 8 times
-  if (model.hasSizeLaw() && model.sizeExponentFor(weights) == 0 &&
-      inputLog2Size) {
+  if (model.hasSizeLaw() && inputLog2Size) {
     if (std::optional<double> gap =
             model.blendedSizeGap(weights, *inputLog2Size);
         gap && std::abs(*gap) >= kFarLog2) {
+      double exponent = model.sizeExponentFor(weights);
       std::string warning;
       llvm::raw_string_ostream ws(warning);
       ws << "the runs the prediction blends read inputs about 2^"
          << llvm::format("%.1f", std::abs(*gap)) << " times "
          << (*gap > 0 ? "smaller" : "larger") << " than this one (2^"
-         << llvm::format("%.1f", *inputLog2Size) << " bytes), and "
-         << (model.hasLocalSizeLaw()
-                 ? "the totals of the runs it blends did not follow their "
-                   "inputs' sizes (size exponent 0 over them)"
-                 : "the training runs' totals did not follow their inputs' "
-                   "sizes (size_exponent 0)")
-         << ": the predicted counts may be far off; a training run on an "
+         << llvm::format("%.1f", *inputLog2Size) << " bytes), and ";
+      if (exponent == 0)
+        ws << (model.hasLocalSizeLaw()
+                   ? "the totals of the runs it blends did not follow their "
+                     "inputs' sizes (size exponent 0 over them)"
+                   : "the training runs' totals did not follow their inputs' "
+                     "sizes (size_exponent 0)");
+      else
+        ws << "their totals are extrapolated as size^"
+           << llvm::format("%.2f", exponent) << " that far";
+      ws << ": the predicted counts may be far off; a training run on an "
             "input of about this size would help";
       op.emitWarning() << warning;
     }
