@@ -584,6 +584,32 @@ def check_lstm_memory(runs, vocab_size, available=None):
             f"mlp, whose size does not grow with the runs' lengths")
 
 
+# An lstm whose training this machine would take longer than this over
+# all its epochs says so before it starts.
+LSTM_SLOW_S = 600.0
+
+
+def warn_if_lstm_is_slow(model, runs, batch_of, loss_of, epochs):
+    """Times one training step on the run of median length and says, before
+    training, how long an epoch and all `epochs` would take at that rate
+    when that is over LSTM_SLOW_S (a jq user's corpus, 7,170 vocabulary
+    tokens: 168 s before the first line, 14 hours for the default epochs).
+    Returns the estimate of an epoch in seconds."""
+    lengths = sorted((len(r["tokens"]), i) for i, r in enumerate(runs))
+    median = runs[lengths[len(lengths) // 2][1]]
+    started = time.monotonic()
+    loss_of(batch_of([median])).backward()
+    model.zero_grad()
+    per_token = (time.monotonic() - started) / max(1, len(median["tokens"]))
+    epoch_s = per_token * sum(len(r["tokens"]) for r in runs)
+    if epoch_s * epochs > LSTM_SLOW_S:
+        log(f"train lstm: an epoch on this corpus takes about {epoch_s:.0f} s "
+            f"here (one run's step, timed), so its at most {epochs} epochs could "
+            f"take {epoch_s * epochs / 3600:.1f} h (fewer if it stops early, "
+            f"--patience); the retrieval model (the default) trains in seconds")
+    return epoch_s
+
+
 def train(corpus: dict, config: TrainConfig):
     """Trains a model on `corpus`; returns (model, space, report)."""
     torch.manual_seed(config.seed)
@@ -612,6 +638,7 @@ def train(corpus: dict, config: TrainConfig):
 
         def loss_of(batch):
             return _lstm_loss(model, space, batch)
+        warn_if_lstm_is_slow(model, train_runs, batch_of, loss_of, config.epochs)
     elif config.kind in ("mlp", "retrieval"):
         if config.kind == "mlp":
             model = MlpModel(len(descriptors), vocab_size, config.hidden_size)

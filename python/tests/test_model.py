@@ -683,3 +683,23 @@ def test_tokens_only_validation_runs_have_stay_in_the_model():
         model, space, report = M.train(corpus, config)
         assert report["validation_runs"] == ["run3"] and report["refit_on_all_runs"]
         assert "operand1=only-here" in space.descriptors, kind
+
+
+def test_a_slow_lstm_says_so_before_training(monkeypatch, capsys):
+    """Before its first epoch, an lstm whose epochs would take long says how
+    long, from one run's step timed (a jq user waited 168 s for a first
+    line, of 14 hours of training)."""
+    corpus = synthetic_corpus(runs=4)
+    config = M.TrainConfig(kind="lstm", seed=0, epochs=2, progress=False,
+                           hidden_size=8, embedding_dim=8)
+    monkeypatch.setattr(M, "LSTM_SLOW_S", 0.0)
+    first, _, _ = M.train(corpus, config)
+    err = capsys.readouterr().err
+    assert "train lstm: an epoch on this corpus takes about" in err
+    assert "its at most 2 epochs could take" in err
+    # Timing it changes nothing: the same weights as without the note.
+    monkeypatch.setattr(M, "LSTM_SLOW_S", float("inf"))
+    second, _, _ = M.train(corpus, config)
+    assert capsys.readouterr().err == ""
+    for (name, a), (_, b) in zip(first.state_dict().items(), second.state_dict().items()):
+        assert torch.equal(a, b), name
