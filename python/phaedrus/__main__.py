@@ -596,7 +596,8 @@ def main(argv=None):
                    "seed (default: greedy)")
     p.add_argument("--ldflags", default="", help="extra link flags, e.g. '-lm'")
     p.add_argument("--keep-ir", help="also write the module with LLVM profile "
-                   "metadata here")
+                   "metadata here (LLVM-dialect MLIR, whatever the suffix; "
+                   "phaedrus-translate --mlir-to-llvmir makes LLVM IR of it)")
     p.set_defaults(func=cmd_build)
 
     p = sub.add_parser("eval", help="build and time, on held-out inputs, the "

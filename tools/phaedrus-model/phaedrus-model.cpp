@@ -40,7 +40,9 @@ static cl::list<int64_t> descriptorIds(
     cl::cat(category));
 static cl::list<std::string> runArgv(
     "argv", cl::CommaSeparated,
-    cl::desc("Instead of --descriptor-ids: featurize this command line"),
+    cl::desc("Instead of --descriptor-ids: featurize this command line, "
+             "its arguments separated by commas (an argument with a comma "
+             "in it cannot be given here: phaedrus predict takes any)"),
     cl::cat(category));
 static cl::opt<std::string> runStdin("stdin",
                                      cl::desc("Standard input of --argv"),
