@@ -378,10 +378,10 @@ RETRIEVAL_TEMPERATURE = 0.2
 # itself included, beside leave-one-out. Measured (2026-11-26; training
 # inputs that retrieve themselves first, and held-out overlap on trace
 # tokens, without -> with the term at 1): jq trial (30 runs) 19 -> 30 of 30,
-# H_group12m 0.440 -> 0.463, H_combo4m 0.458 -> 0.530; gawk 27 -> 30 of 30,
-# h-wc-l 0.978 -> 0.995; xz 17 -> 18 of 18, -T2 on random 0.284 -> 0.384;
+# H_group12m 0.440 -> 0.488, H_combo4m 0.458 -> 0.529; gawk 27 -> 30 of 30,
+# h-wc-l 0.978 -> 0.995; xz 17 -> 18 of 18, -T2 on random 0.284 -> 0.383;
 # lz4 10 -> 14 of 14; Lua (21) and bzip2 (5) unchanged. At 0.25, the same
-# within 0.02.
+# within 0.02 (docs/Model.md).
 SELF_WEIGHT = 1.0
 
 # How much more than a word of the input a command-line token (argc=,
