@@ -10,8 +10,8 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from .tools import (ToolError, file_kind, llvm_tool, log, phaedrus_tool,
-                    read_json, run, runtime_library)
+from .tools import (ToolError, file_kind, llvm_tool, log, mlir_text_kind,
+                    phaedrus_tool, read_json, run, runtime_library)
 
 # clang flags that keep the IR as the front end made it, so that the
 # instrumented program is optimised the same way as the plain one.
@@ -450,14 +450,13 @@ def model_header(path) -> dict:
         raise ToolError(f"cannot read the model {path}: {e}")
     op = re.search(r"phaedrus\.model @\S+ (\w+) vocabulary", ir)
     if op is None:
+        text_kind = mlir_text_kind(path)
         what = ("it is JSON (a corpus?): 'phaedrus train' makes a model of "
                 "a corpus" if ir.lstrip().startswith("{") else
-                "it is an instrumented module (prog.inst.mlir): give the "
-                "file 'phaedrus train' wrote" if "phaedrus.vocabulary" in ir else
-                "it is a program module: give the file 'phaedrus train' wrote"
-                if "llvm.func" in ir else
-                "it holds no phaedrus.model op: give the file 'phaedrus train' "
-                "wrote")
+                f"it is {text_kind}: give the file 'phaedrus train' wrote"
+                if text_kind and not text_kind.startswith("a model") else
+                "it holds no readable phaedrus.model op: give the file "
+                "'phaedrus train' wrote")
         raise ToolError(f"{path} is not a model file: {what}")
     header = {"kind": op.group(1), "descriptors": [], "runs": None}
     # The optional lists follow vocab_size(N) in the op's order, each a list

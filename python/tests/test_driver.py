@@ -568,8 +568,8 @@ def test_eval_errors(tmp_path):
     # Not a model at all (an instrumented module has the corpus's
     # fingerprint, and a jq user's eval built for minutes before saying so).
     instrumented = next(tmp_path.glob("*.inst.mlir"))
-    for wrong, says in [(instrumented, "it is an instrumented module"),
-                        (tmp_path / "w.mlir", "it is a program module"),
+    for wrong, says in [(instrumented, "it is an instrumented module (MLIR)"),
+                        (tmp_path / "w.mlir", "it is an MLIR module"),
                         (tmp_path / "corpus.json", "it is JSON (a corpus?)")]:
         result = phaedrus("eval", tmp_path / "w.mlir", "--model", wrong, *base[3:],
                           "--held-out", *held, "--workdir", tmp_path / "wrongmodelwd")
