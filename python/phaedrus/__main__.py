@@ -34,7 +34,8 @@ from pathlib import Path
 from . import __version__
 from . import corpus as corpus_mod
 from . import pipeline
-from .tools import MLIR_BYTECODE_KIND, ToolError, file_kind, log, phaedrus_tool, run
+from .tools import (MLIR_BYTECODE_KIND, RUNTIME_REGISTER, ToolError, file_contains,
+                    file_kind, log, phaedrus_tool, run)
 
 
 def at_least(minimum):
@@ -81,12 +82,8 @@ def check_module(path, plain=False):
         raise ToolError(f"{path} is not an MLIR module, it is {kind}: give the "
                         f"module from 'phaedrus ir' (prog.mlir)")
     if plain:
-        # What --phaedrus-instrument adds: the function that registers the
-        # module with the runtime, named in text and in bytecode alike. (A
-        # plain module may hold traces, and their vocabularies, beside its
-        # code.)
         try:
-            instrumented, = pipeline.file_contains(path, [b"__phaedrus_register"])
+            instrumented, = file_contains(path, [RUNTIME_REGISTER])
         except OSError as e:
             raise ToolError(f"cannot read {path}: {e.strerror}")
         if instrumented:

@@ -663,7 +663,6 @@ def train(corpus: dict, config: TrainConfig):
             model.run_arguments = [[t for t in r["descriptor"] if is_argument_token(t)]
                                    for r in runs]
             model.runs.fit(runs)
-            model.tokens.fit(runs, vocab_size, model.runs.exponent > 0)
             profiles, scale = normalized_profiles(vocab_size, runs)
             keys = torch.stack([multi_hot(space, r["descriptor"]) for r in runs])
             # With one run there is nothing to leave out (and nothing to
@@ -731,6 +730,8 @@ def train(corpus: dict, config: TrainConfig):
             train_loss = validation_loss = float(
                 model.overlap_loss(keys, profiles, exclude))
     if isinstance(model, RetrievalModel):
+        # The law, then the tokens it leaves at their counts (training
+        # uses neither: it fits the mixture's shape).
         size_law = choose_size_law(model, keys, runs)
         model.tokens.fit(runs, vocab_size, model.runs.exponent > 0
                          or model.runs.local)

@@ -10,8 +10,9 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from .tools import (ToolError, file_kind, llvm_tool, log, mlir_text_kind,
-                    phaedrus_tool, read_json, run, runtime_library)
+from .tools import (ToolError, file_contains, file_kind, llvm_tool, log,
+                    mlir_text_kind, phaedrus_tool, read_json, run,
+                    runtime_library)
 
 # clang flags that keep the IR as the front end made it, so that the
 # instrumented program is optimised the same way as the plain one.
@@ -148,20 +149,6 @@ def debug_line_flags(program) -> list:
         return []
     found = file_contains(program, [b" loc(#loc", b"loc(fused<#di_subprogram"])
     return ["--mlir-print-debuginfo"] if all(found) else []
-
-
-def file_contains(path, markers) -> list:
-    """Whether each of `markers` (bytes) occurs in the file, read in chunks
-    (modules run to hundreds of megabytes)."""
-    found = [False] * len(markers)
-    keep = max(len(m) for m in markers) - 1
-    tail = b""
-    with open(path, "rb") as f:
-        while not all(found) and (chunk := f.read(1 << 20)):
-            window = tail + chunk
-            found = [hit or m in window for hit, m in zip(found, markers)]
-            tail = window[-keep:] if keep else b""
-    return found
 
 
 GRANULARITIES = ("function", "path")

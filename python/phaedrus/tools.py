@@ -106,22 +106,41 @@ def file_kind(path) -> str:
     return next((kind for magic, kind in FILE_KINDS if head.startswith(magic)), None)
 
 
+def file_contains(path, markers) -> list:
+    """Whether each of `markers` (bytes) occurs in the file, read in chunks
+    (modules run to hundreds of megabytes)."""
+    found = [False] * len(markers)
+    keep = max(len(m) for m in markers) - 1
+    tail = b""
+    with open(path, "rb") as f:
+        while not all(found) and (chunk := f.read(1 << 20)):
+            window = tail + chunk
+            found = [hit or m in window for hit, m in zip(found, markers)]
+            tail = window[-keep:] if keep else b""
+    return found
+
+
+# What --phaedrus-instrument adds to a module: the function that registers
+# it with the runtime, named in text and in bytecode alike. (A plain module
+# may hold traces, and their vocabularies, beside its code.)
+RUNTIME_REGISTER = b"__phaedrus_register"
+
+
 def mlir_text_kind(path) -> str:
-    """What an MLIR text file given where JSON belongs is: a model, an
-    instrumented module or a module; None for other files. (Only an
-    error's path reads this: a model's op follows its vocabulary, which
-    may take megabytes.)"""
+    """What an MLIR text file given where JSON or a model belongs is: a
+    model, an instrumented module or a module; None for other files."""
     try:
         with open(path, errors="replace") as f:
             start = f.read(1 << 12).lstrip()
-            if not start.startswith(("module", "#", "llvm.", "//", "phaedrus.")):
-                return None
-            text = start + f.read()
+        if not start.startswith(("module", "#", "llvm.", "//", "phaedrus.")):
+            return None
+        model, instrumented = file_contains(path, [b"phaedrus.model @",
+                                                   RUNTIME_REGISTER])
     except OSError:
         return None
-    if re.search(r"^\s*phaedrus\.model @", text, re.M):
+    if model:
         return "a model (MLIR, as 'phaedrus train' writes them)"
-    if re.search(r"^\s*phaedrus\.vocabulary @", text, re.M):
+    if instrumented:
         return "an instrumented module (MLIR)"
     return "an MLIR module"
 

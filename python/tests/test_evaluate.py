@@ -172,6 +172,14 @@ def test_model_header_reads_names_back(tmp_path):
     path.write_text("module {}\n")
     with pytest.raises(ToolError, match="not a model file"):
         model_header(path)
+    # A plain module holding an imported trace's vocabulary is a module,
+    # not an instrumented one (that has the runtime's registration).
+    path.write_text("module {\n  phaedrus.vocabulary @v fingerprint(1) {\n  }\n}\n")
+    with pytest.raises(ToolError, match="not a model file: it is an MLIR module"):
+        model_header(path)
+    path.write_text("module {\n  llvm.func @__phaedrus_register()\n}\n")
+    with pytest.raises(ToolError, match="it is an instrumented module"):
+        model_header(path)
     path.write_text(ops.replace(" vocab_size(2)", ""))
     with pytest.raises(ToolError, match="has no vocab_size"):
         model_header(path)

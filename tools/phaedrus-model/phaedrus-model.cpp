@@ -166,8 +166,8 @@ int main(int argc, char **argv) {
         json::Array(values);
     // A model that names the runs it blends: each run's weight.
     const std::vector<std::string> &runs = (*model)->runNames();
+    std::vector<float> weights;
     if (!runs.empty()) {
-      std::vector<float> weights;
       if (!(*model)->blendWeights(ids, weights, error))
         return fail(error);
       json::Object blend;
@@ -183,12 +183,8 @@ int main(int argc, char **argv) {
       out["total"] = total;
       // The exponent it scaled by (fitted over the blended runs with the
       // local law).
-      if (!runs.empty()) {
-        std::vector<float> weights;
-        if (!(*model)->blendWeights(ids, weights, error))
-          return fail(error);
+      if (!runs.empty())
         out["size_exponent"] = (*model)->sizeExponentFor(weights);
-      }
       // And the counts --phaedrus-predict attaches: the law's total shared
       // by the mixture, tokens of fixed counts at theirs.
       std::vector<uint64_t> counts;
