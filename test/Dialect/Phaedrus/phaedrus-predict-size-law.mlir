@@ -45,3 +45,7 @@
 // RUN: sed 's/, *size_local_prior = 0.5 : f64//' %S/Inputs/predict-local-size-law-model.mlir > %t.noprior.mlir
 // RUN: not phaedrus-opt %S/Inputs/predict-program.mlir '--phaedrus-predict=model-file=%t.noprior.mlir input={#phaedrus.input<argv = ["p"]>}' -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOPRIOR
 // NOPRIOR: hyper-parameter 'size_local_prior' is missing
+// Pair weights are shares of a blend: one outside [0, 1] is refused.
+// RUN: sed 's/\[\[0.0, 1.0\], \[1.0, 0.0\]\]/[[0.0, 2.0], [2.0, 0.0]]/' %S/Inputs/predict-local-size-law-model.mlir > %t.badpair.mlir
+// RUN: not phaedrus-opt %S/Inputs/predict-program.mlir '--phaedrus-predict=model-file=%t.badpair.mlir input={#phaedrus.input<argv = ["p"]>}' -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADPAIR
+// BADPAIR: weight 'runs.pair_weight' holds 2.000000, expected 0 to 1
