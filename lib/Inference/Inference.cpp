@@ -163,6 +163,26 @@ bool Model::Impl::check(std::string &error) {
     error = "the model's vocabulary is empty";
     return false;
   }
+  // A NaN would come out as a count of 0, an infinity as the largest one.
+  for (const auto &[name, tensor] : spec.weights)
+    for (size_t i = 0; i < tensor.data.size(); ++i)
+      if (!std::isfinite(tensor.data[i])) {
+        error = "weight '" + name + "' holds " + std::to_string(tensor.data[i]) +
+                " at element " + std::to_string(i) + ": a model's weights "
+                "must be finite";
+        return false;
+      }
+  for (const auto &[name, value] : spec.hyperparameters)
+    if (!std::isfinite(value)) {
+      error = "hyper-parameter '" + name + "' is " + std::to_string(value) +
+              ", expected a finite number";
+      return false;
+    }
+  if (spec.kind == ModelKind::MLP && spec.descriptors.empty()) {
+    error = "the model has no descriptor tokens: an mlp predicts from the "
+            "run's descriptor, and needs at least one";
+    return false;
+  }
   space.vocabSize = spec.vocabSize;
   space.numDescriptors = static_cast<int64_t>(spec.descriptors.size());
   for (size_t i = 0; i < spec.descriptors.size(); ++i)
@@ -631,6 +651,12 @@ bool Model::generate(const std::vector<int64_t> &descriptorIds,
       m.step->softmax.execute(m.stream, {{DNNL_ARG_SRC, m.step->probsIn},
                                          {DNNL_ARG_DST, m.step->probsOut}});
       m.stream.wait();
+      for (int64_t k = 0; k < n; ++k)
+        if (allowed[k] && !std::isfinite(probs[k])) {
+          error = "the model's probability of token id " + std::to_string(k) +
+                  " is " + std::to_string(probs[k]) + ": its weights overflow";
+          return false;
+        }
       int64_t choice = best;
       if (rng) {
         double u = rng->uniform(), total = 0;
@@ -831,6 +857,12 @@ bool Model::predictLogCounts(const std::vector<int64_t> &descriptorIds,
     m.stream.wait();
     const float *out = static_cast<const float *>(m.mlpOut.get_data_handle());
     logCounts.assign(out, out + m.spec.vocabSize);
+    for (size_t t = 0; t < logCounts.size(); ++t)
+      if (!std::isfinite(logCounts[t])) {
+        error = "the model's output for token " + std::to_string(t) + " is " +
+                std::to_string(logCounts[t]) + ": its weights overflow";
+        return false;
+      }
   } catch (const dnnl::error &e) {
     error = std::string("oneDNN failed: ") + e.what();
     return false;
@@ -871,8 +903,13 @@ bool Model::predictCounts(const std::vector<int64_t> &descriptorIds,
                      : impl->outputCounts
                          ? std::max(0.f, logCounts[t]) * factor
                          : std::expm1(std::max(0.f, logCounts[t]));
-      counts[t] = value >= 1.8e19 ? UINT64_MAX
-                                  : static_cast<uint64_t>(std::llround(value));
+      if (!(value < 1.8e19)) {
+        error = "the model predicts " + std::to_string(value) +
+                " events for token " + std::to_string(t) +
+                ", more than a 64-bit count holds: its weights overflow";
+        return false;
+      }
+      counts[t] = static_cast<uint64_t>(value + 0.5); // value >= 0
     }
     auto it = impl->spec.hyperparameters.find("validation_loss");
     confidence = it == impl->spec.hyperparameters.end()

@@ -145,6 +145,11 @@ ReadStatus mlir::phaedrus::trace::readTrace(const char *data, size_t size,
                               std::to_string(PHAEDRUS_TRACE_OLDEST_VERSION) +
                               " to " + std::to_string(PHAEDRUS_TRACE_VERSION) +
                               ")");
+      if (head.granularity != PHAEDRUS_GRANULARITY_FUNCTION &&
+          head.granularity != PHAEDRUS_GRANULARITY_PATH)
+        return fail(true, "unknown granularity " +
+                              std::to_string(head.granularity) +
+                              " (0 is function, 1 is path)");
       header.version = head.version;
       header.granularity = head.granularity;
       header.fingerprint = head.fingerprint;

@@ -24,7 +24,7 @@
 
 #include <vector>
 
-int main(int argc, char **argv) {
+static int optMain(int argc, char **argv) {
   mlir::DialectRegistry registry;
   // DLTI carries the data layout of modules imported from LLVM IR.
   registry.insert<mlir::phaedrus::PhaedrusDialect, mlir::LLVM::LLVMDialect,
@@ -53,6 +53,12 @@ int main(int argc, char **argv) {
   // the string is long (a model's weights): refused before it is parsed.
   if (input != "-") {
     if (auto buffer = llvm::MemoryBuffer::getFile(input)) {
+      std::string other = mlir::phaedrus::describeTraceFileNotMlir(
+          input, (*buffer)->getBuffer());
+      if (!other.empty()) {
+        llvm::WithColor::error(llvm::errs(), "phaedrus-opt") << other << "\n";
+        return 1;
+      }
       if (size_t line =
               mlir::phaedrus::lineOfUnterminatedString((*buffer)->getBuffer())) {
         llvm::WithColor::error(llvm::errs(), "phaedrus-opt")
@@ -63,4 +69,8 @@ int main(int argc, char **argv) {
   }
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(count, args.data(), input, output, registry));
+}
+
+int main(int argc, char **argv) {
+  return mlir::phaedrus::runWithLargeStack([&] { return optMain(argc, argv); });
 }

@@ -51,7 +51,7 @@ static LogicalResult exportProfileJson(Operation *op, raw_ostream &os) {
       functions.push_back(llvm::json::Object{
           {"name",
            cast<FunctionOpInterface>(nested).getNameAttr().getValue()},
-          {"entry_count", static_cast<int64_t>(count.getCount())},
+          {"entry_count", count.getCount()},
           {"provenance", stringifyProvenance(count.getProvenance())},
           {"confidence", count.getConfidenceValue()}});
     }
@@ -100,7 +100,7 @@ traceCountsJson(StringRef name, VocabularyOp vocabulary,
     return failure();
   llvm::json::Object counts;
   for (auto &entry : entries)
-    counts[entry.getKey().str()] = static_cast<int64_t>(entry.getValue());
+    counts[entry.getKey().str()] = entry.getValue();
   // Ball-Larus path counts (path granularity): function -> path id -> n.
   std::map<std::string, std::map<uint64_t, uint64_t>> paths;
   for (EntryOp entry : vocabulary.getBody().getOps<EntryOp>())
@@ -111,18 +111,18 @@ traceCountsJson(StringRef name, VocabularyOp vocabulary,
   for (auto &[function, byPath] : paths) {
     llvm::json::Object perPath;
     for (auto [path, count] : byPath)
-      perPath[std::to_string(path)] = static_cast<int64_t>(count);
+      perPath[std::to_string(path)] = count;
     pathCounts[function] = std::move(perPath);
   }
   llvm::json::Array tokens;
   for (int32_t id : order)
     tokens.push_back(
-        llvm::json::Array{id, static_cast<int64_t>(tokenCounts[id])});
+        llvm::json::Array{id, tokenCounts[id]});
   return llvm::json::Object{
       {"name", name},
       {"vocabulary", vocabulary.getSymName()},
       {"events",
-       static_cast<int64_t>(recordedLength(vocabulary, tokenCounts))},
+       recordedLength(vocabulary, tokenCounts)},
       {"argv", std::move(argv)},
       {"entry_counts", std::move(counts)},
       {"path_counts", std::move(pathCounts)},
@@ -403,11 +403,21 @@ packWppTranslation(const std::shared_ptr<llvm::SourceMgr> &sourceMgr,
   return success();
 }
 
+static llvm::cl::opt<uint64_t> packedMaxSymbols(
+    "packed-max-symbols",
+    llvm::cl::desc("--import-packed: refuse a file whose traces and rules "
+                   "decode to more symbols than this (tokens, rule uses and "
+                   "repeats, as folded; 4 bytes each in memory). A few corrupt "
+                   "bytes can decode to billions; Lua's objects.lua, 85M "
+                   "events at path granularity, is 84M"),
+    llvm::cl::init(kPackedMaxSymbols));
+
 static OwningOpRef<Operation *>
 importPackedTranslation(const std::shared_ptr<llvm::SourceMgr> &sourceMgr,
                         MLIRContext *context) {
   auto [bytes, loc] = mainInput(*sourceMgr, context);
-  return importPacked(bytes, context, loc);
+  return importPacked(bytes, context, loc, /*inlineLimit=*/1024,
+                      packedMaxSymbols);
 }
 
 static llvm::cl::opt<bool> emitBytecode(
@@ -430,7 +440,7 @@ static LogicalResult writeImported(OwningOpRef<Operation *> op,
   return success();
 }
 
-int main(int argc, char **argv) {
+static int translateMain(int argc, char **argv) {
   mlir::phaedrus::addPhaedrusVersionPrinter();
   mlir::phaedrus::installOutOfMemoryHandler();
   TranslateRegistration importWppRegistration(
@@ -487,4 +497,9 @@ int main(int argc, char **argv) {
       exportProfileJson, registerProgramDialects);
   registerMLIRToLLVMIRTranslation();
   return failed(mlirTranslateMain(argc, argv, "Phaedrus translations\n"));
+}
+
+int main(int argc, char **argv) {
+  return mlir::phaedrus::runWithLargeStack(
+      [&] { return translateMain(argc, argv); });
 }

@@ -13,6 +13,7 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <gtest/gtest.h>
 
@@ -49,6 +50,14 @@ protected:
     EXPECT_TRUE(said(text)) << (messages.empty() ? "" : messages.front());
     messages.clear();
     EXPECT_TRUE(failed(count(b)));
+    EXPECT_TRUE(said(text)) << (messages.empty() ? "" : messages.front());
+  }
+
+  /// As expectBothRefuse, and --pack-wpp refuses it with the same words.
+  void expectAllThreeRefuse(const TraceBuilder &b, const std::string &text) {
+    expectBothRefuse(b, text);
+    messages.clear();
+    EXPECT_FALSE(pack(b));
     EXPECT_TRUE(said(text)) << (messages.empty() ? "" : messages.front());
   }
 
@@ -123,9 +132,12 @@ protected:
     return tokens;
   }
 
-  static TraceBuilder start(const std::string &vocabulary) {
+  /// A trace of path granularity (its events may be path words) unless
+  /// told otherwise.
+  static TraceBuilder start(const std::string &vocabulary,
+                            uint32_t granularity = PHAEDRUS_GRANULARITY_PATH) {
     TraceBuilder b;
-    b.head(77);
+    b.head(77, PHAEDRUS_TRACE_VERSION, granularity);
     b.record(PHAEDRUS_TAG_ARGV, 0, std::string("prog\0", 5));
     b.record(PHAEDRUS_TAG_VOCB, 0, vocabulary);
     return b;
@@ -250,6 +262,28 @@ TEST_F(ImportWppTest, EntryPathWordOfANonEntryIsCorrupt) {
   b.end();
   expectBothRefuse(b, "corrupt trace: an entry-path word names token 9, which "
                       "is not a function or call site of the vocabulary");
+}
+
+// A function-granularity trace has no path words: all three readers say
+// so with the word as the file holds it (not as the importer renumbers it).
+TEST_F(ImportWppTest, PathWordInAFunctionTraceIsCorrupt) {
+  for (uint32_t word : {PHAEDRUS_PATH_MARK, PHAEDRUS_PATH_ENTRY | 1u << 16,
+                        PHAEDRUS_PATH_SHORT | 1u << 16 | 3}) {
+    TraceBuilder b = start(kVocabulary, PHAEDRUS_GRANULARITY_FUNCTION);
+    b.events(0, 0, {1, 2, word, 0, 2});
+    b.end();
+    std::string hex = llvm::formatv("{0:x8}", word).str();
+    expectAllThreeRefuse(b, "corrupt trace: word " + hex +
+                                " is a path event, in a trace of function "
+                                "granularity");
+  }
+}
+
+TEST_F(ImportWppTest, UnknownGranularityIsRefused) {
+  TraceBuilder b = start(kVocabulary, 7);
+  b.events(0, 0, {1, 2});
+  b.end();
+  expectAllThreeRefuse(b, "unknown granularity 7 (0 is function, 1 is path)");
 }
 
 TEST_F(ImportWppTest, OneWordPathRunOfANonFunctionIsCorrupt) {
@@ -500,7 +534,7 @@ TEST_F(ImportWppTest, TracesWithoutGroupsToFoldPackAsImported) {
 // chunks: the call groups fold (token 4 for sites 2, 3) and every trace
 // unpacks to what it recorded.
 TEST_F(ImportWppTest, PackingFoldsEachThreadsCallGroups) {
-  TraceBuilder b = start(kGroupVocabulary);
+  TraceBuilder b = start(kGroupVocabulary, PHAEDRUS_GRANULARITY_FUNCTION);
   b.events(0, 0, {0, 2, 3, 1});
   b.events(1, 0, {1, 2, 3});
   b.events(0, 1, {2, 3, 2});
@@ -608,7 +642,7 @@ namespace {
 TEST_F(ImportWppTest, PackingReportsProgressOfEveryReadAndTheCoding) {
   // A function trace without call groups is read twice: a first read that
   // cannot know the total, a second that can.
-  TraceBuilder b = start(kVocabulary);
+  TraceBuilder b = start(kVocabulary, PHAEDRUS_GRANULARITY_FUNCTION);
   const uint64_t n = kProgressEvery + kProgressEvery / 2;
   b.events(0, 0, std::vector<uint32_t>(n, 1));
   b.end();

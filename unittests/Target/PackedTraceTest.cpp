@@ -293,3 +293,62 @@ TEST_F(PackedTraceTest, ProgramOpsAreRefused) {
 }
 
 } // namespace
+
+namespace {
+
+// A long, repetitive argument codes in far fewer bits than it has
+// characters; the reader once took that for a string longer than the file.
+TEST_F(PackedTraceTest, LongRepetitiveStringsRoundTrip) {
+  Location loc = UnknownLoc::get(&context);
+  OwningOpRef<ModuleOp> module = build({}, 3);
+  OpBuilder b = OpBuilder::atBlockEnd(module->getBody());
+  std::string argument(20000, 'x');
+  auto input = InputDescriptorAttr::get(
+      &context, b.getArrayAttr({b.getStringAttr("prog"), b.getStringAttr(argument)}),
+      b.getArrayAttr({}), nullptr);
+  auto trace = TraceOp::create(b, loc, "t", "v", 99, input, nullptr);
+  OpBuilder body = OpBuilder::atBlockEnd(&trace.getBody().emplaceBlock());
+  trace::RepeatFolder folder(8);
+  std::vector<uint32_t> tokens = {0, 1, 2};
+  folder.push(tokens.data(), tokens.size());
+  emitFoldedItems(body, loc, folder, "t", 64);
+  std::string bytes = pack(*module);
+  EXPECT_LT(bytes.size() * 8, argument.size()); // fewer bits than characters
+  OwningOpRef<ModuleOp> back = importPacked(bytes, &context, loc);
+  ASSERT_TRUE(back) << (messages.empty() ? "" : messages.front());
+  auto argv = (*back->getOps<TraceOp>().begin()).getInput().getArgv();
+  EXPECT_EQ(cast<StringAttr>(argv[1]).getValue(), argument);
+}
+
+// A few bytes can decode to billions of symbols: the reader stops at its
+// limit and says which option raises it.
+TEST_F(PackedTraceTest, SymbolsBeyondTheLimitAreRefused) {
+  std::mt19937 rng(3);
+  OwningOpRef<ModuleOp> module = build(shapes(rng, 20), 20);
+  std::string bytes = pack(*module);
+  Location loc = UnknownLoc::get(&context);
+  EXPECT_TRUE(importPacked(bytes, &context, loc, 1024, 1u << 20));
+  messages.clear();
+  EXPECT_FALSE(importPacked(bytes, &context, loc, 1024, 100));
+  ASSERT_FALSE(messages.empty());
+  EXPECT_NE(messages.front().find("decodes to more than 100 body symbols"),
+            std::string::npos)
+      << messages.front();
+  EXPECT_NE(messages.front().find("--packed-max-symbols"), std::string::npos);
+}
+
+// The payload is one coded stream, read to its last byte: bytes after it
+// (a header resealed over them) are refused.
+TEST_F(PackedTraceTest, BytesAfterTheCodedStreamAreRefused) {
+  std::mt19937 rng(4);
+  OwningOpRef<ModuleOp> module = build(shapes(rng, 20), 20);
+  std::string bytes = pack(*module);
+  bytes.append("\x01\x02\x03", 3);
+  reseal(bytes);
+  EXPECT_FALSE(importPacked(bytes, &context, UnknownLoc::get(&context)));
+  ASSERT_FALSE(messages.empty());
+  EXPECT_EQ(messages.front(), "phaedrus-translate: corrupt packed trace: 3 "
+                              "bytes after the end of the coded stream");
+}
+
+} // namespace

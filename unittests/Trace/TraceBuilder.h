@@ -34,8 +34,9 @@ public:
   template <typename T> static std::string raw(const T &value) {
     return std::string(reinterpret_cast<const char *>(&value), sizeof value);
   }
-  void head(uint64_t fingerprint, uint32_t version = PHAEDRUS_TRACE_VERSION) {
-    phaedrus_head h{version, 0, fingerprint, 42, 1, 7};
+  void head(uint64_t fingerprint, uint32_t version = PHAEDRUS_TRACE_VERSION,
+            uint32_t granularity = PHAEDRUS_GRANULARITY_FUNCTION) {
+    phaedrus_head h{version, granularity, fingerprint, 42, 1, 7};
     record(PHAEDRUS_TAG_HEAD, 0, raw(h));
   }
   void events(uint32_t thread, uint32_t sequence, const std::vector<uint32_t> &t) {

@@ -70,6 +70,10 @@ public:
   /// True if decoding needed bytes past the end of its input: the input was
   /// truncated or corrupt, and bits decoded after that point are garbage.
   bool overran() const { return readPastEnd > 4; }
+  /// How many bytes of its input a decoder has not read (after the last
+  /// symbol of a whole stream: none, as finish() writes exactly what the
+  /// decoder reads).
+  size_t unread() const { return inSize - inPos; }
 
 private:
   BitCoder(std::vector<uint8_t> *out, const uint8_t *in, size_t size);

@@ -12,6 +12,7 @@
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <map>
 
@@ -120,6 +121,8 @@ decodeWpp(StringRef bytes, Location loc, const ImportWppOptions &options,
   constexpr uint32_t kNone = UINT32_MAX;
   std::optional<std::vector<uint32_t>> enteredFunction;
   std::optional<uint32_t> badEntryToken;
+  // A function-granularity trace holds no path words.
+  std::optional<uint32_t> pathWordInFunctionTrace;
   auto functionEnteredBy = [&](uint32_t token) -> uint32_t {
     if (!enteredFunction) {
       enteredFunction.emplace();
@@ -170,6 +173,12 @@ decodeWpp(StringRef bytes, Location loc, const ImportWppOptions &options,
             }
           }
           uint32_t word = tokens[i];
+          if (pending.words == 0 && (word & PHAEDRUS_PATH_KIND_MASK) &&
+              decoded.header.granularity == PHAEDRUS_GRANULARITY_FUNCTION) {
+            if (!pathWordInFunctionTrace)
+              pathWordInFunctionTrace = word;
+            continue;
+          }
           if (pending.words == 1) {
             pending.path = word;
             pending.words = 2;
@@ -240,6 +249,12 @@ decodeWpp(StringRef bytes, Location loc, const ImportWppOptions &options,
   }
   if (entries->empty()) {
     emitError(loc) << "cannot import trace: it has no vocabulary";
+    return std::nullopt;
+  }
+  if (pathWordInFunctionTrace) {
+    emitError(loc) << "corrupt trace: word "
+                   << llvm::formatv("{0:x8}", *pathWordInFunctionTrace).str()
+                   << " is a path event, in a trace of function granularity";
     return std::nullopt;
   }
   if (badEntryToken) {

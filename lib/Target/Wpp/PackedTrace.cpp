@@ -51,6 +51,10 @@ constexpr char kMagic[4] = {'P', 'H', 'P', 'K'};
 constexpr uint32_t kVersion = kPackedTraceVersion;
 constexpr size_t kHeaderSize = 24;
 constexpr unsigned kMaxDepth = 4096; // repeat nesting a decoder accepts
+// The longest string a packed file holds (names, input descriptors): the
+// text model codes a repetitive string in far fewer bits than characters,
+// so the payload's size does not bound it.
+constexpr uint64_t kMaxString = uint64_t(1) << 24;
 
 /// Contexts of the numbers in the stream, one per field.
 enum Field : uint32_t {
@@ -99,10 +103,12 @@ public:
     return numbers.codeFlag(coder, value, context);
   }
   std::string string(StringRef value) {
-    uint64_t length = number(value.size(), kStringLength);
     std::string result;
-    if (!coder.isEncoder() && length > payloadBits)
-      return failCorrupt("a string longer than the file"), result;
+    if (value.size() > kMaxString)
+      return failCorrupt("a string longer than 16 MiB"), result;
+    uint64_t length = number(value.size(), kStringLength);
+    if (length > kMaxString)
+      return failCorrupt("a string longer than 16 MiB"), result;
     for (uint64_t i = 0; i < length; ++i)
       result.push_back(static_cast<char>(
           text.code(coder, i < value.size() ? static_cast<uint8_t>(value[i]) : 0)));
@@ -241,8 +247,10 @@ public:
   SmallVector<int64_t> members(ArrayRef<int64_t> value, uint64_t limit) {
     uint64_t count = number(value.size(), kMembers);
     SmallVector<int64_t> result;
-    if (count > limit)
-      return failCorrupt("a group with more members than entries"), result;
+    if (count > trace::CallGroupTable::kMaxMembers)
+      return failCorrupt("a group with more than " +
+                         Twine(trace::CallGroupTable::kMaxMembers) + " members"),
+             result;
     for (uint64_t i = 0; i < count && corruption.empty(); ++i)
       result.push_back(member(i < value.size() ? value[i] : 0, limit));
     return result;
@@ -261,9 +269,11 @@ public:
   /// The positions in `names` of the vocabulary's callees so far, the most
   /// recent first.
   std::vector<uint32_t> recentCallees;
-  std::string corruption; // set by the decoder on the first inconsistency
+  /// Set by the decoder on the first inconsistency, and by the encoder on
+  /// a value the format cannot hold.
+  std::string corruption;
 
-  void failCorrupt(StringRef what) {
+  void failCorrupt(const Twine &what) {
     if (corruption.empty())
       corruption = what.str();
   }
@@ -831,6 +841,8 @@ LogicalResult Packer::pack(Operation *module) {
       progress({WppProgress::Code, bodies.model.symbolsCoded(),
                 bodies.totalSymbols, true});
   }
+  if (!codec.corruption.empty())
+    return module->emitError("cannot be packed: ") << codec.corruption;
   codec.coder.finish();
   return success();
 }
@@ -842,9 +854,11 @@ LogicalResult Packer::pack(Operation *module) {
 class Unpacker {
 public:
   Unpacker(const uint8_t *payload, size_t size, uint32_t version,
-           MLIRContext *context, Location loc, uint64_t inlineLimit)
+           MLIRContext *context, Location loc, uint64_t inlineLimit,
+           uint64_t maxSymbols)
       : codec(BitCoder::decoder(payload, size), version), version(version),
-        context(context), loc(loc), inlineLimit(inlineLimit) {
+        context(context), loc(loc), inlineLimit(inlineLimit),
+        maxSymbols(maxSymbols) {
     codec.payloadBits = uint64_t(size) * 8 + 64;
   }
 
@@ -867,6 +881,10 @@ private:
   MLIRContext *context;
   Location loc;
   uint64_t inlineLimit;
+  /// How many body symbols the file may decode to, and how many it has: a
+  /// few corrupt or crafted bytes can decode to billions of sure hits.
+  uint64_t maxSymbols, symbols = 0;
+  bool overLimit = false;
   SmallVector<StringAttr> ruleNames; // rule symbol - numTokens -> its name
   SmallVector<Operation *> ruleGrammar;
 };
@@ -883,6 +901,10 @@ bool Unpacker::unpackBody(BodyCoder &coder, Block &block, unsigned depth,
   while (true) {
     if (!ok())
       return false;
+    if (++symbols > maxSymbols) {
+      overLimit = true;
+      return false;
+    }
     uint32_t s = coder.symbol(0);
     if (s < alphabet.numTokens) {
       run.push_back(s);
@@ -928,6 +950,13 @@ OwningOpRef<ModuleOp> Unpacker::unpack() {
   OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
   OpBuilder builder = OpBuilder::atBlockEnd(module->getBody());
   auto fail = [&]() -> OwningOpRef<ModuleOp> {
+    if (overLimit) {
+      emitError(loc) << "phaedrus-translate: the packed trace decodes to more "
+                     << "than " << maxSymbols << " body symbols: the file is "
+                     << "corrupt, or holds traces longer than "
+                     << "--packed-max-symbols allows (raise it to read them)";
+      return nullptr;
+    }
     std::string what = codec.corruption;
     if (what.empty())
       what = "the stream ends early";
@@ -1082,8 +1111,16 @@ OwningOpRef<ModuleOp> Unpacker::unpack() {
                 Twine(grammars.size()));
         return fail();
       }
-      auto input = llvm::dyn_cast_or_null<InputDescriptorAttr>(
-          parseAttribute(inputText, context));
+      InputDescriptorAttr input;
+      {
+        // The parser's own diagnostic would quote the decoded bytes, and
+        // name them as its buffer: a corrupt file prints garbage.
+        ScopedDiagnosticHandler quiet(context, [](Diagnostic &) {
+          return success();
+        });
+        input = llvm::dyn_cast_or_null<InputDescriptorAttr>(
+            parseAttribute(inputText, context));
+      }
       if (!input) {
         corrupt("the input descriptor of trace '" + traceName +
                 "' does not parse");
@@ -1102,6 +1139,11 @@ OwningOpRef<ModuleOp> Unpacker::unpack() {
   }
   if (!ok())
     return fail();
+  // The encoder's last four bytes are the decoder's last ones read.
+  if (size_t unread = codec.coder.unread()) {
+    corrupt(Twine(unread) + " bytes after the end of the coded stream");
+    return fail();
+  }
   return module;
 }
 
@@ -1500,7 +1542,8 @@ LogicalResult mlir::phaedrus::packWpp(StringRef bytes, MLIRContext *context,
 OwningOpRef<ModuleOp> mlir::phaedrus::importPacked(StringRef bytes,
                                                    MLIRContext *context,
                                                    Location loc,
-                                                   uint64_t inlineLimit) {
+                                                   uint64_t inlineLimit,
+                                                   uint64_t maxSymbols) {
   context->loadDialect<PhaedrusDialect>();
   auto error = [&]() {
     return emitError(loc) << "phaedrus-translate: ";
@@ -1539,7 +1582,8 @@ OwningOpRef<ModuleOp> mlir::phaedrus::importPacked(StringRef bytes,
     error() << "corrupt packed trace: the payload checksum does not match";
     return nullptr;
   }
-  Unpacker unpacker(payload, size, version, context, loc, inlineLimit);
+  Unpacker unpacker(payload, size, version, context, loc, inlineLimit,
+                    maxSymbols);
   OwningOpRef<ModuleOp> module = unpacker.unpack();
   if (module && failed(verify(*module)))
     return nullptr;

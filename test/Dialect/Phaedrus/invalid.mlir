@@ -55,7 +55,7 @@ phaedrus.vocabulary @v fingerprint(1) {
 // -----
 
 phaedrus.vocabulary @v fingerprint(1) {
-  // expected-error @below {{a 'group' entry needs a group index, at least two members and no callee}}
+  // expected-error @below {{a 'group' entry needs a group index, 2 to 255 members and no callee}}
   phaedrus.entry 0 group @a[0] -> @b
 }
 
@@ -63,8 +63,16 @@ phaedrus.vocabulary @v fingerprint(1) {
 
 phaedrus.vocabulary @v fingerprint(1) {
   phaedrus.entry 0 call_site @a[0] -> @b
-  // expected-error @below {{a 'group' entry needs a group index, at least two members and no callee}}
+  // expected-error @below {{a 'group' entry needs a group index, 2 to 255 members and no callee}}
   phaedrus.entry 1 group @a[0] members [0]
+}
+
+// -----
+
+phaedrus.vocabulary @v fingerprint(1) {
+  phaedrus.entry 0 call_site @a[0] -> @b
+  // expected-error @below {{a 'group' entry needs a group index, 2 to 255 members and no callee}}
+  phaedrus.entry 1 group @a[0] members [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
 }
 
 // -----
@@ -289,6 +297,66 @@ phaedrus.grammar @g vocabulary(@v) {
 
 // -----
 
+// A rule of only an empty run of tokens is empty too.
+phaedrus.vocabulary @v fingerprint(1) {
+  phaedrus.entry 0 function @a
+}
+phaedrus.grammar @g vocabulary(@v) {
+  // expected-error @below {{must not be empty}}
+  phaedrus.rule @r {
+    phaedrus.tokens dense<> : tensor<0xi32>
+  }
+}
+
+// -----
+
+// A repeat stands for at least one token (the packed format, which writes
+// short repeats as their tokens, could not keep one of none).
+phaedrus.vocabulary @v fingerprint(1) {
+  phaedrus.entry 0 function @a
+}
+phaedrus.trace @t vocabulary(@v) fingerprint(1) input(<argv = ["p"]>) {
+  // expected-error @below {{'phaedrus.repeat' op must hold at least one token}}
+  phaedrus.repeat 4 {
+    phaedrus.tokens dense<> : tensor<0xi32>
+  }
+}
+
+// -----
+
+phaedrus.vocabulary @v fingerprint(1) {
+  phaedrus.entry 0 function @a
+}
+phaedrus.trace @t vocabulary(@v) fingerprint(1) input(<argv = ["p"]>) {
+  // expected-error @below {{'phaedrus.repeat' op must hold at least one token}}
+  phaedrus.repeat 4 {
+  }
+}
+
+// -----
+
+// A splat of a few bytes may stand for more tokens than the passes hold.
+phaedrus.vocabulary @v fingerprint(1) {
+  phaedrus.entry 0 function @a
+}
+phaedrus.trace @t vocabulary(@v) fingerprint(1) input(<argv = ["p"]>) {
+  // expected-error @below {{holds 100000000000 tokens, more than 2^31 - 1 in one op}}
+  phaedrus.tokens dense<0> : tensor<100000000000xi32>
+}
+
+// -----
+
+// A splat is checked by its value, not written out (a billion tokens here).
+phaedrus.vocabulary @v fingerprint(1) {
+  phaedrus.entry 0 function @a
+}
+phaedrus.trace @t vocabulary(@v) fingerprint(1) input(<argv = ["p"]>) {
+  // expected-error @below {{token 3 at position 0 is not an id of vocabulary @v}}
+  phaedrus.tokens dense<3> : tensor<1000000000xi32>
+}
+
+// -----
+
 phaedrus.vocabulary @v fingerprint(1) {
   phaedrus.entry 0 function @a
 }
@@ -408,6 +476,26 @@ phaedrus.vocabulary @v fingerprint(1) {
 phaedrus.predict @v input(#phaedrus.input<argv = ["p"]>)
 
 //===--- Profile attributes ---===//
+
+// -----
+
+// expected-error @below {{a count must not be negative}}
+// expected-error @below {{failed to parse Phaedrus_EntryCountAttr parameter 'count'}}
+llvm.func @f() attributes {phaedrus.entry_count = #phaedrus.entry_count<-3, measured, confidence = 1.0>} {
+  llvm.return
+}
+
+// -----
+
+llvm.func @f(%c: i1) {
+  // expected-error @below {{a count must not be negative}}
+  // expected-error @below {{failed to parse Phaedrus_BranchWeightsAttr parameter 'weights'}}
+  llvm.cond_br %c, ^a, ^b {phaedrus.branch_weights = #phaedrus.branch_weights<[5, -1], measured, confidence = 1.0>}
+^a:
+  llvm.return
+^b:
+  llvm.return
+}
 
 // -----
 

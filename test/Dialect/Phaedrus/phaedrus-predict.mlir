@@ -469,3 +469,56 @@ phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(
              "runs.log2_total" = dense<10.0> : tensor<1xf32>, "runs.log2_size" = dense<-1.0> : tensor<1xf32>,
              "tokens.fixed_count" = dense<1.0> : tensor<2xf32>})
 phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
+
+// -----
+
+// An mlp predicts from the run's descriptor: one without descriptor tokens
+// is refused before oneDNN sees a zero-sized layer.
+llvm.func @f0() {
+  llvm.return
+}
+phaedrus.vocabulary @v fingerprint(229832147292157202) {
+  phaedrus.entry 0 function @f0
+}
+// expected-error @below {{cannot be run: the model has no descriptor tokens: an mlp predicts from the run's descriptor, and needs at least one}}
+phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(1)
+    descriptors([]) hyperparameters({featurizer = 3 : i64, num_specials = 5 : i64, num_buckets = 161 : i64,
+    buckets_per_octave = 4 : i64, hidden_size = 1 : i64})
+    weights({"hidden.weight" = dense<0.0> : tensor<1x0xf32>, "hidden.bias" = dense<0.0> : tensor<1xf32>,
+             "output.weight" = dense<1.0> : tensor<1x1xf32>, "output.bias" = dense<1.0> : tensor<1xf32>})
+phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
+
+// -----
+
+// A NaN weight would predict a count of 0 (never entered, a cold mark).
+llvm.func @f0() {
+  llvm.return
+}
+phaedrus.vocabulary @v fingerprint(229832147292157202) {
+  phaedrus.entry 0 function @f0
+}
+// expected-error @below {{cannot be run: weight 'output.bias' holds nan at element 0: a model's weights must be finite}}
+phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(1)
+    descriptors(["argc=0"]) hyperparameters({featurizer = 3 : i64, num_specials = 5 : i64, num_buckets = 161 : i64,
+    buckets_per_octave = 4 : i64, hidden_size = 1 : i64})
+    weights({"hidden.weight" = dense<0.0> : tensor<1x1xf32>, "hidden.bias" = dense<0.0> : tensor<1xf32>,
+             "output.weight" = dense<1.0> : tensor<1x1xf32>, "output.bias" = dense<0x7FC00000> : tensor<1xf32>})
+phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
+
+// -----
+
+// Finite weights whose output overflows: no count of 2^64 - 1 in silence.
+llvm.func @f0() {
+  llvm.return
+}
+phaedrus.vocabulary @v fingerprint(229832147292157202) {
+  phaedrus.entry 0 function @f0
+}
+phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(1)
+    descriptors(["argc=0"]) hyperparameters({featurizer = 3 : i64, num_specials = 5 : i64, num_buckets = 161 : i64,
+    buckets_per_octave = 4 : i64, hidden_size = 1 : i64})
+    weights({"hidden.weight" = dense<0.0> : tensor<1x1xf32>, "hidden.bias" = dense<0.0> : tensor<1xf32>,
+             "output.weight" = dense<1.0> : tensor<1x1xf32>, "output.bias" = dense<1.0e3> : tensor<1xf32>})
+// expected-warning @below {{never seen in training}}
+// expected-error @below {{prediction failed: the model predicts inf events for token 0, more than a 64-bit count holds: its weights overflow}}
+phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)

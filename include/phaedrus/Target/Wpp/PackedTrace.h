@@ -97,9 +97,14 @@ LogicalResult packWpp(StringRef bytes, MLIRContext *context, Location loc,
 
 /// Reads a packed trace file; emits a diagnostic at `loc` and returns null
 /// on a file that is not one, is of another version, truncated or corrupt.
-/// Token runs longer than `inlineLimit` become dense_resource blobs.
+/// Token runs longer than `inlineLimit` become dense_resource blobs. A file
+/// whose bodies decode to more than `maxSymbols` symbols (tokens, rule uses
+/// and repeat marks; 4 bytes each in memory) is refused: a few corrupt or
+/// crafted bytes can decode to billions.
+constexpr uint64_t kPackedMaxSymbols = uint64_t(1) << 28;
 OwningOpRef<ModuleOp> importPacked(StringRef bytes, MLIRContext *context,
-                                   Location loc, uint64_t inlineLimit = 1024);
+                                   Location loc, uint64_t inlineLimit = 1024,
+                                   uint64_t maxSymbols = kPackedMaxSymbols);
 
 } // namespace mlir::phaedrus
 

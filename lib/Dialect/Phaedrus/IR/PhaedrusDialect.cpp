@@ -39,6 +39,33 @@ void PhaedrusDialect::initialize() {
 }
 
 //===----------------------------------------------------------------------===//
+// Count parameters
+//===----------------------------------------------------------------------===//
+
+FailureOr<uint64_t> mlir::phaedrus::parseCount(AsmParser &parser) {
+  SMLoc loc = parser.getCurrentLocation();
+  if (succeeded(parser.parseOptionalMinus()))
+    return parser.emitError(loc, "a count must not be negative"), failure();
+  uint64_t value;
+  if (parser.parseInteger(value))
+    return failure();
+  return value;
+}
+
+FailureOr<SmallVector<uint64_t>> mlir::phaedrus::parseCounts(AsmParser &parser) {
+  SmallVector<uint64_t> values;
+  if (parser.parseCommaSeparatedList([&]() -> ParseResult {
+        FailureOr<uint64_t> value = parseCount(parser);
+        if (failed(value))
+          return failure();
+        values.push_back(*value);
+        return success();
+      }))
+    return failure();
+  return values;
+}
+
+//===----------------------------------------------------------------------===//
 // Confidence parameter
 //===----------------------------------------------------------------------===//
 

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "phaedrus/Dialect/Phaedrus/IR/PhaedrusOps.h"
+#include "phaedrus/Trace/CallGroups.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -53,7 +54,13 @@ static LogicalResult verifyTokensInRange(Region &body, size_t numEntries,
                                          StringAttr vocabulary) {
   WalkResult result = body.walk([&](TokensOp tokens) {
     SmallVector<int32_t> storage;
-    FailureOr<ArrayRef<int32_t>> array = tokens.getTokenArray(storage);
+    // A splat is checked by its one value, without writing out its tokens.
+    auto dense = dyn_cast<DenseIntElementsAttr>(tokens.getTokens());
+    if (dense && dense.isSplat() && dense.getNumElements() > 0)
+      storage.assign(1, dense.getSplatValue<int32_t>());
+    FailureOr<ArrayRef<int32_t>> array =
+        storage.empty() ? tokens.getTokenArray(storage)
+                        : FailureOr<ArrayRef<int32_t>>(ArrayRef<int32_t>(storage));
     if (failed(array))
       return WalkResult::advance(); // The op's own verifier reports this.
     for (auto [position, token] : llvm::enumerate(*array)) {
@@ -161,9 +168,10 @@ LogicalResult EntryOp::verify() {
       return emitOpError("a 'path' entry needs a path index and no callee");
     return success();
   case EntryKind::Group:
-    if (!hasIndex || hasCallee || !getMembers() || getMembers()->size() < 2)
-      return emitOpError("a 'group' entry needs a group index, at least two "
-                         "members and no callee");
+    if (!hasIndex || hasCallee || !getMembers() || getMembers()->size() < 2 ||
+        getMembers()->size() > trace::CallGroupTable::kMaxMembers)
+      return emitOpError("a 'group' entry needs a group index, 2 to ")
+             << trace::CallGroupTable::kMaxMembers << " members and no callee";
     return success();
   }
   llvm_unreachable("unknown entry kind");
@@ -238,6 +246,14 @@ LogicalResult TokensOp::verify() {
     return emitOpError() << "tokens must be a one-dimensional i32 elements "
                             "attribute, got "
                          << type;
+  // The passes hold a body's tokens in memory, indexed by 32 bits. (A run
+  // of equal tokens prints as a splat: a few bytes for any length.)
+  if (type.getNumElements() > INT32_MAX)
+    return emitOpError() << "holds " << type.getNumElements()
+                         << " tokens, more than 2^31 - 1 in one op";
+  if (auto dense = dyn_cast<DenseIntElementsAttr>(getTokens());
+      dense && dense.isSplat())
+    return success(); // checked without writing out its every token
   SmallVector<int32_t> storage;
   if (failed(getTokenArray(storage)))
     return emitOpError() << "tokens have no data (a dense_resource blob that "
@@ -321,8 +337,24 @@ LogicalResult GrammarOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
                              getVocabularyAttr().getAttr());
 }
 
+/// Whether a rule's or a repeat's body stands for at least one token: it
+/// holds a token, a repeat or a rule use (each of them non-empty by its own
+/// verifier), not only empty token runs.
+static bool holdsTokens(Block &body) {
+  return llvm::any_of(body, [](Operation &op) {
+    auto tokens = dyn_cast<TokensOp>(op);
+    return !tokens || tokens.getTokens().getShapedType().getNumElements() > 0;
+  });
+}
+
+LogicalResult RepeatOp::verifyRegions() {
+  if (!holdsTokens(getBody().front()))
+    return emitOpError("must hold at least one token");
+  return success();
+}
+
 LogicalResult RuleOp::verifyRegions() {
-  if (getBody().front().empty())
+  if (!holdsTokens(getBody().front()))
     return emitOpError("must not be empty");
   return success();
 }

@@ -29,6 +29,7 @@ using namespace mlir::phaedrus;
 static constexpr StringLiteral kAugmentedAttr =
     PhaedrusDialect::getAugmentedAttrName();
 static constexpr StringLiteral kPass = "phaedrus-augment";
+static constexpr unsigned kMaxCopies = 1000;
 
 namespace {
 
@@ -94,6 +95,12 @@ struct PhaedrusAugmentPass
              << kPass << ": buckets-per-octave must be from 1 to 64";
     if (maxPeriod == 0)
       return module.emitError() << kPass << ": max-period must be at least 1";
+    // Every copy is a whole trace, held in memory with the others.
+    if (copies > kMaxCopies)
+      return module.emitError()
+             << kPass << ": copies is " << static_cast<unsigned>(copies)
+             << "; at most " << kMaxCopies
+             << " (each copy is a whole trace, all of them in memory)";
     return success();
   }
 

@@ -62,7 +62,7 @@ PhaedrusPredictPass::importModelFile(ModuleOp module, uint64_t fingerprint) {
   if ((*buffer)->getBuffer().ltrim().starts_with("{"))
     hint = "; it is JSON (a corpus?): 'phaedrus train' makes a model of a "
            "corpus";
-  if (failed(checkNotCutShort((*buffer)->getBuffer(), modelFile, fileLoc,
+  if (failed(checkMlirFile((*buffer)->getBuffer(), modelFile, fileLoc,
                               "phaedrus-predict")))
     return failure();
   llvm::SourceMgr sourceMgr;

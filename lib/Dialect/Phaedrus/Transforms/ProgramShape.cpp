@@ -119,8 +119,24 @@ std::string mlir::phaedrus::describeCutShort(StringRef path, size_t line) {
       .str();
 }
 
-LogicalResult mlir::phaedrus::checkNotCutShort(StringRef text, StringRef path,
-                                               Location loc, StringRef who) {
+std::string mlir::phaedrus::describeTraceFileNotMlir(StringRef path,
+                                                     StringRef text) {
+  if (text.starts_with(PHAEDRUS_TRACE_MAGIC))
+    return ("'" + path + "' is a trace file the runtime wrote, not MLIR: "
+            "import it with phaedrus-translate --import-wpp")
+        .str();
+  if (text.starts_with("PHPK"))
+    return ("'" + path + "' is a packed trace file, not MLIR: read it with "
+            "phaedrus-translate --import-packed")
+        .str();
+  return std::string();
+}
+
+LogicalResult mlir::phaedrus::checkMlirFile(StringRef text, StringRef path,
+                                            Location loc, StringRef who) {
+  std::string other = describeTraceFileNotMlir(path, text);
+  if (!other.empty())
+    return mlir::emitError(loc) << who << ": " << other;
   size_t line = lineOfUnterminatedString(text);
   if (!line)
     return success();
@@ -137,7 +153,7 @@ OwningOpRef<ModuleOp> mlir::phaedrus::parseModuleFile(StringRef path,
                          << "': " << buffer.getError().message();
     return nullptr;
   }
-  if (failed(checkNotCutShort((*buffer)->getBuffer(), path, loc, who)))
+  if (failed(checkMlirFile((*buffer)->getBuffer(), path, loc, who)))
     return nullptr;
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());

@@ -81,7 +81,7 @@ struct PhaedrusTraceProfilePass
         vocabularies.push_back(std::move(file->module));
         continue;
       }
-      if (failed(checkNotCutShort((*buffer)->getBuffer(), path, fileLoc,
+      if (failed(checkMlirFile((*buffer)->getBuffer(), path, fileLoc,
                                   "phaedrus-trace-profile")))
         return signalPassFailure();
       llvm::SourceMgr sourceMgr;

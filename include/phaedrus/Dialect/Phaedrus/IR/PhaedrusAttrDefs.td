@@ -55,6 +55,16 @@ def Phaedrus_ConfidenceParameter : AttrParameter<"::llvm::APFloat", "confidence 
   let printer = "::mlir::phaedrus::printConfidence($_printer, $_self)";
 }
 
+// A count is a non-negative 64-bit integer; "-3" is refused, where the
+// default parser of a uint64_t would wrap it around.
+def Phaedrus_CountParameter : AttrParameter<"uint64_t", "a count"> {
+  let parser = "::mlir::phaedrus::parseCount($_parser)";
+}
+def Phaedrus_CountArrayParameter
+    : ArrayRefParameter<"uint64_t", "one weight per successor"> {
+  let parser = "::mlir::phaedrus::parseCounts($_parser)";
+}
+
 def Phaedrus_EntryCountAttr : Phaedrus_Attr<"EntryCount", "entry_count"> {
   let summary = "How often a function is entered, with provenance and confidence";
   let description = [{
@@ -76,7 +86,7 @@ def Phaedrus_EntryCountAttr : Phaedrus_Attr<"EntryCount", "entry_count"> {
     }
     ```
   }];
-  let parameters = (ins "uint64_t":$count,
+  let parameters = (ins Phaedrus_CountParameter:$count,
                         EnumParameter<Phaedrus_Provenance>:$provenance,
                         Phaedrus_ConfidenceParameter:$confidence);
   let assemblyFormat = "`<` $count `,` $provenance `,` `confidence` `=` $confidence `>`";
@@ -110,7 +120,7 @@ def Phaedrus_BranchWeightsAttr : Phaedrus_Attr<"BranchWeights", "branch_weights"
         phaedrus.branch_weights = #phaedrus.branch_weights<[990, 10], measured, confidence = 1.0>}
     ```
   }];
-  let parameters = (ins ArrayRefParameter<"uint64_t", "one weight per successor">:$weights,
+  let parameters = (ins Phaedrus_CountArrayParameter:$weights,
                         EnumParameter<Phaedrus_Provenance>:$provenance,
                         Phaedrus_ConfidenceParameter:$confidence);
   let assemblyFormat = "`<` `[` $weights `]` `,` $provenance `,` `confidence` `=` $confidence `>`";

@@ -192,6 +192,7 @@ def Phaedrus_RepeatOp : Phaedrus_Op<"repeat", [
   let arguments = (ins Phaedrus_PosI64Attr:$count);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = "$count attr-dict-with-keyword $body";
+  let hasRegionVerifier = 1;
 }
 
 def Phaedrus_GrammarOp : Phaedrus_Op<"grammar", [

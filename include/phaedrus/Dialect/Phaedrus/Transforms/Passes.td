@@ -458,7 +458,7 @@ def PhaedrusAugmentPass : Pass<"phaedrus-augment", "::mlir::ModuleOp"> {
            "The plain program (phaedrus IR or LLVM dialect file) whose call "
            "graph augmented traces must respect, when the module holds only traces">,
     Option<"copies", "copies", "unsigned", "4",
-           "Augmented traces made from each recorded trace">,
+           "Augmented traces made from each recorded trace (at most 1000)">,
     Option<"seed", "seed", "uint64_t", "1", "Seed of the random choices">,
     ListOption<"transforms", "transforms", "std::string",
                "Transformations to apply: splice, drop-leaves, resample "

@@ -81,15 +81,22 @@ size_t lineOfUnterminatedString(StringRef text);
 std::string describeCutShort(StringRef path, size_t line);
 
 /// Parses the MLIR file `path`. Fails, with an error at `loc` naming `who`,
-/// if it cannot be read or was cut short (lineOfUnterminatedString); a
+/// if it cannot be read or cannot be MLIR (checkMlirFile); a
 /// parse error is MLIR's own diagnostic, and a null result.
 OwningOpRef<ModuleOp> parseModuleFile(StringRef path, MLIRContext *context,
                                       Location loc, StringRef who);
 
+/// What a file that is not MLIR but one of Phaedrus's binary trace files
+/// is told ("'PATH' is a trace file the runtime wrote, not MLIR: ..."), or
+/// an empty string for any other text.
+std::string describeTraceFileNotMlir(StringRef path, StringRef text);
+
 /// Fails with an error at `loc` naming `who` and `path` if `text` (the
-/// contents of `path`) was cut short (lineOfUnterminatedString).
-LogicalResult checkNotCutShort(StringRef text, StringRef path, Location loc,
-                               StringRef who);
+/// contents of `path`) cannot be MLIR: a trace file the runtime wrote or a
+/// packed trace (describeTraceFileNotMlir), or a text cut short
+/// (lineOfUnterminatedString).
+LogicalResult checkMlirFile(StringRef text, StringRef path, Location loc,
+                            StringRef who);
 
 /// Fails with a diagnostic naming `pass` unless `vocabularyFingerprint`
 /// (of vocabulary `name`, reported at `op`) is the program's.
