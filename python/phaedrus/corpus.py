@@ -20,6 +20,7 @@ its first occurrence, with its exact count."""
 import functools
 import json
 import re
+import shlex
 from pathlib import Path
 
 from . import pipeline
@@ -431,6 +432,16 @@ def corpus_from_traces(traces, fingerprint=None, sequences=None,
         if warnings:
             raise ToolError(f"{trace} is not a complete trace; a corpus "
                             f"takes only complete runs:\n{warnings}")
+        # A description kept beside another run's trace would pair that
+        # run's command line with these events.
+        recorded = counts["traces"][0].get("argv") if counts["traces"] else None
+        if recorded and list(recorded[1:]) != list(info["argv"][1:]):
+            raise ToolError(
+                f"{trace} recorded the command line "
+                f"{shlex.join(recorded[1:])!r}, but {side} describes "
+                f"{shlex.join(info['argv'][1:])!r}: the description is of "
+                f"another run (phaedrus run keeps each trace's own beside it, "
+                f"TRACE.input.json)")
         # The function and the path build of a program share its
         # fingerprint; the trace file's header says which recorded it.
         granularity = counts["traces"][0].get("granularity") if counts["traces"] else None

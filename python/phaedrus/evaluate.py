@@ -84,7 +84,63 @@ def load_input(path) -> Input:
         pipeline.check_stdin(stdin)
     except ToolError as e:
         raise ToolError(f"{path}: {e}")
-    return Input(path.name.split(".")[0], argv, stdin, info.get("cwd"))
+    inp = Input(path.name.split(".")[0], argv, stdin, info.get("cwd"))
+    # A run that rewrote its input (sed -i) when it was recorded left
+    # another input than the one its description was made of.
+    descriptor = info.get("descriptor")
+    if isinstance(descriptor, list) and \
+            corpus_mod.featurizer_of(info) == corpus_mod.featurizer_version():
+        now = corpus_mod.featurize(argv, stdin=stdin, cwd=info.get("cwd"))
+        changed = sorted(set(now) ^ set(descriptor))
+        if changed:
+            log(f"warning: {path}: the input is not what it was when the run "
+                f"was described ({len(changed)} descriptor tokens differ: "
+                f"{', '.join(changed[:4])}{', ...' if len(changed) > 4 else ''}"
+                f"): a run that rewrites its input (an in-place edit) leaves "
+                f"another input than the one it recorded; eval runs it on the "
+                f"input as it is now")
+    return inp
+
+
+def input_files_state(inp: Input) -> dict:
+    """{path: (size, sha256)} of the run's standard input and of the
+    arguments that are files (relative to its working directory): what a
+    run must leave as it was for its timed repetitions to run on one
+    input."""
+    cwd = Path(inp.cwd or ".")
+    paths = [Path(inp.stdin)] if inp.stdin else []
+    for a in inp.argv[1:]:
+        candidate = cwd / a
+        try:
+            if candidate.is_file():
+                paths.append(candidate)
+        except OSError:  # a name too long to be a path
+            pass
+    state = {}
+    for path in paths:
+        try:
+            data = path.read_bytes()
+        except OSError:
+            continue
+        state[str(path)] = (len(data), hashlib.sha256(data).hexdigest())
+    return state
+
+
+def check_input_unchanged(inp: Input, before: dict):
+    """Refuses an input its runs rewrite: every timed repetition would
+    run on another input."""
+    after = input_files_state(inp)
+    for path, state in before.items():
+        if after.get(path) != state:
+            size = after[path][0] if path in after else "gone"
+            raise ToolError(
+                f"{inp.name}: running it changed its input file {path} "
+                f"({state[0]} bytes -> {size}): a run that rewrites its "
+                f"input (an in-place edit such as sed -i) runs on another "
+                f"input each time it is timed; eval needs runs that leave "
+                f"their inputs as they are (time an in-place edit by "
+                f"writing to another file instead; a file the run writes as "
+                f"its output should not exist before it runs)")
 
 
 def corpus_input(r: dict) -> Input:
@@ -689,6 +745,7 @@ class Evaluation:
                                 f"evaluate on held-out inputs only")
 
     def evaluate_input(self, inp: Input) -> dict:
+        before = input_files_state(inp)
         descriptor = corpus_mod.featurize(inp.argv, stdin=inp.stdin, cwd=inp.cwd)
         nearest = self.nearest_run(descriptor)
         d = self.workdir / inp.name
@@ -700,6 +757,8 @@ class Evaluation:
             lambda: self.clang_profile(inp, d / "oracle.ll"),
             lambda: self.measured_profile(inp, d / "measured.ll"),
             lambda: self.predicted_profile(inp, d / "predicted.ll"))))
+        # The oracle's and the measured runs have run it by now.
+        check_input_unchanged(inp, before)
         log(f"eval {inp.name}: building")
         binaries = {"plain": self.plain, **self.shared_binaries}
         own = ["oracle", "measured", "predicted", "nearest"]

@@ -509,6 +509,21 @@ def test_eval_errors(tmp_path):
                         {"new": "a b\n" * 90}, kind="retrieval")
     base = [tmp_path / "w.mlir", "--model", tmp_path / "m.mlir",
             "--corpus", tmp_path / "corpus.json", "-o", tmp_path / "e.json"]
+    # A description kept beside another run's trace: a sed user's corpus
+    # paired one run's command line with another run's events.
+    import shutil
+    swapped = tmp_path / "swapped"
+    swapped.mkdir()
+    for name in ("a", "b"):
+        shutil.copy(tmp_path / "runs" / f"{name}.wpp", swapped / f"{name}.wpp")
+        shutil.copy(tmp_path / "runs" / "b.wpp.input.json",
+                    swapped / f"{name}.wpp.input.json")
+    result = phaedrus("corpus", swapped / "a.wpp", swapped / "b.wpp",
+                      "-o", tmp_path / "swapped.json")
+    assert result.returncode == 1
+    assert f"{swapped / 'a.wpp'} recorded the command line " in result.stderr \
+        and f"but {swapped / 'a.wpp.input.json'} describes " in result.stderr \
+        and "the description is of another run" in result.stderr, result.stderr
     # A training run is not held out.
     (tmp_path / "a.input.json").write_text(
         (tmp_path / "runs" / "a.wpp.input.json").read_text())

@@ -354,3 +354,45 @@ def test_parallel_steps_say_how_far_they_are(monkeypatch, capsys):
     # Without `what`, nothing is said.
     assert evaluate.Evaluation.parallel(host, lambda x: x, [1, 2]) == [1, 2]
     assert capsys.readouterr().err == ""
+
+
+def test_a_run_that_rewrites_its_input_is_refused(tmp_path):
+    """sed -i and the like: every timed repetition would run on another
+    input (a sed user's eval timed substitutions of nothing, in silence)."""
+    data = tmp_path / "data.csv"
+    data.write_text("a,void\n" * 100)
+    inp = evaluate.Input("inplace", ["sed", "-i", "s/,void$/,x/", str(data)],
+                         cwd=str(tmp_path))
+    before = evaluate.input_files_state(inp)
+    assert list(before) == [str(data)]
+    evaluate.check_input_unchanged(inp, before)  # nothing ran yet
+    data.write_text("a,x\n" * 100)
+    with pytest.raises(evaluate.ToolError) as error:
+        evaluate.check_input_unchanged(inp, before)
+    assert f"inplace: running it changed its input file {data} (700 bytes -> " \
+        "400)" in str(error.value)
+    # Standard input counts too; arguments that are no files do not.
+    stdin = tmp_path / "in.txt"
+    stdin.write_text("x\n")
+    inp = evaluate.Input("s", ["prog", "-n", "no-such-file"], stdin=str(stdin))
+    assert list(evaluate.input_files_state(inp)) == [str(stdin)]
+
+
+def test_a_description_of_an_input_since_rewritten_is_told(tmp_path, capsys):
+    """The recorded run itself rewrote its input (sed -i under phaedrus
+    run): the description no longer describes the file eval runs on."""
+    import json
+    from phaedrus import corpus
+    data = tmp_path / "data.txt"
+    data.write_text("alpha beta gamma\n" * 50)
+    argv = ["prog", str(data)]
+    info = corpus.describe_input(argv, cwd=tmp_path)
+    (tmp_path / "run.input.json").write_text(json.dumps(info))
+    evaluate.load_input(tmp_path / "run.input.json")
+    assert "is not what it was" not in capsys.readouterr().err
+    data.write_text("delta epsilon\n" * 5000)
+    inp = evaluate.load_input(tmp_path / "run.input.json")
+    assert inp.argv == argv
+    err = capsys.readouterr().err
+    assert "run.input.json: the input is not what it was when the run was " \
+        "described" in err and "descriptor tokens differ" in err, err
