@@ -648,9 +648,15 @@ def main(argv=None):
             joined.append(word)
     args, unknown = parser.parse_known_args(joined)
     if unknown:
-        # The subcommand's usage, not the top level's.
+        # The subcommand's usage, not the top level's; where the program's
+        # command line was meant, where it goes.
+        hint = ""
+        if args.command in ("run", "predict", "build") and not program_args:
+            hint = (" (the program's command line goes after '--': "
+                    f"phaedrus {args.command} ... -- "
+                    f"{'ARGS' if args.command == 'run' else 'PROGRAM-NAME ARGS'})")
         sub.choices[args.command].error(
-            f"unrecognized arguments: {' '.join(unknown)}")
+            f"unrecognized arguments: {' '.join(unknown)}{hint}")
     args.args = program_args
     try:
         result = args.func(args)

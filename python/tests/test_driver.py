@@ -633,6 +633,14 @@ def test_mistakes_of_a_first_users_session(tmp_path):
     assert result.returncode == 2
     assert result.stderr.startswith("usage: phaedrus ir ") and \
         "phaedrus ir: error: unrecognized arguments: --bogus" in result.stderr
+    # The program's command line without '--' (a sed user's first run):
+    # where it goes.
+    result = phaedrus("run", tmp_path / "w.inst", "-o", tmp_path / "r.wpp",
+                      "-n", "/ERROR/p", "FILE")
+    assert result.returncode == 2
+    assert "phaedrus run: error: unrecognized arguments: -n /ERROR/p FILE (the " \
+        "program's command line goes after '--': phaedrus run ... -- ARGS)" \
+        in result.stderr, result.stderr
     assert phaedrus("instrument", tmp_path / "w.mlir", "-o", tmp_path / "w.inst",
                     "--ldflags", "-lm").returncode == 0
     results = []
