@@ -352,3 +352,23 @@ TEST_F(PackedTraceTest, BytesAfterTheCodedStreamAreRefused) {
 }
 
 } // namespace
+
+namespace {
+
+// What the format cannot hold is refused when writing, not left for the
+// reader to refuse: a string over 16 MiB.
+TEST_F(PackedTraceTest, StringsOver16MiBAreNotWritten) {
+  Location loc = UnknownLoc::get(&context);
+  OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
+  OpBuilder b = OpBuilder::atBlockEnd(module->getBody());
+  auto vocabulary =
+      VocabularyOp::create(b, loc, std::string((16u << 20) + 1, 'v'), 99);
+  vocabulary.getBody().emplaceBlock();
+  std::string bytes;
+  llvm::raw_string_ostream os(bytes);
+  EXPECT_TRUE(failed(exportPacked(*module, os)));
+  ASSERT_FALSE(messages.empty());
+  EXPECT_EQ(messages.front(), "cannot be packed: a string longer than 16 MiB");
+}
+
+} // namespace
