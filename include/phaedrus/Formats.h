@@ -22,6 +22,8 @@ inline constexpr const char *kPathNumberingScheme = "ball-larus-2";
 /// The packed trace format version this build writes (docs/PackedTrace.md);
 /// it reads every version from 1 on (PackedTrace.cpp says what each added).
 inline constexpr uint32_t kPackedTraceVersion = 6;
+/// The first four bytes of a packed trace file.
+inline constexpr char kPackedTraceMagic[4] = {'P', 'H', 'P', 'K'};
 
 } // namespace mlir::phaedrus
 

@@ -49,20 +49,15 @@ static int optMain(int argc, char **argv) {
   auto [input, output] = mlir::registerAndParseCLIOptions(
       count, args.data(),
       "Phaedrus optimizer: WPP traces, models and profiles\n", registry);
-  // A file cut short inside a string literal crashes MLIR's parser when
-  // the string is long (a model's weights): refused before it is parsed.
+  // A trace file is named as one, and a file cut short inside a string
+  // literal (which crashes MLIR's parser when the string is long, a
+  // model's weights) is refused before it is parsed.
   if (input != "-") {
     if (auto buffer = llvm::MemoryBuffer::getFile(input)) {
-      std::string other = mlir::phaedrus::describeTraceFileNotMlir(
-          input, (*buffer)->getBuffer());
-      if (!other.empty()) {
-        llvm::WithColor::error(llvm::errs(), "phaedrus-opt") << other << "\n";
-        return 1;
-      }
-      if (size_t line =
-              mlir::phaedrus::lineOfUnterminatedString((*buffer)->getBuffer())) {
-        llvm::WithColor::error(llvm::errs(), "phaedrus-opt")
-            << mlir::phaedrus::describeCutShort(input, line) << "\n";
+      std::string why =
+          mlir::phaedrus::whyNotMlir(input, (*buffer)->getBuffer());
+      if (!why.empty()) {
+        llvm::WithColor::error(llvm::errs(), "phaedrus-opt") << why << "\n";
         return 1;
       }
     }

@@ -37,7 +37,6 @@ using trace::hashCombine;
 
 namespace {
 
-constexpr char kMagic[4] = {'P', 'H', 'P', 'K'};
 // 2: group entries carry their members; 3: body symbols are coded as a
 // flag "the predicted symbol" first (SymbolModel::Predicted); 4: the body
 // model's match models look back at most 2^windowBits symbols, a number in
@@ -104,8 +103,7 @@ public:
   }
   std::string string(StringRef value) {
     std::string result;
-    if (value.size() > kMaxString)
-      return failCorrupt("a string longer than 16 MiB"), result;
+    // (Encoding, the length is the value's: the packer then refuses it.)
     uint64_t length = number(value.size(), kStringLength);
     if (length > kMaxString)
       return failCorrupt("a string longer than 16 MiB"), result;
@@ -1160,7 +1158,7 @@ static LogicalResult writePacked(Packer &packer, std::vector<uint8_t> &payload,
     sizes->total = kHeaderSize + payload.size();
   }
   char header[kHeaderSize];
-  std::memcpy(header, kMagic, 4);
+  std::memcpy(header, kPackedTraceMagic, 4);
   llvm::support::endian::write32le(header + 4, kVersion);
   llvm::support::endian::write64le(header + 8, payload.size());
   llvm::support::endian::write64le(
@@ -1548,7 +1546,7 @@ OwningOpRef<ModuleOp> mlir::phaedrus::importPacked(StringRef bytes,
   auto error = [&]() {
     return emitError(loc) << "phaedrus-translate: ";
   };
-  if (bytes.size() < 4 || std::memcmp(bytes.data(), kMagic, 4) != 0) {
+  if (bytes.size() < 4 || std::memcmp(bytes.data(), kPackedTraceMagic, 4) != 0) {
     error() << "not a packed trace (it does not start with 'PHPK')";
     return nullptr;
   }

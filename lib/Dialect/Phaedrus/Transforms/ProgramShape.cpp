@@ -1,6 +1,7 @@
 //===- ProgramShape.cpp - What instrumentation sees of a program ----------===//
 
 #include "phaedrus/Dialect/Phaedrus/Transforms/ProgramShape.h"
+#include "phaedrus/Formats.h"
 #include "phaedrus/Trace/Format.h"
 
 #include "mlir/Bytecode/BytecodeReader.h"
@@ -111,36 +112,30 @@ size_t mlir::phaedrus::lineOfUnterminatedString(StringRef text) {
   return inString ? text.take_front(start).count('\n') + 1 : 0;
 }
 
-std::string mlir::phaedrus::describeCutShort(StringRef path, size_t line) {
-  return ("'" + path + "' ends inside a string literal (line " +
-          llvm::Twine(line) +
-          "): the file was cut short (a copy or a write that did not "
-          "finish?)")
-      .str();
-}
-
-std::string mlir::phaedrus::describeTraceFileNotMlir(StringRef path,
-                                                     StringRef text) {
+std::string mlir::phaedrus::whyNotMlir(StringRef path, StringRef text) {
   if (text.starts_with(PHAEDRUS_TRACE_MAGIC))
     return ("'" + path + "' is a trace file the runtime wrote, not MLIR: "
             "import it with phaedrus-translate --import-wpp")
         .str();
-  if (text.starts_with("PHPK"))
+  if (text.starts_with(StringRef(kPackedTraceMagic, sizeof kPackedTraceMagic)))
     return ("'" + path + "' is a packed trace file, not MLIR: read it with "
             "phaedrus-translate --import-packed")
+        .str();
+  if (size_t line = lineOfUnterminatedString(text))
+    return ("'" + path + "' ends inside a string literal (line " +
+            llvm::Twine(line) +
+            "): the file was cut short (a copy or a write that did not "
+            "finish?)")
         .str();
   return std::string();
 }
 
 LogicalResult mlir::phaedrus::checkMlirFile(StringRef text, StringRef path,
                                             Location loc, StringRef who) {
-  std::string other = describeTraceFileNotMlir(path, text);
-  if (!other.empty())
-    return mlir::emitError(loc) << who << ": " << other;
-  size_t line = lineOfUnterminatedString(text);
-  if (!line)
+  std::string why = whyNotMlir(path, text);
+  if (why.empty())
     return success();
-  return mlir::emitError(loc) << who << ": " << describeCutShort(path, line);
+  return mlir::emitError(loc) << who << ": " << why;
 }
 
 OwningOpRef<ModuleOp> mlir::phaedrus::parseModuleFile(StringRef path,

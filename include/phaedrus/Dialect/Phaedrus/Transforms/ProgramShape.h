@@ -76,9 +76,11 @@ FailureOr<ModuleOp> loadProgram(ModuleOp module, StringRef path,
 /// the text does not end inside one (nor for MLIR bytecode).
 size_t lineOfUnterminatedString(StringRef text);
 
-/// "'PATH' ends inside a string literal (line LINE): the file was cut
-/// short (...)": what a file cut short is told.
-std::string describeCutShort(StringRef path, size_t line);
+/// Why `text`, the contents of `path`, cannot be MLIR, or an empty string:
+/// "'PATH' is a trace file the runtime wrote, not MLIR: ..." (or a packed
+/// trace), or "'PATH' ends inside a string literal (line L): the file was
+/// cut short (...)" (lineOfUnterminatedString).
+std::string whyNotMlir(StringRef path, StringRef text);
 
 /// Parses the MLIR file `path`. Fails, with an error at `loc` naming `who`,
 /// if it cannot be read or cannot be MLIR (checkMlirFile); a
@@ -86,15 +88,8 @@ std::string describeCutShort(StringRef path, size_t line);
 OwningOpRef<ModuleOp> parseModuleFile(StringRef path, MLIRContext *context,
                                       Location loc, StringRef who);
 
-/// What a file that is not MLIR but one of Phaedrus's binary trace files
-/// is told ("'PATH' is a trace file the runtime wrote, not MLIR: ..."), or
-/// an empty string for any other text.
-std::string describeTraceFileNotMlir(StringRef path, StringRef text);
-
-/// Fails with an error at `loc` naming `who` and `path` if `text` (the
-/// contents of `path`) cannot be MLIR: a trace file the runtime wrote or a
-/// packed trace (describeTraceFileNotMlir), or a text cut short
-/// (lineOfUnterminatedString).
+/// Fails with an error at `loc` naming `who` where whyNotMlir has a
+/// reason.
 LogicalResult checkMlirFile(StringRef text, StringRef path, Location loc,
                             StringRef who);
 
