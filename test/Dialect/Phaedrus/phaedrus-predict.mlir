@@ -522,3 +522,20 @@ phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(
 // expected-warning @below {{never seen in training}}
 // expected-error @below {{prediction failed: the model predicts inf events for token 0, more than a 64-bit count holds: its weights overflow}}
 phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
+
+// -----
+
+// A hyper-parameter of NaN (the confidence comes from validation_loss).
+llvm.func @f0() {
+  llvm.return
+}
+phaedrus.vocabulary @v fingerprint(229832147292157202) {
+  phaedrus.entry 0 function @f0
+}
+// expected-error @below {{cannot be run: hyper-parameter 'validation_loss' is nan, expected a finite number}}
+phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(1)
+    descriptors(["argc=0"]) hyperparameters({featurizer = 3 : i64, num_specials = 5 : i64, num_buckets = 161 : i64,
+    buckets_per_octave = 4 : i64, hidden_size = 1 : i64, validation_loss = 0x7FF8000000000000 : f64})
+    weights({"hidden.weight" = dense<0.0> : tensor<1x1xf32>, "hidden.bias" = dense<0.0> : tensor<1xf32>,
+             "output.weight" = dense<1.0> : tensor<1x1xf32>, "output.bias" = dense<1.0> : tensor<1xf32>})
+phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
