@@ -28,6 +28,8 @@ struct PhaedrusToLLVMIRTranslationInterface
   amendOperation(Operation *op, ArrayRef<llvm::Instruction *> instructions,
                  NamedAttribute attribute,
                  LLVM::ModuleTranslation &moduleTranslation) const override {
+    if (attribute.getName() == PhaedrusDialect::getIrrLoopWeightAttrName())
+      return amendIrrLoopWeight(op, instructions, attribute);
     if (attribute.getName() != PhaedrusDialect::getIndirectBrWeightsAttrName())
       return success(); // other phaedrus attributes say nothing to LLVM
     // The dialect verifier checked the kind, the op and the count.
@@ -47,6 +49,26 @@ struct PhaedrusToLLVMIRTranslationInterface
     llvm::MDBuilder builder(branch->getContext());
     branch->setMetadata(llvm::LLVMContext::MD_prof,
                         builder.createBranchWeights(values));
+    return success();
+  }
+
+  /// `phaedrus.irr_loop_weight` on a block's terminator: its !irr_loop.
+  static LogicalResult
+  amendIrrLoopWeight(Operation *op, ArrayRef<llvm::Instruction *> instructions,
+                     NamedAttribute attribute) {
+    // The dialect verifier checked the kind, the sign and the op.
+    uint64_t weight = cast<IntegerAttr>(attribute.getValue()).getInt();
+    llvm::Instruction *terminator = nullptr;
+    for (llvm::Instruction *inst : instructions)
+      if (inst->isTerminator())
+        terminator = inst;
+    if (!terminator)
+      return op->emitOpError() << "'" << attribute.getName()
+                               << "' could not be attached: the operation "
+                                  "translated to no terminator";
+    llvm::MDBuilder builder(terminator->getContext());
+    terminator->setMetadata(llvm::LLVMContext::MD_irr_loop,
+                            builder.createIrrLoopHeaderWeight(weight));
     return success();
   }
 };
@@ -99,7 +121,7 @@ void mlir::phaedrus::registerMLIRToLLVMIRTranslation() {
   TranslateFromMLIRRegistration registration(
       "mlir-to-llvmir",
       "Translate an LLVM-dialect module to LLVM IR, with the lowered profile "
-      "the LLVM dialect cannot hold (indirectbr weights)",
+      "the LLVM dialect cannot hold (indirectbr weights, loop header weights)",
       [](Operation *op, raw_ostream &output) {
         if (failed(checkLowered(op)))
           return failure();

@@ -585,6 +585,33 @@ llvm.func @f(%c: i1) {
 
 // -----
 
+// A loop header's count (--phaedrus-lower-profile).
+llvm.func @f() {
+  // expected-error @below {{'phaedrus.irr_loop_weight' must be an i64, got 3 : i32}}
+  llvm.br ^bb1 {phaedrus.irr_loop_weight = 3 : i32}
+^bb1:
+  llvm.return
+}
+
+// -----
+
+llvm.func @f() {
+  // expected-error @below {{'phaedrus.irr_loop_weight' must not be negative, got -3}}
+  llvm.br ^bb1 {phaedrus.irr_loop_weight = -3 : i64}
+^bb1:
+  llvm.return
+}
+
+// -----
+
+llvm.func @f(%a: i32) -> i32 {
+  // expected-error @below {{'phaedrus.irr_loop_weight' may only be attached to the terminator of an LLVM block}}
+  %b = llvm.add %a, %a {phaedrus.irr_loop_weight = 3 : i64} : i32
+  llvm.return %b : i32
+}
+
+// -----
+
 llvm.func @f() {
   // expected-error @below {{'phaedrus.branch_weights' may only be attached to a terminator with at least two successors}}
   llvm.br ^bb1 {phaedrus.branch_weights = #phaedrus.branch_weights<[1, 2], measured, confidence = 1.0>}

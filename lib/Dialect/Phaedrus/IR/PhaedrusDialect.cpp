@@ -205,6 +205,23 @@ LogicalResult PhaedrusDialect::verifyOperationAttribute(Operation *op,
                                << "' may only be attached to llvm.indirectbr";
     return verifyWeightCount(op, name, weights.size());
   }
+  if (name == getIrrLoopWeightAttrName()) {
+    auto weight = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!weight || !weight.getType().isInteger(64))
+      return op->emitOpError() << "'" << name << "' must be an i64, got "
+                               << attr.getValue();
+    if (weight.getValue().isNegative())
+      return op->emitOpError() << "'" << name
+                               << "' must not be negative, got "
+                               << weight.getValue().getSExtValue();
+    // By name: the dialect does not depend on the LLVM dialect.
+    if (!op->hasTrait<OpTrait::IsTerminator>() ||
+        op->getName().getDialectNamespace() != "llvm")
+      return op->emitOpError()
+             << "'" << name
+             << "' may only be attached to the terminator of an LLVM block";
+    return success();
+  }
   if (name == getAugmentedAttrName()) {
     auto dict = dyn_cast<DictionaryAttr>(attr.getValue());
     auto from = dict ? dict.getAs<ArrayAttr>("from") : ArrayAttr();

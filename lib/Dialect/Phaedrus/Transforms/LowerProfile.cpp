@@ -2,12 +2,14 @@
 
 #include "phaedrus/Dialect/Phaedrus/IR/PhaedrusOps.h"
 #include "phaedrus/Dialect/Phaedrus/Flow/FlowRepair.h"
+#include "phaedrus/Dialect/Phaedrus/Flow/LoopHeaders.h"
 #include "phaedrus/Dialect/Phaedrus/Transforms/Passes.h"
 #include "phaedrus/Dialect/Phaedrus/Transforms/ProfileSummary.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace mlir::phaedrus {
@@ -84,6 +86,11 @@ struct PhaedrusLowerProfilePass
         if (phaedrus::repairFlow(function))
           ++numRepaired;
 
+    // Before the counts leave their phaedrus attributes.
+    if (loopHeaderWeights)
+      for (auto function : module.getOps<LLVM::LLVMFuncOp>())
+        numLoopHeaderWeights += setLoopHeaderWeights(function);
+
     // The largest count of each function (its entry count or the total of
     // one branch's weights, i.e. a block's count), exact, for the hot/cold
     // marking.
@@ -131,6 +138,39 @@ struct PhaedrusLowerProfilePass
       setSummaryFlag(module, data);
     if (markHotCold)
       markFunctions(module, data, maxCounts);
+  }
+
+  /// What LLVM's PGO instrumentation does when it applies a profile
+  /// (PGOUseFunc::annotateIrrLoopHeaderWeights): the headers of irreducible
+  /// loops, and the targets of indirect branches (which tail duplication
+  /// tends to make such headers), get their block's count as a loop header
+  /// weight, where the profile determines it. Returns how many.
+  unsigned setLoopHeaderWeights(LLVM::LLVMFuncOp function) {
+    if (function.isExternal())
+      return 0;
+    llvm::DenseMap<Block *, uint64_t> counts = knownBlockCounts(function);
+    if (counts.empty())
+      return 0;
+    Region &body = function.getBody();
+    llvm::SetVector<Block *> headers;
+    for (Block *header : irreducibleLoopHeaders(body))
+      headers.insert(header);
+    for (Block &block : body)
+      if (isa<LLVM::IndirectBrOp>(block.getTerminator()))
+        for (Block *target : block.getSuccessors())
+          headers.insert(target);
+    Builder builder(function.getContext());
+    unsigned set = 0;
+    for (Block *header : headers) {
+      auto count = counts.find(header);
+      if (count == counts.end())
+        continue;
+      header->getTerminator()->setAttr(
+          PhaedrusDialect::getIrrLoopWeightAttrName(),
+          builder.getI64IntegerAttr(static_cast<int64_t>(count->second)));
+      ++set;
+    }
+    return set;
   }
 
   /// What LLVM's PGO instrumentation does when it applies a profile

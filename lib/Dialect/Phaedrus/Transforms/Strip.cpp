@@ -1,8 +1,9 @@
 //===- Strip.cpp - Remove phaedrus ops and attributes ---------------------===//
 //
-// Keeps `phaedrus.indirectbr_weights`: it is lowered profile, not phaedrus
-// IR, waiting for `phaedrus-translate --mlir-to-llvmir` to emit it as LLVM
-// metadata (the LLVM dialect has no place for an indirectbr's weights).
+// Keeps `phaedrus.indirectbr_weights` and `phaedrus.irr_loop_weight`: they
+// are lowered profile, not phaedrus IR, waiting for `phaedrus-translate
+// --mlir-to-llvmir` to emit them as LLVM metadata (the LLVM dialect has no
+// place for an indirectbr's weights or a loop header's).
 //
 //===----------------------------------------------------------------------===//
 

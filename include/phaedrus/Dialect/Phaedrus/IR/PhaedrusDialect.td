@@ -71,11 +71,20 @@ def Phaedrus_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getIndirectBrWeightsAttrName() {
       return ::llvm::StringLiteral("phaedrus.indirectbr_weights");
     }
+    /// Name of the discardable attribute that carries the count of an
+    /// irreducible loop header (or of an indirectbr target) on its block's
+    /// terminator, an i64, which the LLVM dialect cannot hold;
+    /// `phaedrus-translate --mlir-to-llvmir` emits it as the instruction's
+    /// !irr_loop loop_header_weight, and --phaedrus-strip keeps it.
+    static constexpr ::llvm::StringLiteral getIrrLoopWeightAttrName() {
+      return ::llvm::StringLiteral("phaedrus.irr_loop_weight");
+    }
     /// Whether a `phaedrus.*` discardable attribute is lowered LLVM profile
     /// (kept by --phaedrus-strip, emitted by --mlir-to-llvmir) rather than
     /// phaedrus IR.
     static bool isLoweredProfileAttrName(::llvm::StringRef name) {
-      return name == getIndirectBrWeightsAttrName();
+      return name == getIndirectBrWeightsAttrName() ||
+             name == getIrrLoopWeightAttrName();
     }
     /// Name of the discardable attribute that marks an augmented trace
     /// (--phaedrus-augment) and says how it was made.

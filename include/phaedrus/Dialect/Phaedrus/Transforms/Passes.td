@@ -868,7 +868,22 @@ def PhaedrusLowerProfilePass : Pass<"phaedrus-lower-profile", "::mlir::ModuleOp"
     3. a `ProfileSummary` module flag (format `InstrProf`) is computed from
        all lowered counts, with LLVM's 16 default cutoffs, so that LLVM's
        hot/cold queries see the profile at all. An existing `ProfileSummary`
-       flag is replaced; other module flags are kept.
+       flag is replaced; other module flags are kept;
+    4. unless `loop-header-weights=false`, the header blocks of irreducible
+       loops (loops entered at more than one block, as a `switch` into the
+       middle of a loop makes them) and the targets of an `llvm.indirectbr`
+       get their block's count, where the profile determines it, as the
+       discardable `phaedrus.irr_loop_weight = N : i64` on their
+       terminator, which `phaedrus-translate --mlir-to-llvmir` emits as
+       `!irr_loop !{!"loop_header_weight", i64 N}`. LLVM's PGO does the
+       same (`PGOUseFunc::annotateIrrLoopHeaderWeights`): branch
+       probabilities alone do not say how often each header of such a loop
+       is entered, and without the weights LLVM's block frequencies in an
+       interpreter's dispatch loop are not the profile's. The loops are
+       found as Steensgaard's loop nesting forest (the strongly connected
+       components of the CFG, their headers the blocks entered from
+       outside, the loops inside found without the edges into the
+       headers).
 
     Function entry counts enter the summary as entry counts and branch
     weights as internal counts, as LLVM's `InstrProfSummaryBuilder` does
@@ -931,14 +946,18 @@ def PhaedrusLowerProfilePass : Pass<"phaedrus-lower-profile", "::mlir::ModuleOp"
     Option<"repairFlow", "repair-flow", "bool", "true",
            "Make each function's counts a consistent flow first (profi)">,
     Option<"markHotCold", "mark-hot-cold", "bool", "true",
-           "Mark hot functions inline_hint and cold ones cold, as LLVM's PGO does">
+           "Mark hot functions inline_hint and cold ones cold, as LLVM's PGO does">,
+    Option<"loopHeaderWeights", "loop-header-weights", "bool", "true",
+           "Give irreducible loop headers and indirectbr targets their count "
+           "(phaedrus.irr_loop_weight), as LLVM's PGO does">
   ];
   let statistics = [
     Statistic<"numRepaired", "repaired-functions", "Number of functions whose counts the flow repair changed">,
     Statistic<"numHot", "hot-functions", "Number of functions marked inline_hint as hot">,
     Statistic<"numCold", "cold-functions", "Number of functions marked cold">,
     Statistic<"numEntryCounts", "entry-counts", "Number of function entry counts lowered">,
-    Statistic<"numBranchWeights", "branch-weights", "Number of branch weight sets lowered">
+    Statistic<"numBranchWeights", "branch-weights", "Number of branch weight sets lowered">,
+    Statistic<"numLoopHeaderWeights", "loop-header-weights", "Number of loop header weights set">
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
@@ -949,9 +968,10 @@ def PhaedrusStripPass : Pass<"phaedrus-strip", "::mlir::ModuleOp"> {
     Erases vocabularies, traces, grammars, models and predictions, and the
     `phaedrus.*` discardable attributes, leaving only the program. Run it
     after `--phaedrus-lower-profile` and before `phaedrus-translate
-    --mlir-to-llvmir`. One attribute stays: `phaedrus.indirectbr_weights`,
-    the lowered weights of an `llvm.indirectbr`, which are LLVM profile
-    metadata the LLVM dialect has no place for; `phaedrus-translate
+    --mlir-to-llvmir`. Two attributes stay: `phaedrus.indirectbr_weights`,
+    the lowered weights of an `llvm.indirectbr`, and
+    `phaedrus.irr_loop_weight`, a loop header's count, which are LLVM
+    profile metadata the LLVM dialect has no place for; `phaedrus-translate
     --mlir-to-llvmir` emits them (`mlir-translate --mlir-to-llvmir` ignores
     them and translates the rest alike).
 
