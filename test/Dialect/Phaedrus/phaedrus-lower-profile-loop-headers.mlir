@@ -66,3 +66,18 @@ llvm.func @entries_only(%c: i1, %d: i1) attributes {phaedrus.entry_count = #phae
 ^exit:
   llvm.return
 }
+
+// A function that never ran gets none, as LLVM's PGO gives no weights to a
+// function whose counters are all zero.
+// CHECK-LABEL: llvm.func @never_ran(
+// CHECK-NOT: irr_loop_weight
+// CHECK: llvm.return
+llvm.func @never_ran(%c: i1, %d: i1) attributes {phaedrus.entry_count = #phaedrus.entry_count<0, measured, confidence = 1.0>} {
+  llvm.cond_br %c, ^p, ^q {phaedrus.branch_weights = #phaedrus.branch_weights<[0, 0], measured, confidence = 1.0>}
+^p:
+  llvm.cond_br %d, ^q, ^exit {phaedrus.branch_weights = #phaedrus.branch_weights<[0, 0], measured, confidence = 1.0>}
+^q:
+  llvm.cond_br %d, ^p, ^exit {phaedrus.branch_weights = #phaedrus.branch_weights<[0, 0], measured, confidence = 1.0>}
+^exit:
+  llvm.return
+}

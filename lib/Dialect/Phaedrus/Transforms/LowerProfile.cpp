@@ -149,9 +149,11 @@ struct PhaedrusLowerProfilePass
     if (function.isExternal())
       return 0;
     llvm::DenseMap<Block *, uint64_t> counts = knownBlockCounts(function);
-    if (counts.empty())
-      return 0;
     Region &body = function.getBody();
+    // A function that never ran gets none (LLVM's PGO leaves a function
+    // whose counters are all zero without any weights).
+    if (counts.lookup(&body.front()) == 0)
+      return 0;
     llvm::SetVector<Block *> headers;
     for (Block *header : irreducibleLoopHeaders(body))
       headers.insert(header);

@@ -872,9 +872,9 @@ def PhaedrusLowerProfilePass : Pass<"phaedrus-lower-profile", "::mlir::ModuleOp"
     4. unless `loop-header-weights=false`, the header blocks of irreducible
        loops (loops entered at more than one block, as a `switch` into the
        middle of a loop makes them) and the targets of an `llvm.indirectbr`
-       get their block's count, where the profile determines it, as the
-       discardable `phaedrus.irr_loop_weight = N : i64` on their
-       terminator, which `phaedrus-translate --mlir-to-llvmir` emits as
+       get their block's count, where the profile determines it and the
+       function ran, as the discardable `phaedrus.irr_loop_weight = N : i64`
+       on their terminator, which `phaedrus-translate --mlir-to-llvmir` emits as
        `!irr_loop !{!"loop_header_weight", i64 N}`. LLVM's PGO does the
        same (`PGOUseFunc::annotateIrrLoopHeaderWeights`): branch
        probabilities alone do not say how often each header of such a loop
