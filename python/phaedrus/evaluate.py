@@ -784,6 +784,7 @@ class Evaluation:
             return seconds
         times = interleaved_rounds(list(VARIANTS), time_one, self.rounds)
 
+        code = {v: function_code(binaries[v]) for v in VARIANTS}
         counters = {v: comparable(profile_counters(Path(lls[v]).read_text()),
                                   self.granularity) for v in PROFILED}
         medians = {v: statistics.median(times[v]) for v in VARIANTS}
@@ -805,6 +806,9 @@ class Evaluation:
             "speedup_interval": speedup_intervals(times),
             "size_bytes": {v: Path(binaries[v]).stat().st_size for v in VARIANTS},
             "text_bytes": {v: text_bytes(binaries[v]) for v in VARIANTS},
+            # How much of the oracle's code each build has alike: what the
+            # profile changed, without the timer's noise.
+            "same_code": {v: same_code(code[v], code["oracle"]) for v in VARIANTS},
             "overlap": {v: overlap(counters[v], counters["oracle"]) for v in PROFILED},
             "hot_coverage": {v: hot_coverage(counters[v], counters["oracle"])
                              for v in PROFILED},
@@ -856,6 +860,50 @@ def text_bytes(binary) -> int:
         if len(fields) >= 2 and fields[0] == ".text":
             return int(fields[1])
     raise ToolError(f"{binary} has no .text section (llvm-size -A)")
+
+
+# llvm-objdump's rendering of addresses that move when other code moves:
+# a branch or call target's absolute address before its symbol, a
+# RIP-relative displacement, and the absolute address in its comment.
+_TARGET = re.compile(r"\b(?:0x)?[0-9a-f]+ (<[^>]+>)")
+_RIP_DISPLACEMENT = re.compile(r"-?0x[0-9a-f]+\(%rip\)")
+_COMMENT_ADDRESS = re.compile(r"#\s*0x[0-9a-f]+ (<[^>]+>)")
+_FUNCTION = re.compile(r"^(?:[0-9a-f]+ )?<(.+)>:$")
+
+
+def function_code(binary) -> dict:
+    """{function: its instructions}, as llvm-objdump disassembles the .text
+    of `binary`, with the addresses that change when other code moves
+    (targets, RIP-relative displacements) left out: two builds that compile
+    a function alike give equal lists wherever the function lies."""
+    out = run([llvm_tool("llvm-objdump"), "-d", "--no-show-raw-insn",
+               "--no-leading-addr", "--section=.text", binary],
+              what="llvm-objdump").stdout.decode(errors="replace")
+    functions, current = {}, None
+    for line in out.splitlines():
+        header = _FUNCTION.match(line)
+        if header:
+            current = functions.setdefault(header.group(1), [])
+            continue
+        text = line.strip()
+        if current is None or not text:
+            continue
+        text = _COMMENT_ADDRESS.sub(r"# \1", text)
+        text = _RIP_DISPLACEMENT.sub("(%rip)", text)
+        # (The comment's column depends on the operands' width.)
+        current.append(" ".join(_TARGET.sub(r"\1", text).split()))
+    return functions
+
+
+def same_code(candidate: dict, oracle: dict) -> float:
+    """The share of the oracle's instructions that lie in functions the
+    candidate compiled to the same instructions (function_code of each):
+    1 when the two builds are alike but for where their code lies."""
+    total = sum(len(code) for code in oracle.values())
+    if not total:
+        return 0.0
+    return sum(len(code) for name, code in oracle.items()
+               if candidate.get(name) == code) / total
 
 
 def paired_ratio(times, a, b):
@@ -959,6 +1007,9 @@ def summarize(rows) -> dict:
     }
     for v in ("measured", "nearest", "mean", "static"):
         summary[f"overlap_{v}_mean"] = _mean(r["overlap"][v] for r in rows)
+    for v in ("measured", "predicted", "mismatch"):
+        summary[f"same_code_{v}_mean"] = _mean(r["same_code"][v] for r in rows
+                                               if "same_code" in r)
     # The scale of the prediction: the median, over the inputs, of how
     # many times the oracle's total it is (1: right; 0.1 or 10: off tenfold).
     ratios = [r["total_ratio"]["predicted"] for r in rows
@@ -995,6 +1046,8 @@ def print_row(row):
                 line += "  total (no scale)"
             elif row.get("total_ratio", {}).get(v) is not None:
                 line += f"  total x{row['total_ratio'][v]:.2f}"
+        if "same_code" in row and v != "oracle":
+            line += f"  code as oracle's {row['same_code'][v]:.3f}"
         print(line, flush=True)
     if "blend_ceiling" in row:
         mix = _mix(row["blend_ceiling"]["weights"])

@@ -396,3 +396,47 @@ def test_a_description_of_an_input_since_rewritten_is_told(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "run.input.json: the input is not what it was when the run was " \
         "described" in err and "descriptor tokens differ" in err, err
+
+
+SOURCE = """
+%s
+static int table[64];
+__attribute__((noinline)) int walk(int n) {
+  int s = 0;
+  for (int i = 0; i < n; ++i)
+    s += table[i & 63] * i;
+  return s;
+}
+__attribute__((noinline)) int pick(int n) { return n > 3 ? walk(n) : %s; }
+int main(int argc, char **argv) { (void)argv; return pick(argc) & 1; }
+"""
+
+
+def _binary(tmp_path, name, before="", other="0"):
+    from phaedrus.tools import llvm_tool, run
+    source = tmp_path / f"{name}.c"
+    source.write_text(SOURCE % (before, other))
+    binary = tmp_path / name
+    run([llvm_tool("clang"), "-O2", source, "-o", binary], what="clang")
+    return binary
+
+
+def test_same_code_ignores_where_code_lies_and_sees_what_changed(tmp_path):
+    base = evaluate.function_code(_binary(tmp_path, "base"))
+    assert base["walk"] and base["pick"] and base["main"]
+    # A function more before them moves all of them (and the table): the
+    # same code, at other addresses.
+    moved = evaluate.function_code(_binary(
+        tmp_path, "moved", before="int spare(int x) { return x * 7 + 1; }"))
+    assert "spare" in moved
+    for name in ("walk", "pick", "main"):
+        assert moved[name] == base[name], name
+    assert evaluate.same_code(moved, base) == 1.0
+    # pick compiled otherwise: its share of the code is no longer alike.
+    changed = evaluate.function_code(_binary(tmp_path, "changed", other="n * 5"))
+    assert changed["walk"] == base["walk"] and changed["pick"] != base["pick"]
+    total = sum(len(c) for c in base.values())
+    alike = total - len(base["pick"])
+    assert evaluate.same_code(changed, base) == pytest.approx(alike / total)
+    assert 0 < evaluate.same_code(changed, base) < 1
+    assert evaluate.same_code({}, base) == 0.0
