@@ -5,6 +5,7 @@ benchmarks."""
 
 import ctypes
 import subprocess
+import tempfile
 import time
 
 ADDR_NO_RANDOMIZE = 0x0040000
@@ -28,19 +29,30 @@ def disable_aslr() -> bool:
 
 
 def timed_run(binary, argv, *, stdin_path=None, cwd=None, env=None,
-              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL):
+              stdout=None, stderr=None):
     """One whole process run of `binary` with `argv` (argv[0] first, as the
-    program sees it); returns (seconds, exit code)."""
+    program sees it); returns (seconds, exit code).
+
+    Its output goes to `stdout` and `stderr`, by default to temporary files
+    that are thrown away: not to /dev/null, which programs can tell from a
+    file and do less for (GNU grep stops at the first match when its output
+    is /dev/null, as with -q), so that the timed run does the work of the
+    run whose profile was taken."""
     stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
+    out = stdout if stdout is not None else tempfile.TemporaryFile()
+    err = stderr if stderr is not None else tempfile.TemporaryFile()
     try:
         start = time.perf_counter()
         result = subprocess.run([str(a) for a in argv], executable=str(binary),
-                                stdin=stdin, stdout=stdout, stderr=stderr,
+                                stdin=stdin, stdout=out, stderr=err,
                                 env=env, cwd=cwd)
         seconds = time.perf_counter() - start
     finally:
         if stdin_path:
             stdin.close()
+        for stream, given in ((out, stdout), (err, stderr)):
+            if given is None:
+                stream.close()
     return seconds, result.returncode
 
 

@@ -440,3 +440,18 @@ def test_same_code_ignores_where_code_lies_and_sees_what_changed(tmp_path):
     assert evaluate.same_code(changed, base) == pytest.approx(alike / total)
     assert 0 < evaluate.same_code(changed, base) < 1
     assert evaluate.same_code({}, base) == 0.0
+
+
+def test_timed_runs_write_to_a_file_not_dev_null(tmp_path):
+    """A program may do less when its output is /dev/null (GNU grep stops at
+    the first match): eval times the run whose profile it compares."""
+    from phaedrus.timing import timed_run
+    script = ('test "$(readlink /proc/self/fd/1)" != /dev/null && '
+              'test "$(readlink /proc/self/fd/2)" != /dev/null && echo out')
+    seconds, code = timed_run("/bin/sh", ["sh", "-c", script])
+    assert code == 0 and seconds > 0
+    # What it is given, it writes to.
+    out = tmp_path / "out"
+    with open(out, "wb") as f:
+        assert timed_run("/bin/sh", ["sh", "-c", script], stdout=f)[1] == 0
+    assert out.read_text() == "out\n"
