@@ -1,7 +1,7 @@
 """The phaedrus driver: runs the steps of the main job for users who do not
 want to chain the tools by hand.
 
-  phaedrus ir SOURCES... -o prog.mlir        C sources -> whole-program MLIR
+  phaedrus ir SOURCES... -o prog.mlir        C/C++ sources -> whole-program MLIR
   phaedrus instrument prog.mlir -o prog.inst build a binary that records its WPP
   phaedrus compile prog.mlir -o prog         build the plain binary
   phaedrus run prog.inst -o run.wpp -- ARGS  run it on one input, collect the trace
@@ -62,7 +62,7 @@ def positive_float(text):
     return value
 
 
-C_SOURCE_SUFFIXES = (".c", ".h", ".i", ".cc", ".cpp", ".cxx")
+C_SOURCE_SUFFIXES = (".h", ".hh", ".hpp", *pipeline.C_SUFFIXES, *pipeline.CXX_SUFFIXES)
 # Options whose value is compiler or linker flags, which start with '-'.
 FLAG_OPTIONS = ("--cflags", "--ldflags")
 
@@ -73,7 +73,7 @@ def check_module(path, plain=False):
     (prog.inst.mlir, which records traces) where the plain one belongs."""
     path = Path(path)
     if path.suffix in C_SOURCE_SUFFIXES:
-        raise ToolError(f"{path} is C source: make the program's module with "
+        raise ToolError(f"{path} is source code: make the program's module with "
                         f"'phaedrus ir {path} -o prog.mlir' and give that")
     if not path.is_file():
         raise ToolError(f"program module not found: {path}")
@@ -456,9 +456,12 @@ def main(argv=None):
     parser.add_argument("--version", action=VersionAction)
     sub = parser.add_subparsers(dest="command", required=True)
 
-    p = sub.add_parser("ir", help="compile C sources to one whole-program "
-                                  "LLVM-dialect MLIR module")
-    p.add_argument("sources", nargs="+", help="C source files")
+    p = sub.add_parser("ir", help="compile C and C++ sources to one "
+                                  "whole-program LLVM-dialect MLIR module")
+    p.add_argument("sources", nargs="+", help="C and C++ source files (C++ by "
+                   "their suffix, as clang tells: .cc, .cpp, .cxx, ...); a "
+                   "program with C++ is linked with clang++, which adds the C++ "
+                   "runtime")
     p.add_argument("-o", "--output", required=True, help="output .mlir")
     p.add_argument("--cflags", default="", help="extra clang flags, e.g. "
                    "'-DX -Iinc'; with a -g flag (-gline-tables-only is "

@@ -538,9 +538,9 @@ class Evaluation:
                  "-o", gen_bc], what="opt -passes=pgo-instr-gen")
             run([llvm_tool("clang"), "-O2", "-c", gen_bc, "-o", gen_o],
                 what="clang (pgo-gen)")
-            pipeline.run_link([llvm_tool("clang"), "-fprofile-generate", gen_o,
-                               *self.ldflags, "-o", binary],
-                              what="clang -fprofile-generate (link)")
+            pipeline.run_link([pipeline.linker_for(self.plain_ll),
+                               "-fprofile-generate", gen_o, *self.ldflags, "-o",
+                               binary], what="clang -fprofile-generate (link)")
         self.reuse.step("pgo-gen", [binary], [self.plain_ll], self.ldflags, build)
         return binary
 

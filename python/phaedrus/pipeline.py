@@ -18,6 +18,8 @@ from .tools import (ToolError, file_contains, file_kind, llvm_tool, log,
 # instrumented program is optimised the same way as the plain one.
 FRONTEND_FLAGS = ["-O2", "-Xclang", "-disable-llvm-passes", "-emit-llvm", "-c"]
 C_SUFFIXES = (".c", ".i")
+# What clang compiles as C++ (and "ii", preprocessed C++).
+CXX_SUFFIXES = (".cc", ".cpp", ".cxx", ".c++", ".cp", ".C", ".CPP", ".ii")
 
 
 # What a compile command says that is about its outputs, not its code:
@@ -78,21 +80,22 @@ def compile_commands_flags(database, sources) -> dict:
 
 def sources_to_mlir(sources, output: Path, cflags=(), jobs=None,
                     compile_commands=None) -> Path:
-    """C sources -> one whole-program LLVM-dialect module (clang-22, llvm-link,
+    """C and C++ sources -> one whole-program LLVM-dialect module (clang-22, llvm-link,
     mlir-translate --import-llvm). With `compile_commands` (a compilation
     database), each source is compiled in its entry's directory with its
     entry's flags, then `cflags`."""
     sources = [Path(s) for s in sources]
     if not sources:
-        raise ToolError("no C sources given")
+        raise ToolError("no C or C++ sources given")
     for s in sources:
         if not s.exists():
             raise ToolError(f"source file not found: {s}")
         # (clang takes any other file for the linker, and with -c makes
         # nothing of it.)
-        if s.suffix not in C_SUFFIXES:
-            raise ToolError(f"{s} is not a C source: phaedrus ir compiles "
-                            f"{' and '.join(C_SUFFIXES)} files")
+        if s.suffix not in C_SUFFIXES + CXX_SUFFIXES:
+            raise ToolError(f"{s} is not a C or C++ source: phaedrus ir "
+                            f"compiles {', '.join(C_SUFFIXES + CXX_SUFFIXES)} "
+                            f"files")
     commands = (compile_commands_flags(compile_commands, sources)
                 if compile_commands else {})
     # Each source's directory to compile in and all its flags.
@@ -204,6 +207,23 @@ def mlir_to_llvm_ir(program: Path, output: Path) -> Path:
     return Path(output)
 
 
+# Symbols of the C++ runtime (libstdc++ and its ABI library) in LLVM IR or
+# MLIR: a module that names one was compiled from C++.
+CXX_RUNTIME_MARKERS = (b"__gxx_personality_v0", b"@_Znwm", b"@_Znam", b"@_ZdlPv",
+                       b"@_ZdaPv", b"@__cxa_", b"@_ZNSt", b"@_ZSt")
+
+
+def needs_cxx_runtime(module) -> bool:
+    """Whether a module (LLVM IR or MLIR text) uses the C++ runtime."""
+    return any(file_contains(module, list(CXX_RUNTIME_MARKERS)))
+
+
+def linker_for(module) -> Path:
+    """The clang driver that links `module`: clang++, which adds the C++
+    runtime (libstdc++), for a program compiled from C++; clang otherwise."""
+    return llvm_tool("clang++" if needs_cxx_runtime(module) else "clang")
+
+
 def run_link(cmd, what):
     """Runs a command that links; a link that fails for symbols no library
     given defines says which and what to do, in place of the linker's lines
@@ -217,19 +237,26 @@ def run_link(cmd, what):
             raise
         shown = ", ".join(missing[:8]) + (f" and {len(missing) - 8} more"
                                           if len(missing) > 8 else "")
+        # C++ names, mangled or as the linker demangles them.
+        cxx = any(re.match(r"(_Z|std::|operator (new|delete)|__cxa_|__gxx_|"
+                           r"typeinfo |vtable for |\w+::)", m) for m in missing)
+        example = ("(as its own build links them; clang++ links the C++ "
+                   "runtime already)" if cxx else
+                   "e.g. --ldflags '-lm' (as its own build links it)")
         raise ToolError(f"{what} failed: the program uses symbols no library "
                         f"given to the link defines ({shown}): give its "
-                        f"libraries with --ldflags, e.g. --ldflags '-lm' "
-                        f"(as its own build links it)", stderr=e.stderr)
+                        f"libraries with --ldflags, {example}", stderr=e.stderr)
 
 
 def llvm_ir_to_binary(ll: Path, output: Path, ldflags=(), link_runtime=False,
                       cflags=("-O2",)) -> Path:
     """LLVM IR -> executable: clang-22 optimises (reading any profile
-    metadata the IR carries), compiles and links."""
+    metadata the IR carries), compiles and links (with clang++, which adds
+    the C++ runtime, for a program compiled from C++)."""
     libs = [runtime_library(), "-lpthread", "-lzstd"] if link_runtime else []
-    run_link([llvm_tool("clang"), *cflags, ll, *libs, *ldflags, "-o", output],
-             what="clang (compile and link)")
+    clang = linker_for(ll)
+    run_link([clang, *cflags, ll, *libs, *ldflags, "-o", output],
+             what=f"{clang.name} (compile and link)")
     return Path(output)
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from phaedrus.tools import REPO_ROOT, phaedrus_tool, run as run_tool
+from phaedrus.tools import REPO_ROOT, ToolError, phaedrus_tool, run as run_tool
 
 WORDFREQ = REPO_ROOT / "examples" / "demo" / "wordfreq.c"
 
@@ -732,7 +732,7 @@ def test_mistakes_of_a_first_users_session(tmp_path):
     # plain one belongs.
     results.append(phaedrus("instrument", WORDFREQ, "-o", tmp_path / "x"))
     assert results[-1].returncode == 1
-    assert f"{WORDFREQ} is C source: make the program's module with 'phaedrus ir" \
+    assert f"{WORDFREQ} is source code: make the program's module with 'phaedrus ir" \
         in results[-1].stderr
     # (As text or as MLIR bytecode.)
     run_tool([phaedrus_tool("phaedrus-opt"), tmp_path / "w.inst.mlir",
@@ -776,7 +776,7 @@ def test_bad_arguments_and_files_get_errors_not_tracebacks(tmp_path):
     text.write_text("not C\n")
     result = phaedrus("ir", text, "-o", tmp_path / "p.mlir")
     assert result.returncode == 1
-    assert f"phaedrus ir: error: {text} is not a C source" in result.stderr
+    assert f"phaedrus ir: error: {text} is not a C or C++ source" in result.stderr
     result = phaedrus("run", text, "-o", tmp_path / "r.wpp", "--", "a")
     assert result.returncode == 1
     assert f"phaedrus run: error: cannot run {text}: Permission denied" in result.stderr
@@ -1082,3 +1082,76 @@ def test_a_link_without_the_programs_libraries_says_which_symbols(tmp_path):
         assert "undefined reference" not in result.stderr
         assert phaedrus(command, tmp_path / "m.mlir", "-o", tmp_path / f"m.{command}",
                         "--ldflags", "-lm").returncode == 0
+
+
+CXX_PROGRAM = r"""
+#include <cstdio>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+static std::map<std::string, int> registry = {{"init", 1}};  // a constructor
+
+static int parse(const std::string &word) {
+  if (word.empty() || word[0] < '0' || word[0] > '9')
+    throw std::invalid_argument("not a number: " + word);
+  return std::stoi(word);
+}
+
+int main(int argc, char **argv) {
+  std::vector<std::string> words(argv + 1, argv + argc);
+  int sum = 0, bad = 0;
+  for (const std::string &w : words) {
+    try {
+      sum += parse(w);
+    } catch (const std::invalid_argument &) {
+      ++bad;
+    }
+  }
+  std::printf("%d %d %d\n", sum, bad, registry["init"]);
+  return 0;
+}
+"""
+
+
+def test_a_cxx_program_goes_through_ir_compile_instrument_and_run(tmp_path):
+    """phaedrus ir takes C++ sources (by their suffix, as clang does), and the
+    builds of a C++ module link the C++ runtime without being told (a C++
+    user's first try: 'is not a C source', then undefined std:: symbols)."""
+    source = tmp_path / "sum.cc"
+    source.write_text(CXX_PROGRAM)
+    result = phaedrus("ir", source, "-o", tmp_path / "sum.mlir")
+    assert result.returncode == 0, result.stderr
+    result = phaedrus("compile", tmp_path / "sum.mlir", "-o", tmp_path / "sum")
+    assert result.returncode == 0, result.stderr
+    expected = "12 2 1\n"  # an exception thrown and caught twice
+    plain = subprocess.run([tmp_path / "sum", "5", "x", "7", "y"],
+                           capture_output=True, text=True)
+    assert plain.stdout == expected
+    for granularity in ("function", "path"):
+        inst = tmp_path / f"sum.{granularity}"
+        result = phaedrus("instrument", tmp_path / "sum.mlir", "-o", inst,
+                          "--granularity", granularity)
+        assert result.returncode == 0, result.stderr
+        wpp = tmp_path / f"{granularity}.wpp"
+        result = phaedrus("run", inst, "-o", wpp, "--", "5", "x", "7", "y")
+        assert result.returncode == 0, result.stderr
+        assert result.stdout == expected
+        assert wpp.stat().st_size > 0
+
+
+def test_a_cxx_link_missing_a_library_says_what_to_give(tmp_path):
+    """A C++ program is linked with clang++, which gives it the C++ runtime;
+    C++ symbols still missing are from another library of its build, and
+    the error does not suggest -lm."""
+    from phaedrus import pipeline
+    ll = tmp_path / "p.ll"
+    ll.write_text("declare ptr @_ZSt4cerr_missing()\n"
+                  "define i32 @main() {\n  %p = call ptr @_ZSt4cerr_missing()\n"
+                  "  ret i32 0\n}\n")
+    with pytest.raises(ToolError) as e:
+        pipeline.llvm_ir_to_binary(ll, tmp_path / "p")
+    assert "clang++ (compile and link) failed" in str(e.value)
+    assert "clang++ links the C++ runtime already" in str(e.value)
+    assert "-lm" not in str(e.value)
