@@ -820,33 +820,33 @@ def test_run_describes_the_input_before_the_program_changes_it(tmp_path):
 
 
 def test_instrument_says_which_functions_record_only_their_entries(tmp_path, capsys):
-    """A function the path numbering cannot number (here: an llvm.invoke)
-    records only its entries: the driver's instrument step prints the pass's
-    warning, naming it, where it used to print nothing."""
+    """A function whose paths cannot be numbered (here: a landing pad that
+    the code after it reaches again, so that an unwind edge, which can
+    carry no code, would end a path) records only its entries: the driver's
+    instrument step prints the pass's warning, naming it, where it used to
+    print nothing."""
     from phaedrus import pipeline
     module = tmp_path / "m.mlir"
     module.write_text("""
 llvm.func @may_throw()
 llvm.func @__gxx_personality_v0(...) -> i32
-llvm.func @with_invoke(%c: i1) attributes {personality = @__gxx_personality_v0} {
-  llvm.cond_br %c, ^call, ^done
-^call:
-  llvm.invoke @may_throw() to ^done unwind ^cleanup : () -> ()
-^cleanup:
-  %lp = llvm.landingpad cleanup : !llvm.struct<(ptr, i32)>
-  llvm.resume %lp : !llvm.struct<(ptr, i32)>
+llvm.func @unwind_loop() attributes {personality = @__gxx_personality_v0} {
+  llvm.invoke @may_throw() to ^done unwind ^pad : () -> ()
 ^done:
   llvm.return
+^pad:
+  %lp = llvm.landingpad cleanup : !llvm.struct<(ptr, i32)>
+  llvm.invoke @may_throw() to ^done unwind ^pad : () -> ()
 }
-llvm.func @main(%c: i1) {
-  llvm.call @with_invoke(%c) : (i1) -> ()
+llvm.func @main() {
+  llvm.call @unwind_loop() : () -> ()
   llvm.return
 }
 """)
     pipeline.instrument_mlir(module, tmp_path / "m.inst.mlir", granularity="path")
     err = capsys.readouterr().err
     assert ("warning: phaedrus-instrument: recording only the entries of "
-            "@with_invoke: the path numbering does not handle its 'llvm.invoke'") in err
+            "@unwind_loop: a loop closes through the unwind edge") in err
     assert "@main" not in err
 
 

@@ -423,14 +423,25 @@ llvm.func @unreachable_leaf(%c: i1) {
   llvm.unreachable
 }
 
-// A terminator the path numbering does not handle (llvm.invoke): the
-// function records only its entries, with a warning that says so.
+// An llvm.invoke is a branch whose unwind edge, which can carry no code
+// (the landing pad must begin its block), takes the value 0: the normal
+// edge adds 1, the way around the call 2, and a path that ends in a resume
+// is recorded before it (path 0: the call threw).
 llvm.func @may_throw()
 llvm.func @__gxx_personality_v0(...) -> i32
 // CHECK-LABEL: llvm.func @with_invoke(
-// CHECK-NOT: llvm.alloca
-// CHECK: llvm.invoke
-// expected-warning @below {{phaedrus-instrument: recording only the entries of @with_invoke: the path numbering does not handle its 'llvm.invoke'; its branches get no weights from its traces}}
+// CHECK: llvm.invoke @may_throw() to ^[[NORMAL:bb[0-9]+]] unwind ^[[PAD:bb[0-9]+]]
+// CHECK: ^[[PAD]]:
+// CHECK-NEXT: llvm.landingpad cleanup
+// CHECK-NEXT: %[[R:[0-9]+]] = llvm.load
+// CHECK-NOT: llvm.add
+// CHECK: llvm.or %[[R]]
+// CHECK: llvm.resume
+// CHECK: llvm.mlir.constant(2 : i32)
+// CHECK: ^[[NORMAL]]:
+// CHECK-NEXT: llvm.load
+// CHECK-NEXT: llvm.mlir.constant(1 : i32)
+// CHECK-NEXT: llvm.add
 llvm.func @with_invoke(%c: i1) attributes {personality = @__gxx_personality_v0} {
   llvm.cond_br %c, ^call, ^done
 ^call:
@@ -440,4 +451,19 @@ llvm.func @with_invoke(%c: i1) attributes {personality = @__gxx_personality_v0} 
   llvm.resume %lp : !llvm.struct<(ptr, i32)>
 ^done:
   llvm.return
+}
+
+// A landing pad that the code after it reaches again: its unwind edge
+// would have to end a path. The function records only its entries, with a
+// warning that says why.
+// CHECK-LABEL: llvm.func @unwind_loop(
+// CHECK-NOT: llvm.alloca
+// expected-warning @below {{phaedrus-instrument: recording only the entries of @unwind_loop: a loop closes through the unwind edge of an llvm.invoke, which can carry no code; its branches get no weights from its traces}}
+llvm.func @unwind_loop() attributes {personality = @__gxx_personality_v0} {
+  llvm.invoke @may_throw() to ^done unwind ^pad : () -> ()
+^done:
+  llvm.return
+^pad:
+  %lp = llvm.landingpad cleanup : !llvm.struct<(ptr, i32)>
+  llvm.invoke @may_throw() to ^done unwind ^pad : () -> ()
 }

@@ -14,7 +14,9 @@
 //
 // Code: r = 0 at entry; r += val(e) on real DAG edges with a non-zero value;
 // on a break edge u->v: record(r + val(u->EXIT)), then r = val(ENTRY->v);
-// before a return in u: record(r + val(u->EXIT)). "Record" extends a run
+// before a return or resume in u: record(r + val(u->EXIT)). The unwind edge
+// of an llvm.invoke, which can carry no code (its target must begin with
+// its landing pad), takes the value 0 and is never a break edge. "Record" extends a run
 // of identical consecutive paths kept in locals, or records the previous run
 // and starts a new one; runs are also recorded before every call and at the
 // return, so they keep their place among other events. Recording is the inline
@@ -49,17 +51,51 @@ struct Edge {
 Operation *mlir::phaedrus::unnumberedTerminator(LLVM::LLVMFuncOp function) {
   for (Block &block : function.getBody()) {
     Operation *term = block.getTerminator();
-    if (!isa<LLVM::ReturnOp, LLVM::UnreachableOp, LLVM::BrOp, LLVM::CondBrOp,
-             LLVM::SwitchOp, LLVM::IndirectBrOp>(term))
+    if (!isa<LLVM::ReturnOp, LLVM::UnreachableOp, LLVM::ResumeOp, LLVM::BrOp,
+             LLVM::CondBrOp, LLVM::SwitchOp, LLVM::IndirectBrOp,
+             LLVM::InvokeOp>(term))
       return term;
   }
   return nullptr;
 }
 
+/// Whether a path can end at `block`: it returns, resumes unwinding or
+/// cannot go on.
+static bool isExitBlock(Block *block) {
+  return isa<LLVM::ReturnOp, LLVM::UnreachableOp, LLVM::ResumeOp>(
+      block->getTerminator());
+}
+
+/// Successor `index` of `block` is the unwind edge of an llvm.invoke: the
+/// unwinder takes it to a landing pad, which must begin its block, so no
+/// code can go on it. It comes first in its block's values (0: nothing to
+/// add), and it is never a break edge.
+static bool isUnwindEdge(Block *block, unsigned index) {
+  auto invoke = dyn_cast<LLVM::InvokeOp>(block->getTerminator());
+  return invoke && block->getSuccessor(index) == invoke.getUnwindDest() &&
+         index == 1;
+}
+
+/// The order in which the out-edges of `block` take their values: the
+/// successors in order, but an invoke's unwind edge first.
+static SmallVector<unsigned, 4> valueOrder(Block *block) {
+  SmallVector<unsigned, 4> order;
+  for (unsigned i = 0; i < block->getNumSuccessors(); ++i)
+    order.push_back(i);
+  if (isa<LLVM::InvokeOp>(block->getTerminator()))
+    std::swap(order[0], order[1]);
+  return order;
+}
+
 std::optional<PathNumbering>
-mlir::phaedrus::numberPaths(LLVM::LLVMFuncOp function) {
-  if (function.getBody().empty())
+mlir::phaedrus::numberPaths(LLVM::LLVMFuncOp function, UnnumberedReason *why) {
+  auto fail = [&](UnnumberedReason reason) -> std::optional<PathNumbering> {
+    if (why)
+      *why = reason;
     return std::nullopt;
+  };
+  if (function.getBody().empty())
+    return fail(UnnumberedReason::Terminator);
   PathNumbering numbering;
   Region &body = function.getBody();
   Block *entry = numbering.entry = &body.front();
@@ -74,7 +110,7 @@ mlir::phaedrus::numberPaths(LLVM::LLVMFuncOp function) {
 
   // Only terminators whose successors we understand.
   if (unnumberedTerminator(function))
-    return std::nullopt;
+    return fail(UnnumberedReason::Terminator);
 
   for (Block &block : body)
     if (isa<LLVM::IndirectBrOp>(block.getTerminator()))
@@ -186,7 +222,7 @@ mlir::phaedrus::numberPaths(LLVM::LLVMFuncOp function) {
     // source).
     for (Block *block : postOrder) {
       uint64_t sum = 0;
-      for (unsigned i = 0; i < block->getNumSuccessors(); ++i) {
+      for (unsigned i : valueOrder(block)) {
         if (breakEdges.contains({block, i}))
           continue;
         edgeValue[{block, i}] = sum;
@@ -197,9 +233,7 @@ mlir::phaedrus::numberPaths(LLVM::LLVMFuncOp function) {
           entryToTarget[target] = sum;
           sum = llvm::SaturatingAdd(sum, numPaths.lookup(target));
         }
-      Operation *term = block->getTerminator();
-      if (isa<LLVM::ReturnOp, LLVM::UnreachableOp>(term) ||
-          breakSources.contains(block)) {
+      if (isExitBlock(block) || breakSources.contains(block)) {
         toExit[block] = sum;
         sum = llvm::SaturatingAdd(sum, uint64_t(1));
       }
@@ -252,12 +286,13 @@ mlir::phaedrus::numberPaths(LLVM::LLVMFuncOp function) {
           else
             sum = llvm::SaturatingAdd(sum, paths.lookup(block->getSuccessor(i)));
         }
-        if (breaks || isa<LLVM::ReturnOp, LLVM::UnreachableOp>(block->getTerminator()))
+        if (breaks || isExitBlock(block))
           sum = llvm::SaturatingAdd(sum, uint64_t(1));
         paths[block] = sum;
         if (sum > threshold)
           for (std::pair<Block *, unsigned> edge : into.lookup(block))
-            if (anySource || edge.first->getNumSuccessors() == 1)
+            if ((anySource || edge.first->getNumSuccessors() == 1) &&
+                !isUnwindEdge(edge.first, edge.second))
               breakEdges.insert(edge);
       }
     };
@@ -269,7 +304,12 @@ mlir::phaedrus::numberPaths(LLVM::LLVMFuncOp function) {
       }
   }
   if (numbering.total == 0 || numbering.total > UINT32_MAX)
-    return std::nullopt;
+    return fail(UnnumberedReason::TooManyPaths);
+  // An unwind edge that closes a loop (a landing pad that the code after it
+  // reaches again) would need code on it.
+  for (auto [block, index] : breakEdges)
+    if (isUnwindEdge(block, index))
+      return fail(UnnumberedReason::UnwindLoop);
   return numbering;
 }
 
@@ -457,14 +497,17 @@ mlir::phaedrus::instrumentPaths(LLVM::LLVMFuncOp function,
   // Collect the edges and calls first: splitting adds blocks and calls.
   SmallVector<Edge> edges;
   SmallVector<Block *> exits;
-  SmallVector<LLVM::CallOp> calls;
-  function.walk([&](LLVM::CallOp call) { calls.push_back(call); });
+  SmallVector<Operation *> calls;
+  function.walk([&](Operation *op) {
+    if (isa<LLVM::CallOp, LLVM::InvokeOp>(op))
+      calls.push_back(op);
+  });
   for (Block &block : body) {
     if (!reachable.contains(&block))
       continue;
     for (unsigned i = 0; i < block.getNumSuccessors(); ++i)
       edges.push_back({block.getTerminator(), i, &block, block.getSuccessor(i)});
-    if (isa<LLVM::ReturnOp>(block.getTerminator()))
+    if (isa<LLVM::ReturnOp, LLVM::ResumeOp>(block.getTerminator()))
       exits.push_back(&block);
   }
 
@@ -489,7 +532,8 @@ mlir::phaedrus::instrumentPaths(LLVM::LLVMFuncOp function,
       recordedOnEntry.insert(&block);
   for (const Edge &edge : edges)
     if (isa<LLVM::IndirectBrOp>(edge.terminator) ||
-        breakEdges.contains({edge.from, edge.successor}))
+        breakEdges.contains({edge.from, edge.successor}) ||
+        isUnwindEdge(edge.from, edge.successor))
       recordedOnEntry.erase(edge.to);
 
   // Targets of indirect branches: every incoming edge is a break, so the
@@ -509,6 +553,8 @@ mlir::phaedrus::instrumentPaths(LLVM::LLVMFuncOp function,
     bool endsPath = recordedOnEntry.contains(edge.to);
     if (!isBreak && add == 0 && !endsPath)
       continue;
+    assert(!isUnwindEdge(edge.from, edge.successor) &&
+           "an unwind edge is numbered so that it needs no code");
     // Split the edge with a block that forwards the successor's arguments.
     SmallVector<Location> argLocs(edge.to->getNumArguments(), loc);
     Block *split = builder.createBlock(edge.to, edge.to->getArgumentTypes(), argLocs);
@@ -544,7 +590,7 @@ mlir::phaedrus::instrumentPaths(LLVM::LLVMFuncOp function,
   }
   // A call may record events (the callee's, or callbacks'): the open run is
   // recorded first so that events stay in order.
-  for (LLVM::CallOp call : calls) {
+  for (Operation *call : calls) {
     builder.setInsertionPoint(call);
     emitFlush();
   }

@@ -39,16 +39,26 @@ struct PathNumbering {
   bool hasLoops = false;
 };
 
-/// Numbers the paths of `function`, or std::nullopt when it has a
-/// terminator the numbering does not handle (or, cut as far as the
-/// numbering cuts, still more than 2^32 - 1 paths). A function of more than
-/// 2^32 - 1 paths is cut into segments at join blocks (their incoming edges
-/// become break edges), deterministically, until its paths fit.
-std::optional<PathNumbering> numberPaths(LLVM::LLVMFuncOp function);
+/// Why a function's paths have no numbering.
+enum class UnnumberedReason {
+  Terminator,   // a terminator the numbering does not handle
+  TooManyPaths, // cut as far as the numbering cuts, still too many paths
+  UnwindLoop,   // a loop closes through an invoke's unwind edge
+};
+
+/// Numbers the paths of `function`, or std::nullopt (and, with `why`, the
+/// reason) when it has a terminator the numbering does not handle, when,
+/// cut as far as the numbering cuts, it still has more than 2^32 - 1 paths,
+/// or when an invoke's unwind edge, which can carry no code, would have to
+/// end a path (it closes a loop). A function of more than 2^32 - 1 paths is
+/// cut into segments at join blocks (their incoming edges become break
+/// edges), deterministically, until its paths fit.
+std::optional<PathNumbering> numberPaths(LLVM::LLVMFuncOp function,
+                                         UnnumberedReason *why = nullptr);
 
 /// The first terminator of `function` that the path numbering does not
-/// handle (it handles returns, unreachable, branches, switches and indirect
-/// branches), or null.
+/// handle (it handles returns, unreachable, resume, branches, switches,
+/// invokes and indirect branches), or null.
 Operation *unnumberedTerminator(LLVM::LLVMFuncOp function);
 
 /// One step of a decoded path: the real edge `successor` out of `block`, or

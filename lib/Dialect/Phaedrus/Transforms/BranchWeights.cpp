@@ -77,7 +77,8 @@ LogicalResult PathBranchCounts::addPathCounts(VocabularyOp vocabulary,
         continue;
       }
       Operation *term = step.block->getTerminator();
-      if (isa<LLVM::ReturnOp, LLVM::UnreachableOp, LLVM::IndirectBrOp>(term))
+      if (isa<LLVM::ReturnOp, LLVM::UnreachableOp, LLVM::ResumeOp,
+              LLVM::IndirectBrOp>(term))
         continue; // an indirectbr's edges are counted at their targets
       // The path ended on a break edge out of this block: which one?
       std::optional<unsigned> only;
@@ -139,11 +140,11 @@ unsigned PathBranchCounts::attach(Provenance provenance, double confidence) {
       if (!PhaedrusDialect::takesBranchWeights(term))
         continue;
       SmallVector<uint64_t> weights;
-      if (isa<LLVM::CondBrOp, LLVM::SwitchOp>(term) &&
+      if (isa<LLVM::CondBrOp, LLVM::SwitchOp, LLVM::InvokeOp>(term) &&
           !state->ambiguous.contains(&block)) {
         for (unsigned i = 0; i < block.getNumSuccessors(); ++i)
           weights.push_back(state->edgeCounts.lookup({&block, i}));
-      } else if ((isa<LLVM::CondBrOp, LLVM::SwitchOp>(term) ||
+      } else if ((isa<LLVM::CondBrOp, LLVM::SwitchOp, LLVM::InvokeOp>(term) ||
                   isa<LLVM::IndirectBrOp>(term)) &&
                  numbering->reachable.contains(&block)) {
         auto counts = countsFromStarts(block, *numbering, breaksInto,

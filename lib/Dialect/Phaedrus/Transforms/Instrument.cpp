@@ -282,11 +282,15 @@ struct PhaedrusInstrumentPass
           InFlightDiagnostic warning = function.emitWarning()
               << "phaedrus-instrument: recording only the entries of @" << name
               << ": ";
+          UnnumberedReason why;
           if (Operation *term = unnumberedTerminator(function))
             warning << "the path numbering does not handle its '"
                     << term->getName() << "'";
-          else if (!numberPaths(function))
-            warning << "too many paths, even cut into segments";
+          else if (!numberPaths(function, &why))
+            warning << (why == UnnumberedReason::UnwindLoop
+                            ? "a loop closes through the unwind edge of an "
+                              "llvm.invoke, which can carry no code"
+                            : "too many paths, even cut into segments");
           else
             warning << "its token, " << functionToken[name]
                     << ", is beyond what a path event can name";

@@ -39,6 +39,14 @@ ProgramShape mlir::phaedrus::analyzeProgram(ModuleOp module) {
     mix(std::to_string(function.getBlocks().size()));
     for (Block &block : function.getBlocks())
       mix(std::to_string(block.getNumSuccessors()));
+    // Paths through an llvm.invoke are numbered since 2026-11-27; before,
+    // such a function recorded its entries only. Its traces from then on
+    // do not match one of before (C programs, without invokes, keep their
+    // fingerprints).
+    if (function
+            .walk([](LLVM::InvokeOp) { return WalkResult::interrupt(); })
+            .wasInterrupted())
+      mix("invoke");
     uint64_t index = 0;
     StringRef caller = function.getName();
     function.walk([&](LLVM::CallOp call) {

@@ -55,9 +55,17 @@ def PhaedrusInstrumentPass : Pass<"phaedrus-instrument", "::mlir::ModuleOp"> {
     edges out gets them from the paths that start at their targets when no
     other break edge enters those (otherwise it is left without weights).
     The cuts depend on the function alone, so the profile passes decode
-    the same numbering. A function with terminators other than br, cond_br,
-    switch, indirectbr, return and unreachable (invoke) records only its
-    entries, with a warning.
+    the same numbering. A call that may throw (`llvm.invoke`, in C++ code
+    with destructors or `try`) is a branch of two edges: the unwind edge,
+    which can carry no code (its target must begin with the landing pad),
+    takes the value 0, so that only the normal edge adds to the path
+    register, and a path that ends in `llvm.resume` is recorded before it;
+    the branch weights the traces give invokes are those of clang's
+    instrumentation PGO. A function in which an unwind edge would have to
+    end a path (a loop closed through a landing pad) records only its
+    entries, with a warning, as does one with more paths than the cuts
+    bring below 2^32. An exception thrown through a call that is not an
+    invoke leaves the caller's path unfinished, as `longjmp` does.
 
     Instrumented functions are those with a body that the final link keeps
     (not `available_externally`). The vocabulary has a `function` entry for
