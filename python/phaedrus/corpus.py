@@ -418,12 +418,19 @@ def corpus_from_traces(traces, fingerprint=None, sequences=None,
         info = read_sidecar(side)
         name = trace.name.split(".")[0]
         status = info.get("exit_status")
-        if isinstance(status, int) and status != 0:
-            how = (f"was killed by signal {-status}" if status < 0
-                   else f"exited with {status}")
-            log(f"warning: {trace}: the run {how}: its profile is of a run "
-                f"that failed (an error path, often short), which a corpus of "
-                f"the program's work should leave out")
+        if isinstance(status, int) and status < 0:
+            log(f"warning: {trace}: the run was killed by signal {-status}: "
+                f"its profile is of a run that did not finish, which a "
+                f"corpus of the program's work should leave out")
+        elif isinstance(status, int) and status != 0:
+            # Some programs answer with their exit status (grep and diff
+            # exit 1 after a whole scan that found nothing, or a
+            # difference): a run is not known to have failed.
+            log(f"warning: {trace}: the run exited with {status}: if that "
+                f"is an error (most programs' non-zero exit), its profile "
+                f"is of an error path, often short, which a corpus of the "
+                f"program's work should leave out; if it is an answer (grep "
+                f"found nothing, diff found differences), keep it")
         # Counts are all a corpus needs of a run: one pass over the trace
         # file, no IR (a Lua path trace of 10^8 events imports to 0.6 GB of
         # text).
