@@ -9,6 +9,7 @@
 #include <fstream>
 #include <map>
 #include <string_view>
+#include <dirent.h>
 #include <sys/stat.h>
 
 using namespace mlir::phaedrus::featurize;
@@ -31,6 +32,52 @@ std::string resolve(const RunInput &input, const std::string &path) {
   if (input.workingDirectory.empty() || path.empty() || path[0] == '/')
     return path;
   return input.workingDirectory + "/" + path;
+}
+
+bool isDirectory(const std::string &path) {
+  struct stat info;
+  return ::stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode);
+}
+
+/// The regular files under a directory (a directory operand: grep -r,
+/// find, tar): how many and how many bytes, walked depth first in name
+/// order without following symbolic links, at most kMaxDirectoryEntries
+/// entries (then `complete` is false and the figures are of those seen).
+struct DirectoryTotals {
+  uint64_t files = 0, bytes = 0, entries = 0;
+  bool complete = true;
+};
+
+void walkDirectory(const std::string &path, DirectoryTotals &totals,
+                   unsigned depth) {
+  DIR *dir = ::opendir(path.c_str());
+  if (!dir)
+    return;
+  std::vector<std::string> names;
+  while (struct dirent *entry = ::readdir(dir)) {
+    std::string name = entry->d_name;
+    if (name != "." && name != "..")
+      names.push_back(name);
+  }
+  ::closedir(dir);
+  std::sort(names.begin(), names.end());
+  for (const std::string &name : names) {
+    if (totals.entries >= kMaxDirectoryEntries) {
+      totals.complete = false;
+      return;
+    }
+    ++totals.entries;
+    std::string child = path + "/" + name;
+    struct stat info;
+    if (::lstat(child.c_str(), &info) != 0)
+      continue;
+    if (S_ISREG(info.st_mode)) {
+      ++totals.files;
+      totals.bytes += static_cast<uint64_t>(info.st_size);
+    } else if (S_ISDIR(info.st_mode) && depth < kMaxDirectoryDepth) {
+      walkDirectory(child, totals, depth + 1);
+    }
+  }
 }
 
 bool isRegularFile(const std::string &path, uint64_t &size) {
@@ -297,16 +344,22 @@ bool mlir::phaedrus::featurize::featurize(const RunInput &input,
   struct File {
     std::string role, path;
     uint64_t size;
+    bool directory = false;
   };
   std::vector<File> files;
-  // What a value says: "file" (and the file is described, in argument
-  // order), "numB" or the value itself (hashed when long).
+  // What a value says: "file" or "dir" (and the file or directory is
+  // described, in argument order), "numB" or the value itself (hashed when
+  // long).
   auto describeValue = [&](const std::string &value) {
     uint64_t size = 0, magnitude = 0;
     std::string path = resolve(input, value);
     if (!value.empty() && isRegularFile(path, size)) {
       files.push_back({"file" + std::to_string(files.size()), path, size});
       return std::string("file");
+    }
+    if (!value.empty() && isDirectory(path)) {
+      files.push_back({"file" + std::to_string(files.size()), path, 0, true});
+      return std::string("dir");
     }
     if (isNumber(value, magnitude))
       return "num" + std::to_string(log2Bucket(magnitude));
@@ -359,7 +412,20 @@ bool mlir::phaedrus::featurize::featurize(const RunInput &input,
     tokens.push_back("stdin=file");
     files.push_back({"stdin", path, size});
   }
-  for (const File &file : files)
-    describeFile(file.role, file.path, file.size, tokens);
+  for (const File &file : files) {
+    if (!file.directory) {
+      describeFile(file.role, file.path, file.size, tokens);
+      continue;
+    }
+    // A directory: the bytes and the number of the regular files under it
+    // (its size is theirs, so that a model's size law sees it).
+    DirectoryTotals totals;
+    walkDirectory(file.path, totals, 0);
+    tokens.push_back(file.role + ".size=" + std::to_string(log2Bucket(totals.bytes)));
+    tokens.push_back(file.role + ".kind=directory");
+    tokens.push_back(file.role + ".files=" + std::to_string(log2Bucket(totals.files)));
+    if (!totals.complete)
+      tokens.push_back(file.role + ".files=more");
+  }
   return true;
 }

@@ -314,7 +314,7 @@ def test_corpus_train_predict_errors(tmp_path):
     # A trace cut short in its first records: the reader's diagnostics, not
     # the tool's command line.
     (tmp_path / "r.wpp.input.json").write_text(
-        json.dumps({"argv": ["p"], "descriptor": [], "featurizer": 3}))
+        json.dumps({"argv": ["p"], "descriptor": [], "featurizer": 4}))
     trace.write_bytes(b"PHDRWPP\n\x01\x00")
     result = phaedrus("corpus", trace, "-o", tmp_path / "c.json")
     assert result.returncode == 1

@@ -71,11 +71,18 @@ unsigned log2Bucket(uint64_t value);
 /// model of another version: its tokens would mean other things.
 /// 1: eight words per file; 2: thirty-two; 3: options sorted, apart from
 /// operands (`opt=`, `operandJ=`), where 1 and 2 numbered every argument
-/// (`argI=`), and a number as an option also gives its bucket (`opt=numB`).
-constexpr unsigned kVersion = 3;
+/// (`argI=`), and a number as an option also gives its bucket (`opt=numB`);
+/// 4: a directory named by the command line is described (`operandJ=dir`,
+/// its files' size and number), where 3 gave its name.
+constexpr unsigned kVersion = 4;
 
 /// Bytes of a file the content sketch reads at most (its prefix).
 constexpr uint64_t kSketchPrefix = 1 << 20;
+
+/// Entries of a directory operand's tree the featurizer visits at most, and
+/// how deep it goes.
+constexpr uint64_t kMaxDirectoryEntries = 100000;
+constexpr unsigned kMaxDirectoryDepth = 64;
 
 } // namespace mlir::phaedrus::featurize
 
