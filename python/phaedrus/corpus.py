@@ -10,6 +10,9 @@ Format (JSON, documented in docs/Corpus.md):
    "vocabulary": {"name": ..., "fingerprint": ..., "entries": [...]},
    "runs": [{"name": ..., "argv": [...], "stdin": "<path or null>",
              "cwd": "<directory the run ran in, or null>",
+             "locale": {"LC_ALL": "C", ...},  (the locale variables the
+                      run inherited; absent in runs from before they were
+                      recorded)
              "descriptor": ["argc=2", ...],
              "events": N,
              "tokens": [[id, count], ...]}]}
@@ -83,7 +86,7 @@ def summed_tokens(traces) -> list:
 
 
 def run_entry(counts: dict, source, descriptor: list, name=None, argv=None,
-              stdin=None, cwd=None, featurizer=1) -> tuple:
+              stdin=None, cwd=None, featurizer=1, locale=None) -> tuple:
     """(vocabulary, corpus run) of one run from the counts of its trace
     file (as pipeline.trace_counts or pipeline.count_trace give them;
     `source` names the file in errors); `featurizer` is the version of the
@@ -99,7 +102,7 @@ def run_entry(counts: dict, source, descriptor: list, name=None, argv=None,
     first = traces[0]
     vocabulary = next(v for v in counts["vocabularies"]
                       if v["name"] == first["vocabulary"])
-    return vocabulary, {
+    run = {
         "name": name or first["name"],
         "argv": list(argv) if argv is not None else first["argv"],
         "stdin": str(stdin) if stdin else None,
@@ -109,6 +112,9 @@ def run_entry(counts: dict, source, descriptor: list, name=None, argv=None,
         "events": sum(t["events"] for t in traces),
         "tokens": summed_tokens(traces),
     }
+    if locale is not None:
+        run["locale"] = dict(locale)
+    return vocabulary, run
 
 
 def _entry_key(e):
@@ -217,6 +223,18 @@ def _malformed_paths(record: dict):
     return None
 
 
+def _malformed_locale(record: dict):
+    """"locale": an object of locale variables and their string values."""
+    locale = record.get("locale")
+    if locale is not None and not (
+            isinstance(locale, dict) and
+            all(k in pipeline.LOCALE_VARIABLES and isinstance(v, str)
+                for k, v in locale.items())):
+        return (f"\"locale\" must be an object of locale variables "
+                f"({', '.join(pipeline.LOCALE_VARIABLES)}) and their values")
+    return None
+
+
 def _malformed_featurizer(record: dict):
     """"featurizer": a version number."""
     if "featurizer" in record and not (_is_int(record["featurizer"])
@@ -281,6 +299,8 @@ def check_structure(corpus: dict, path) -> None:
                 fail(where, f"\"{key}\" must be a list of strings")
         if _malformed_paths(r):
             fail(where, _malformed_paths(r))
+        if _malformed_locale(r):
+            fail(where, _malformed_locale(r))
         events = field(r, "events", where, int, "an integer")
         if not 0 <= events <= MAX_COUNT:
             fail(where, f"\"events\" is {events}, not a count")
@@ -318,6 +338,9 @@ def describe_input(argv, stdin=None, cwd=None) -> dict:
     return {"argv": [str(a) for a in argv],
             "stdin": str(Path(stdin).resolve()) if stdin else None,
             "cwd": str(Path(cwd or ".").resolve()),
+            # The locale variables the run inherits: the featurizer does
+            # not describe them, eval runs it under them again.
+            "locale": pipeline.locale_of(),
             "descriptor": featurize(argv, stdin=stdin, cwd=cwd),
             "featurizer": featurizer_version()}
 
@@ -359,6 +382,8 @@ def read_description(path) -> dict:
                         f"argv[0]")
     if _malformed_paths(info):
         raise ToolError(f"{path}: {_malformed_paths(info)}")
+    if _malformed_locale(info):
+        raise ToolError(f"{path}: {_malformed_locale(info)}")
     return info
 
 
@@ -464,14 +489,33 @@ def corpus_from_traces(traces, fingerprint=None, sequences=None,
                                     name=name, argv=info["argv"],
                                     stdin=info.get("stdin"),
                                     cwd=info.get("cwd"),
-                                    featurizer=featurizer_of(info))
+                                    featurizer=featurizer_of(info),
+                                    locale=info.get("locale"))
         if sequences is not None:
             packed = (Path(sequences) / f"{name}.phpk").resolve()
             pipeline.pack_trace(trace, packed, name=name,
                                 fingerprint=fingerprint)
             run["sequence"] = str(packed)
         entries.append((vocabulary, run))
+    # The featurizer does not describe the locale: runs that differ in it
+    # look alike to a model.
+    locales = {}
+    for _, run in entries:
+        if "locale" in run:
+            locales.setdefault(json.dumps(run["locale"], sort_keys=True),
+                               (run["name"], run["locale"]))
+    if len(locales) > 1:
+        shown = "; ".join(f"{name}: {_locale_text(locale)}"
+                          for name, locale in list(locales.values())[:3])
+        log(f"warning: the runs ran under {len(locales)} locales ({shown}), "
+            f"which their descriptors do not tell apart (the featurizer does "
+            f"not read the environment): a model cannot either. Record the "
+            f"runs of one locale, and predict for that one")
     return make_corpus(entries)
+
+
+def _locale_text(locale: dict) -> str:
+    return " ".join(f"{k}={v}" for k, v in locale.items()) or "none set"
 
 
 # --------------------------------------------------------------------------

@@ -71,6 +71,9 @@ class Input:
     argv: list
     stdin: str = None
     cwd: str = None
+    # The locale variables it ran under (None: not recorded; it runs under
+    # eval's own environment).
+    locale: dict = None
 
 
 def load_input(path) -> Input:
@@ -84,7 +87,8 @@ def load_input(path) -> Input:
         pipeline.check_stdin(stdin)
     except ToolError as e:
         raise ToolError(f"{path}: {e}")
-    inp = Input(path.name.split(".")[0], argv, stdin, info.get("cwd"))
+    inp = Input(path.name.split(".")[0], argv, stdin, info.get("cwd"),
+                info.get("locale"))
     # A run that rewrote its input (sed -i) when it was recorded left
     # another input than the one its description was made of.
     descriptor = info.get("descriptor")
@@ -144,7 +148,8 @@ def check_input_unchanged(inp: Input, before: dict):
 
 
 def corpus_input(r: dict) -> Input:
-    return Input(r["name"], r["argv"], r.get("stdin"), r.get("cwd"))
+    return Input(r["name"], r["argv"], r.get("stdin"), r.get("cwd"),
+                 r.get("locale"))
 
 
 # --------------------------------------------------------------------------
@@ -515,10 +520,11 @@ class Evaluation:
 
     def run_input(self, binary, inp: Input, env=None, trace=None):
         """Runs a build on an input as the corpus runs did (same argv[0], no
-        address randomisation); returns (exit code, stdout)."""
+        address randomisation, the locale it was recorded under); returns
+        (exit code, stdout)."""
         code, out, err = pipeline.run_program(
             binary, inp.argv[1:], trace=trace, stdin_path=inp.stdin, cwd=inp.cwd,
-            repeatable=True, argv0=inp.argv[0], extra_env=env)
+            repeatable=True, argv0=inp.argv[0], extra_env=env, locale=inp.locale)
         return code, out
 
     def binary_of(self, ll: Path) -> Path:
@@ -773,7 +779,8 @@ class Evaluation:
                                 f"differs from the plain build's")
         log(f"eval {inp.name}: timing {len(VARIANTS)} builds, {self.rounds} "
             f"interleaved rounds")
-        env = {k: v for k, v in os.environ.items() if k != "LLVM_PROFILE_FILE"}
+        env = {k: v for k, v in pipeline.with_locale(os.environ, inp.locale).items()
+               if k != "LLVM_PROFILE_FILE"}
         env["PHAEDRUS_TRACE"] = "off"
 
         def time_one(v):

@@ -305,15 +305,41 @@ def check_stdin(stdin):
                         f"a file, which the run's description can describe")
 
 
+# The environment variables that choose a run's locale (POSIX and glibc):
+# the same command runs other code under another one (grep -i under C and
+# under C.UTF-8), so a run's description records them and eval runs it
+# under them again.
+LOCALE_VARIABLES = ("LC_ALL", "LC_CTYPE", "LC_COLLATE", "LC_MESSAGES",
+                    "LC_NUMERIC", "LC_TIME", "LC_MONETARY", "LANG", "LANGUAGE")
+
+
+def locale_of(env=None) -> dict:
+    """The locale variables set in `env` (default: this process's
+    environment, which a run started from here inherits)."""
+    env = os.environ if env is None else env
+    return {k: env[k] for k in LOCALE_VARIABLES if k in env}
+
+
+def with_locale(env: dict, locale) -> dict:
+    """`env` with its locale variables replaced by `locale` (a run's
+    recorded ones; None leaves `env` as it is)."""
+    if locale is None:
+        return dict(env)
+    result = {k: v for k, v in env.items() if k not in LOCALE_VARIABLES}
+    result.update(locale)
+    return result
+
+
 def run_program(binary: Path, args, *, trace: Path = None, stdin_path=None,
                 cwd=None, timeout=None, extra_env=None, repeatable=False,
-                argv0=None):
+                argv0=None, locale=None):
     """Runs a (possibly instrumented) program; returns (exit code, stdout,
     stderr). With `trace`, the runtime writes the WPP there. `repeatable`
     turns off address-space randomisation, so that programs which hash
     pointers behave the same from run to run. `argv0` sets the program name
-    the program sees, so that builds at different paths see the same one."""
-    env = dict(os.environ)
+    the program sees, so that builds at different paths see the same one.
+    `locale` (a run's recorded locale variables) replaces this process's."""
+    env = with_locale(os.environ, locale)
     if trace is not None:
         env["PHAEDRUS_TRACE"] = str(trace)
     else:

@@ -1160,3 +1160,58 @@ def test_a_cxx_link_missing_a_library_says_what_to_give(tmp_path):
     assert "clang++ (compile and link) failed" in str(e.value)
     assert "clang++ links the C++ runtime already" in str(e.value)
     assert "-lm" not in str(e.value)
+
+
+def test_runs_keep_their_locale_and_corpus_warns_when_it_differs(tmp_path):
+    """The same command runs other code under another locale (grep -i under
+    C and C.UTF-8), which the featurizer does not describe: phaedrus run
+    records the locale variables, and corpus warns about runs of several
+    locales (a grep user's trial had them mixed without a word)."""
+    _instrumented(tmp_path, "loc", "int main(void) { return 0; }\n")
+    env = {"PYTHONPATH": str(REPO_ROOT / "python"), "PATH": "/usr/bin:/bin"}
+    for name, locale in [("c", {"LC_ALL": "C"}), ("u", {"LC_ALL": "C.UTF-8", "LANG": "C"})]:
+        result = subprocess.run(
+            [sys.executable, "-m", "phaedrus", "run", tmp_path / "loc.inst", "-o",
+             tmp_path / f"{name}.wpp"], capture_output=True, text=True,
+            env={**env, **locale})
+        assert result.returncode == 0, result.stderr
+        info = json.loads((tmp_path / f"{name}.wpp.input.json").read_text())
+        assert info["locale"] == locale
+    result = phaedrus("corpus", tmp_path / "c.wpp", tmp_path / "u.wpp", "-o",
+                      tmp_path / "corpus.json")
+    assert result.returncode == 0, result.stderr
+    assert ("warning: the runs ran under 2 locales (c: LC_ALL=C; u: LC_ALL=C.UTF-8 "
+            "LANG=C), which their descriptors do not tell apart") in result.stderr
+    corpus = json.loads((tmp_path / "corpus.json").read_text())
+    assert [r["locale"] for r in corpus["runs"]] == [{"LC_ALL": "C"},
+                                                     {"LC_ALL": "C.UTF-8", "LANG": "C"}]
+    # Runs of one locale: no warning.
+    result = phaedrus("corpus", tmp_path / "c.wpp", "-o", tmp_path / "c1.json")
+    assert "locales" not in result.stderr
+    # A description whose locale is not one is refused, naming the field.
+    (tmp_path / "u.wpp.input.json").write_text(json.dumps(
+        {"argv": ["loc"], "descriptor": [], "featurizer": 4, "locale": {"PATH": "/"}}))
+    result = phaedrus("corpus", tmp_path / "u.wpp", "-o", tmp_path / "c2.json")
+    assert result.returncode == 1
+    assert "\"locale\" must be an object of locale variables" in result.stderr
+
+
+def test_a_run_replays_the_locale_it_was_recorded_under(tmp_path, monkeypatch):
+    """eval runs a held-out input under the locale it was recorded under,
+    not under its own: the recorded variables replace eval's."""
+    from phaedrus import evaluate, pipeline
+    script = tmp_path / "show"
+    script.write_text('#!/bin/sh\necho "${LC_ALL:-unset} ${LANG:-unset}"\n')
+    script.chmod(0o755)
+    monkeypatch.setenv("LANG", "en_US.UTF-8")
+    monkeypatch.setenv("LC_ALL", "POSIX")
+    _, out, _ = pipeline.run_program(script, [], locale={"LC_ALL": "C.UTF-8"})
+    assert out.decode() == "C.UTF-8 unset\n"
+    _, out, _ = pipeline.run_program(script, [])
+    assert out.decode() == "POSIX en_US.UTF-8\n"
+    (tmp_path / "h.input.json").write_text(json.dumps(
+        {"argv": ["show"], "locale": {"LC_ALL": "C"}}))
+    assert evaluate.load_input(tmp_path / "h.input.json").locale == {"LC_ALL": "C"}
+    seconds, code = evaluate.timed_run(
+        script, ["show"], env=pipeline.with_locale({"LANG": "x"}, {"LC_ALL": "C"}))
+    assert code == 0
