@@ -272,6 +272,19 @@ def cmd_train(args):
     log(f"wrote {args.output}: {args.kind} model, {report['epochs']} epochs "
         f"(best {report['best_epoch']}), training loss "
         f"{report['train_loss']:.4f}; {checked}")
+    if report.get("cv_epochs") is not None:
+        overlaps = report["cv_overlaps"]
+        chosen = str(report["cv_epochs"])
+        best = max(overlaps, key=lambda e: overlaps[e])
+        line = (f"training epochs chosen by {model_mod.CV_FOLDS}-fold "
+                f"cross-validation over the runs (each run predicted by a model "
+                f"that did not see it): {chosen}"
+                f"{' (the untrained similarity)' if chosen == '0' else ''}, "
+                f"held-out overlap {overlaps[chosen]:.3f}")
+        if best != chosen:
+            line += (f"; the best, {overlaps[best]:.3f} at {best} epochs, is "
+                     f"within one standard error of it")
+        log(line + " (docs/Model.md)")
     weight = report.get("argument_weight", 1.0)
     if weight != 1.0:
         overlaps = report["argument_weight_overlaps"]

@@ -703,3 +703,31 @@ def test_a_slow_lstm_says_so_before_training(monkeypatch, capsys):
     assert capsys.readouterr().err == ""
     for (name, a), (_, b) in zip(first.state_dict().items(), second.state_dict().items()):
         assert torch.equal(a, b), name
+
+
+def test_retrieval_trains_as_long_as_cross_validation_says_it_helps():
+    """With 6 runs or more, the retrieval's epochs are cross-validated over
+    the runs: it trains for the fewest epochs within one standard error of
+    the best held-out overlap, 0 meaning the untrained TF-IDF similarity
+    (training made held-out runs worse on every corpus measured)."""
+    corpus = synthetic_corpus(runs=8, seed=5)
+    config = M.TrainConfig(kind="retrieval", seed=0, epochs=40, progress=False)
+    model, space, report = M.train(corpus, config)
+    chosen = report["cv_epochs"]
+    assert isinstance(chosen, int) and 0 <= chosen <= 40
+    overlaps = report["cv_overlaps"]
+    assert {"0", str(chosen), "40"} <= set(overlaps)
+    assert all(0.0 <= o <= 1.0 for o in overlaps.values())
+    # It trained for exactly the chosen epochs.
+    assert report["epochs"] == chosen
+    # Chosen 0: the model is the untrained similarity, as learning rate 0
+    # leaves it.
+    if chosen == 0:
+        untrained, _, _ = M.train(corpus, dataclasses.replace(
+            config, epochs=1, learning_rate=0.0))
+        assert torch.equal(model.hidden.weight, untrained.hidden.weight)
+    # Fewer runs than CV_MIN_RUNS: --epochs as before.
+    small = synthetic_corpus(runs=M.CV_MIN_RUNS - 1)
+    _, _, report = M.train(small, config)
+    assert report["cv_epochs"] is None and report["cv_overlaps"] == {}
+
