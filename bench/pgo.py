@@ -145,9 +145,10 @@ def evaluate_program(program, args, workroot: Path) -> dict:
     result = evaluation.run(held_out)
     result["program_name"] = program.name
     result["training_inputs"] = [r.name for r in training]
-    result["model_report"] = {k: report[k] for k in
+    result["model_report"] = {k: report.get(k) for k in
                               ("kind", "epochs", "best_epoch", "train_loss",
-                               "validation_loss", "validation_runs")}
+                               "validation_loss", "validation_runs",
+                               "cv_epochs", "cv_overlaps")}
     result["train_s"] = round(train_s, 1)
     plot = args.output.with_name(f"pgo-{program.name}.png")
     evaluate.plot(result, plot)
