@@ -14,6 +14,7 @@
 #include "mlir/IR/Block.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace mlir;
 
@@ -47,16 +48,16 @@ struct Graph {
   }
 };
 
-/// Finds the loops of the subgraph of `g` made of the blocks in `inSet`,
-/// without the edges into blocks marked `cut` (the headers of the loops
-/// around it), and the loops inside them, recording irreducible headers.
+/// Steensgaard's loop nesting forest of `g`: the loops of each level are
+/// the strongly connected components of the level's blocks without the
+/// edges into `cut` blocks (the headers of the loops around them); it
+/// records the headers of the irreducible ones.
 class Forest {
 public:
   explicit Forest(const Graph &g)
       : g(g), cut(g.blocks.size()), irreducible(g.blocks.size()) {}
 
   void run() {
-    llvm::BitVector all(g.blocks.size(), true);
     SmallVector<unsigned> nodes;
     for (unsigned i = 0; i < g.blocks.size(); ++i)
       nodes.push_back(i);
@@ -174,11 +175,11 @@ SmallVector<Block *> mlir::phaedrus::irreducibleLoopHeaders(Region &body) {
   Graph g(body);
   Forest forest(g);
   forest.run();
-  llvm::DenseMap<Block *, bool> isHeader;
+  llvm::SmallPtrSet<Block *, 16> isHeader;
   for (unsigned i : forest.irreducibleHeaders().set_bits())
-    isHeader[g.blocks[i]] = true;
+    isHeader.insert(g.blocks[i]);
   for (Block &b : body)
-    if (isHeader.lookup(&b))
+    if (isHeader.contains(&b))
       headers.push_back(&b);
   return headers;
 }
