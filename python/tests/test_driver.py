@@ -1021,9 +1021,15 @@ def _interrupted(tmp_path, *args, after=3.0):
     import signal
     import time
     env = {"PYTHONPATH": str(REPO_ROOT / "python"), "PATH": "/usr/bin:/bin"}
+    # As a command typed at a terminal gets it: SIGINT at its default. A
+    # test run started in the background of a non-interactive shell ignores
+    # SIGINT, its children inherit that, and Python then installs no
+    # KeyboardInterrupt for them.
     process = subprocess.Popen([sys.executable, "-m", "phaedrus", *map(str, args)],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True, env=env, cwd=tmp_path)
+                               text=True, env=env, cwd=tmp_path,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT,
+                                                                signal.SIG_DFL))
     time.sleep(after)
     assert process.poll() is None, "the command ended before it was interrupted"
     process.send_signal(signal.SIGINT)
