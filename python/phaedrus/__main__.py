@@ -62,6 +62,9 @@ def positive_float(text):
     return value
 
 
+CWD_HELP = ("the directory the run will run in: the files its arguments "
+            "name are read from there, as the run would read them (default: "
+            "this one)")
 C_SOURCE_SUFFIXES = (".h", ".hh", ".hpp", *pipeline.C_SUFFIXES, *pipeline.CXX_SUFFIXES)
 # Options whose value is compiler or linker flags, which start with '-'.
 FLAG_OPTIONS = ("--cflags", "--ldflags")
@@ -318,46 +321,56 @@ def _predict_future_run(args, output, purpose):
                         f"arguments without it)")
     pipeline.check_stdin(args.stdin)
     check_module(args.program, plain=True)
+    cwd = Path(args.cwd) if args.cwd else Path(".")
+    if not cwd.is_dir():
+        raise ToolError(f"--cwd {args.cwd} is not a directory: give the one "
+                        f"the run will run in")
+    where = f" in {args.cwd}" if args.cwd else ""
     for arg in args.args[1:]:
-        typo = _near_miss(arg)
+        typo = _near_miss(arg, cwd)
         if typo:
-            log(f"warning: {arg} names no file, but {typo} exists: the run is "
-                f"described with {arg} as a word, not as the file it would "
-                f"read (a typo?)")
-        elif _looks_like_path(arg) and not Path(arg).exists():
-            log(f"warning: {arg} names no file (yet): the run is described "
-                f"with it as a word, as an output it will write would be; if "
-                f"the run will read it, give a file that exists (the "
-                f"prediction reads its size and contents)")
-    warnings = pipeline.predict(args.program, args.model, args.args, output,
-                                stdin=args.stdin, seed=args.seed)
+            log(f"warning: {arg} names no file{where}, but {typo} exists: the "
+                f"run is described with {arg} as a word, not as the file it "
+                f"would read (a typo?)")
+        elif _looks_like_path(arg, cwd) and not (cwd / arg).exists():
+            log(f"warning: {arg} names no file{where} (yet): the run is "
+                f"described with it as a word, as an output it will write "
+                f"would be; if the run will read it, give a file that exists "
+                f"(the prediction reads its size and contents)"
+                + ("" if args.cwd else "; a run in another directory takes "
+                   "--cwd DIR"))
+    warnings = pipeline.predict(
+        args.program, args.model, args.args, output,
+        stdin=str(Path(args.stdin).resolve()) if args.stdin else None,
+        seed=args.seed, input_dir=str(cwd.resolve()) if args.cwd else None)
     if warnings:
         log(warnings)
 
 
-def _near_miss(arg):
-    """For an argument that names no file but is one or two characters off
-    a file in the same directory (in/data.tx for in/data.txt), that file."""
+def _near_miss(arg, cwd=Path(".")):
+    """For an argument that names no file (relative to `cwd`, the run's
+    directory) but is one or two characters off a file in the same
+    directory (in/data.tx for in/data.txt), that file."""
     import difflib
     path = Path(arg)
-    if arg.startswith("-") or not path.name or path.exists():
+    if arg.startswith("-") or not path.name or (cwd / path).exists():
         return None
     try:
-        names = [p.name for p in (path.parent if str(path.parent) else Path(".")).iterdir()]
+        names = [p.name for p in (cwd / path.parent).iterdir()]
     except OSError:
         return None
     close = difflib.get_close_matches(path.name, names, n=1, cutoff=0.85)
     return str(path.parent / close[0]) if close else None
 
 
-def _looks_like_path(arg):
+def _looks_like_path(arg, cwd=Path(".")):
     """Whether an argument reads as a file's path: it has a directory part
     (in/data.txt, ./x) or a file name's extension (data.txt, not 3.14)."""
     if arg.startswith("-") or " " in arg or "://" in arg:
         return False
     path = Path(arg)
     if "/" in arg:  # (its directory must be there: not 1/2 or s/a/b/)
-        return path.parent.is_dir()
+        return (cwd / path.parent).is_dir()
     suffix = path.suffix[1:]
     return (suffix.isalnum() and not suffix.isdigit() and 2 <= len(suffix) <= 5
             and path.stem != "")
@@ -577,13 +590,14 @@ def main(argv=None):
                                        "not happened and attach it to the "
                                        "program",
                        usage="phaedrus predict PROGRAM --model MODEL -o OUT "
-                             "[--stdin FILE] -- PROGRAM-NAME ARGS...")
+                             "[--stdin FILE] [--cwd DIR] -- PROGRAM-NAME ARGS...")
     p.add_argument("program", help="plain LLVM-dialect module (phaedrus ir)")
     p.add_argument("--model", required=True, help="model from 'phaedrus train'")
     p.add_argument("-o", "--output", required=True,
                    help="the module with predicted phaedrus.entry_count "
                         "attributes (lower with --phaedrus-lower-profile)")
     p.add_argument("--stdin", help="the file the run will read on standard input")
+    p.add_argument("--cwd", metavar="DIR", help=CWD_HELP)
     p.add_argument("--seed", type=int, help="sample the profile with this "
                    "seed (default: greedy)")
     p.add_argument("--sample-profile", metavar="PROF",
@@ -600,11 +614,12 @@ def main(argv=None):
     p = sub.add_parser("build", help="build a binary optimised with the "
                                      "profile predicted for one future run",
                        usage="phaedrus build PROGRAM --model MODEL -o BINARY "
-                             "[--stdin FILE] -- PROGRAM-NAME ARGS...")
+                             "[--stdin FILE] [--cwd DIR] -- PROGRAM-NAME ARGS...")
     p.add_argument("program", help="plain LLVM-dialect module (phaedrus ir)")
     p.add_argument("--model", required=True, help="model from 'phaedrus train'")
     p.add_argument("-o", "--output", required=True, help="binary")
     p.add_argument("--stdin", help="the file the run will read on standard input")
+    p.add_argument("--cwd", metavar="DIR", help=CWD_HELP)
     p.add_argument("--seed", type=int, help="sample the profile with this "
                    "seed (default: greedy)")
     p.add_argument("--ldflags", default="", help="extra link flags, e.g. '-lm'")

@@ -278,6 +278,30 @@ def test_predicted_sample_profile_builds_the_sources(tmp_path):
     assert result.returncode == 0, result.stderr
     assert f"warning: {tmp_path / 'x.tar'} names no file (yet): the run " \
         "is described with it as a word" in result.stderr
+    # A run in another directory (a grep user predicted from elsewhere):
+    # --cwd reads its relative arguments from there, as the run would, and
+    # predicts what naming the file from here predicts.
+    import re
+    result = phaedrus("predict", tmp_path / "n.mlir", "--model", tmp_path / "m.mlir",
+                      "-o", tmp_path / "here.mlir", "--", "wordfreq", tmp_path / "new.txt")
+    assert result.returncode == 0, result.stderr
+    result = phaedrus("predict", tmp_path / "n.mlir", "--model", tmp_path / "m.mlir",
+                      "-o", tmp_path / "there.mlir", "--cwd", tmp_path, "--",
+                      "wordfreq", "new.txt", cwd="/")
+    assert result.returncode == 0 and "names no file" not in result.stderr, result.stderr
+    counts = [re.findall(r"phaedrus\.entry_count<(\d+)", (tmp_path / f).read_text())
+              for f in ("here.mlir", "there.mlir")]
+    assert counts[0] and counts[0] == counts[1]
+    # Without it, from elsewhere, the warning says where to give it.
+    result = phaedrus("predict", tmp_path / "n.mlir", "--model", tmp_path / "m.mlir",
+                      "-o", tmp_path / "np.mlir", "--", "wordfreq", "new.txt", cwd="/")
+    assert "new.txt names no file (yet)" in result.stderr
+    assert "a run in another directory takes --cwd DIR" in result.stderr
+    result = phaedrus("predict", tmp_path / "n.mlir", "--model", tmp_path / "m.mlir",
+                      "-o", tmp_path / "np.mlir", "--cwd", tmp_path / "new.txt", "--",
+                      "wordfreq", "new.txt")
+    assert result.returncode == 1
+    assert f"--cwd {tmp_path / 'new.txt'} is not a directory" in result.stderr
     # Words that are not paths get no note (a fraction, a sed script, a URL,
     # an abbreviation, a path in a directory that is not there).
     result = phaedrus("predict", tmp_path / "n.mlir", "--model", tmp_path / "m.mlir",
