@@ -310,6 +310,10 @@ class RetrievalModel(nn.Module):
         # (ARGUMENT_WEIGHTS), and the leave-one-out overlap of each weight.
         self.argument_weight = 1.0
         self.argument_weight_overlaps = {}
+        # The epochs cross-validation chose (None: the corpus was too small
+        # to cross-validate) and its held-out overlaps (_retrieval_cv_epochs).
+        self.cv_epochs = None
+        self.cv_overlaps = {}
 
     def scores(self, multi_hot):
         return self.hidden(multi_hot)
@@ -795,7 +799,8 @@ def train(corpus: dict, config: TrainConfig):
     else:
         best, history = _fit(model, loss_of, train_batch, val_batch,
                              config.epochs, config, f"train {config.kind}",
-                             fixed=getattr(model, "cv_epochs", None) is not None)
+                             fixed=isinstance(model, RetrievalModel)
+                             and model.cv_epochs is not None)
     model.load_state_dict(best[1])
     refit = config.refit and bool(val_runs)
     if refit:
@@ -826,9 +831,9 @@ def train(corpus: dict, config: TrainConfig):
               **({"argument_weight": model.argument_weight,
                   "argument_weight_overlaps": {str(w): round(o, 4) for w, o in
                                                model.argument_weight_overlaps.items()},
-              "cv_epochs": getattr(model, "cv_epochs", None),
+              "cv_epochs": model.cv_epochs,
               "cv_overlaps": {str(e): round(o, 4) for e, o in
-                              getattr(model, "cv_overlaps", {}).items()},
+                              model.cv_overlaps.items()},
                   **size_law}
                  if isinstance(model, RetrievalModel) else {}),
               "train_loss": train_loss, "validation_loss": validation_loss,

@@ -71,9 +71,8 @@ static bool isExitBlock(Block *block) {
 /// code can go on it. It comes first in its block's values (0: nothing to
 /// add), and it is never a break edge.
 static bool isUnwindEdge(Block *block, unsigned index) {
-  auto invoke = dyn_cast<LLVM::InvokeOp>(block->getTerminator());
-  return invoke && block->getSuccessor(index) == invoke.getUnwindDest() &&
-         index == 1;
+  // An invoke's successors: its normal destination, then its unwind one.
+  return isa<LLVM::InvokeOp>(block->getTerminator()) && index == 1;
 }
 
 /// The order in which the out-edges of `block` take their values: the
