@@ -69,6 +69,10 @@ def parse_args(argv):
     # and 1.06.
     parser.add_argument("--rounds", type=int, default=21,
                         help="timed runs of each build per input (at least 5)")
+    parser.add_argument("--clock", choices=["cpu", "wall"],
+                        default=evaluate.DEFAULT_CLOCK,
+                        help="what the timed runs are measured by (phaedrus "
+                             "eval --clock; default cpu)")
     # Not the lstm by default: on bzip2's five training runs it predicts
     # held-out profiles about as well as the others (token-count overlap with
     # the truth 0.80/0.91 trained 300 epochs; mlp 0.76/0.86; retrieval
@@ -141,7 +145,8 @@ def evaluate_program(program, args, workroot: Path) -> dict:
                 for r in program.held_out_runs()]
     evaluation = evaluate.Evaluation(b.mlir, model_path, corpus, work / "eval",
                                      ldflags=program.ldflags, rounds=args.rounds,
-                                     pgo_input=PGO_INPUT.get(program.name))
+                                     pgo_input=PGO_INPUT.get(program.name),
+                                     clock=args.clock)
     result = evaluation.run(held_out)
     result["program_name"] = program.name
     result["training_inputs"] = [r.name for r in training]

@@ -416,7 +416,7 @@ def cmd_eval(args):
         evaluation = evaluate.Evaluation(
             args.program, args.model, corpus, args.workdir or tmp,
             ldflags=shlex.split(args.ldflags), rounds=args.rounds,
-            pgo_input=args.pgo_input, reuse=not args.rebuild)
+            pgo_input=args.pgo_input, reuse=not args.rebuild, clock=args.clock)
         result = evaluation.run(inputs)
     Path(args.output).parent.mkdir(parents=True, exist_ok=True)
     Path(args.output).write_text(json.dumps(result, indent=1) + "\n")
@@ -646,6 +646,13 @@ def main(argv=None):
     p.add_argument("--rounds", type=int, default=5,
                    help="timed runs of every build per input, interleaved "
                         "(median; at least 5, the default)")
+    p.add_argument("--clock", choices=["cpu", "wall"], default="cpu",
+                   help="what a timed run is measured by: cpu (default), the "
+                        "user and system time the kernel accounted to the run "
+                        "(its threads and waited-for children included), which "
+                        "the machine's other work disturbs little; wall, the "
+                        "time from start to exit, for programs that wait "
+                        "(I/O) or run threads in parallel, on a quiet machine")
     p.add_argument("--pgo-input", help="the corpus run that trains the "
                    "mismatched PGO build (default: the corpus's first run)")
     p.add_argument("--ldflags", default="", help="extra link flags, e.g. '-lm'")

@@ -36,11 +36,17 @@ from pathlib import Path
 
 from . import corpus as corpus_mod
 from . import pipeline
-from .timing import disable_aslr, interleaved_rounds, timed_run
+from .timing import CLOCKS, disable_aslr, interleaved_rounds, time_run
 from .tools import ToolError, llvm_tool, log, phaedrus_tool, run, runtime_library
 
 FORMAT = "phaedrus-eval"
-VERSION = 1
+# Version 2 (2026-11-27): `times_s` are by the report's `clock` (CPU time by
+# default, was wall time), and rows have `times_wall_s` and `times_cpu_s`.
+VERSION = 2
+# The clock eval times by unless told otherwise: a run's CPU time, which
+# the machine's other work changes far less than its wall time
+# (timing.time_run has the measurements).
+DEFAULT_CLOCK = "cpu"
 MIN_ROUNDS = 5
 # Oracle speedups below this count as no speedup to recover.
 MEANINGFUL_SPEEDUP = 0.02
@@ -446,7 +452,8 @@ class Reuse:
 
 class Evaluation:
     def __init__(self, program, model, corpus: dict, workdir, ldflags=(),
-                 rounds=MIN_ROUNDS, pgo_input=None, jobs=2, reuse=True):
+                 rounds=MIN_ROUNDS, pgo_input=None, jobs=2, reuse=True,
+                 clock=DEFAULT_CLOCK):
         # Absolute: builds run in the inputs' directories (a relative
         # work directory named another place there).
         self.program = Path(program).resolve()
@@ -456,6 +463,9 @@ class Evaluation:
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.ldflags = list(ldflags)
         self.rounds = rounds
+        if clock not in CLOCKS:
+            raise ToolError(f"unknown clock {clock!r}: one of {', '.join(CLOCKS)}")
+        self.clock = clock
         self.jobs = jobs
         self.reuse = Reuse(reuse)
         # The nearest-run baseline compares this build's descriptors of the
@@ -778,18 +788,21 @@ class Evaluation:
                 raise ToolError(f"{inp.name}: the {v} build's output or exit code "
                                 f"differs from the plain build's")
         log(f"eval {inp.name}: timing {len(VARIANTS)} builds, {self.rounds} "
-            f"interleaved rounds")
+            f"interleaved rounds ({CLOCK_NAMES[self.clock]})")
         env = {k: v for k, v in pipeline.with_locale(os.environ, inp.locale).items()
                if k != "LLVM_PROFILE_FILE"}
         env["PHAEDRUS_TRACE"] = "off"
 
         def time_one(v):
-            seconds, code = timed_run(binaries[v], inp.argv, stdin_path=inp.stdin,
-                                      cwd=inp.cwd, env=env)
-            if code != expected[0]:
-                raise ToolError(f"{inp.name}: the {v} build exited with {code}")
-            return seconds
-        times = interleaved_rounds(list(VARIANTS), time_one, self.rounds)
+            timing = time_run(binaries[v], inp.argv, stdin_path=inp.stdin,
+                              cwd=inp.cwd, env=env)
+            if timing.code != expected[0]:
+                raise ToolError(f"{inp.name}: the {v} build exited with {timing.code}")
+            return timing
+        timings = interleaved_rounds(list(VARIANTS), time_one, self.rounds)
+        by_clock = {c: {v: [t.seconds(c) for t in timings[v]] for v in VARIANTS}
+                    for c in CLOCKS}
+        times = by_clock[self.clock]
 
         code = {v: function_code(binaries[v]) for v in VARIANTS}
         counters = {v: comparable(profile_counters(Path(lls[v]).read_text()),
@@ -798,7 +811,10 @@ class Evaluation:
         row = {
             "input": inp.name, "argv": inp.argv, "stdin": inp.stdin,
             "pgo_input": self.pgo_input.name, "nearest_input": nearest["name"],
+            # By the report's clock; both clocks' times follow.
             "times_s": times,
+            "times_cpu_s": by_clock["cpu"],
+            "times_wall_s": by_clock["wall"],
             "median_s": medians,
             # Interquartile range over the median: how noisy each build's
             # timing was.
@@ -847,12 +863,12 @@ class Evaluation:
         rows = []
         for inp in inputs:
             rows.append(self.evaluate_input(inp))
-            print_row(rows[-1])
+            print_row(rows[-1], self.clock)
         return {"format": FORMAT, "version": VERSION,
                 "program": str(self.program), "model": str(self.model),
                 "granularity": self.granularity,
                 "compared_counters": COMPARED[self.granularity],
-                "rounds": self.rounds,
+                "rounds": self.rounds, "clock": self.clock,
                 "aslr_off": aslr_off, "variants": VARIANTS,
                 "build_steps": {"built": self.reuse.built, "reused": self.reuse.reused},
                 "rows": rows, "summary": summarize(rows)}
@@ -1035,8 +1051,12 @@ def _mix(weights: dict) -> str:
                                                         key=lambda x: -x[1]))
 
 
-def print_row(row):
-    print(f"{row['input']}: speedup over plain (median of "
+# How reports name the clocks.
+CLOCK_NAMES = {"cpu": "CPU time", "wall": "wall time"}
+
+
+def print_row(row, clock=DEFAULT_CLOCK):
+    print(f"{row['input']}: speedup over plain ({CLOCK_NAMES[clock]}, median of "
           f"{len(row['times_s']['plain'])} runs), overlap with the oracle, "
           f"hot coverage", flush=True)
     for v in VARIANTS:
@@ -1093,8 +1113,9 @@ def plot(result: dict, output: Path):
     ax.set_xticklabels([r["input"] for r in rows])
     ax.set_ylabel("speedup over -O2 without profile")
     name = result.get("program_name") or Path(result["program"]).name
-    ax.set_title(f"{name}: held-out inputs (median of {result['rounds']} runs, "
-                 f"95% intervals)")
+    clock = CLOCK_NAMES.get(result.get("clock", "wall"), "wall time")
+    ax.set_title(f"{name}: held-out inputs ({clock}, median of {result['rounds']} "
+                 f"runs, 95% intervals)")
     ends = [x for r in rows for v in shown
             for x in r.get("speedup_interval", {}).get(v, [r["speedup"][v]])]
     lo = min([r["speedup"][v] for r in rows for v in shown] + ends + [1.0])

@@ -449,6 +449,8 @@ def test_eval_on_the_demo_program(tmp_path):
     assert "oracle recovery" in result.stderr and "hot coverage" in result.stderr
     report = json.loads((tmp_path / "eval.json").read_text())
     assert report["format"] == "phaedrus-eval" and report["granularity"] == "path"
+    assert report["version"] == 2 and report["clock"] == "cpu"
+    assert "(CPU time, median of 5 runs)" in result.stdout
     assert report["compared_counters"] == "entry counts and branch weights"
     assert [r["input"] for r in report["rows"]] == ["pairs", "mixed"]
     variants = ["plain", "mismatch", "predicted", "oracle", "measured", "nearest", "mean",
@@ -456,6 +458,9 @@ def test_eval_on_the_demo_program(tmp_path):
     for row in report["rows"]:
         assert sorted(row["median_s"]) == sorted(variants)
         assert all(len(row["times_s"][v]) == 5 for v in variants)
+        # Timed by CPU time (the default clock); the wall times are kept.
+        assert row["times_s"] == row["times_cpu_s"]
+        assert all(len(row["times_wall_s"][v]) == 5 for v in variants)
         assert row["pgo_input"] == "pets" and row["nearest_input"] in ("few", "pets", "latin")
         # The measured trace of the run, lowered, gives LLVM the counters
         # clang's instrumentation gives it: entry counts and branch weights.
@@ -563,6 +568,8 @@ def test_eval_errors(tmp_path):
     assert "held-out input names must be unique" in result.stderr
     result = phaedrus("eval", *base, "--held-out", *held, "--rounds", "3")
     assert result.returncode == 1 and "--rounds must be at least 5" in result.stderr
+    result = phaedrus("eval", *base, "--held-out", *held, "--clock", "tsc")
+    assert result.returncode == 2 and "invalid choice: 'tsc'" in result.stderr
     result = phaedrus("eval", *base, "--held-out", tmp_path / "absent.json")
     assert result.returncode == 1 and "input description not found" in result.stderr
     (tmp_path / "bad.json").write_text("{\"argv\": \"prog\"}")
@@ -1242,6 +1249,6 @@ def test_a_run_replays_the_locale_it_was_recorded_under(tmp_path, monkeypatch):
     (tmp_path / "h.input.json").write_text(json.dumps(
         {"argv": ["show"], "locale": {"LC_ALL": "C"}}))
     assert evaluate.load_input(tmp_path / "h.input.json").locale == {"LC_ALL": "C"}
-    seconds, code = evaluate.timed_run(
+    timing = evaluate.time_run(
         script, ["show"], env=pipeline.with_locale({"LANG": "x"}, {"LC_ALL": "C"}))
-    assert code == 0
+    assert timing.code == 0

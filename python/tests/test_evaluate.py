@@ -455,3 +455,23 @@ def test_timed_runs_write_to_a_file_not_dev_null(tmp_path):
     with open(out, "wb") as f:
         assert timed_run("/bin/sh", ["sh", "-c", script], stdout=f)[1] == 0
     assert out.read_text() == "out\n"
+
+
+def test_timed_runs_by_cpu_time_leave_out_waiting(tmp_path):
+    """A timed run has two clocks: wall time, and the CPU time the kernel
+    accounted to the process, which leaves out time spent waiting (here a
+    sleep; on a busy machine, the wait for a CPU). The CPU time of a busy
+    loop is counted, with the children the process waited for."""
+    from phaedrus.timing import time_run, timed_run
+    sleeping = time_run("/bin/sh", ["sh", "-c", "sleep 0.4"])
+    assert sleeping.code == 0
+    assert sleeping.wall >= 0.4 and sleeping.cpu < 0.2
+    assert timed_run("/bin/sh", ["sh", "-c", "sleep 0.4"], clock="cpu")[0] < 0.2
+    assert timed_run("/bin/sh", ["sh", "-c", "sleep 0.4"], clock="wall")[0] >= 0.4
+    # A loop in a child of the timed process: its CPU time is the run's.
+    busy = time_run("/bin/sh", ["sh", "-c", "sh -c 'i=0; while [ $i -lt 200000 ]; "
+                                "do i=$((i+1)); done'; exit 3"])
+    assert busy.code == 3
+    assert busy.cpu > 0.05 and busy.cpu <= busy.wall * 1.05 + 0.01
+    with pytest.raises(ValueError, match="unknown clock 'tsc'"):
+        timed_run("/bin/true", ["true"], clock="tsc")
