@@ -6,7 +6,7 @@
 #                           [--granularities G...] [--output FILE]
 #   ./bench/run.sh infer [--runs N] [--epochs N] [--threads N]
 #                        [--programs NAME...] [--output FILE]
-#   ./bench/run.sh pgo [--scale N] [--rounds N] [--kind retrieval|lstm|mlp] [--epochs N]
+#   ./bench/run.sh pgo [--scale N] [--rounds N] [--clock cpu|wall] [--kind retrieval|lstm|mlp] [--epochs N]
 #                      [--programs NAME...] [--output FILE]
 #
 # Benchmarks measure; they never build Phaedrus itself. Build first with
@@ -41,7 +41,7 @@ benchmarks:
              mismatched and oracle clang PGO; speedups, profile overlap,
              hot coverage
              -> bench/results/pgo.json, bench/results/pgo-PROGRAM.png
-             options: --scale N (default 4), --rounds N (default 21), --kind,
+             options: --scale N (default 4), --rounds N (default 21), --clock cpu|wall (default cpu), --kind,
                       --epochs N, --seed N, --programs NAME..., --output FILE
 
 Build Phaedrus first: ./scripts/test.sh (or ninja -C build).
