@@ -89,7 +89,9 @@ def measure(program, args, scratch):
     stdin = b.workdir / held_out.stdin if held_out.stdin else None
     argv = [program.name, *held_out.args]
     from phaedrus.corpus import featurize
-    descriptor = featurize(argv, stdin=stdin, cwd=b.workdir)
+    # Under this environment's locale, as the corpus's runs were described.
+    locale = pipeline.locale_of()
+    descriptor = featurize(argv, stdin=stdin, cwd=b.workdir, locale=locale)
     ids = [space.index[d] for d in descriptor if d in space.index]
     env = dict(os.environ, OMP_NUM_THREADS=str(args.threads))
     torch.set_num_threads(args.threads)
@@ -104,7 +106,7 @@ def measure(program, args, scratch):
 
     predict_cmd = [phaedrus_tool("phaedrus-opt"), b.mlir,
                    f"--phaedrus-predict=model-file={model_path} "
-                   f"input={{{pipeline.input_attribute(argv, stdin)}}} "
+                   f"input={{{pipeline.input_attribute(argv, stdin, locale)}}} "
                    f"input-dir={b.workdir}", "-o", os.devnull]
     torch_s, onednn_s, predict_s = [], [], []
     steps = None

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -308,8 +309,40 @@ mlir::phaedrus::featurize::inputLog2Size(const std::vector<std::string> &tokens)
   return std::log2(total);
 }
 
+std::string mlir::phaedrus::featurize::effectiveLocale(
+    const std::vector<std::pair<std::string, std::string>> &variables,
+    std::string_view category) {
+  auto value = [&](std::string_view name) -> std::string {
+    for (const auto &[variable, setting] : variables)
+      if (variable == name && !setting.empty())
+        return setting;
+    return "";
+  };
+  std::string locale = value("LC_ALL");
+  if (locale.empty())
+    locale = value(category);
+  if (locale.empty())
+    locale = value("LANG");
+  if (locale.empty() || locale == "POSIX")
+    return "C";
+  // The codeset, between '.' and any '@modifier'.
+  size_t dot = locale.find('.');
+  if (dot == std::string::npos)
+    return locale;
+  size_t at = locale.find('@', dot);
+  std::string codeset;
+  for (size_t i = dot + 1; i < std::min(at, locale.size()); ++i) {
+    char c = locale[i];
+    if (std::isalnum(static_cast<unsigned char>(c)))
+      codeset += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return locale.substr(0, dot + 1) + codeset +
+         (at == std::string::npos ? "" : locale.substr(at));
+}
+
 bool mlir::phaedrus::featurize::isCommandLineToken(const std::string &token) {
   return token.rfind("argc=", 0) == 0 || token.rfind("opt=", 0) == 0 ||
+         token.rfind("locale=", 0) == 0 || token.rfind("locale.", 0) == 0 ||
          token.rfind("operand", 0) == 0;
 }
 
@@ -411,6 +444,20 @@ bool mlir::phaedrus::featurize::featurize(const RunInput &input,
     }
     tokens.push_back("stdin=file");
     files.push_back({"stdin", path, size});
+  }
+  if (input.locale) {
+    // The locale of characters (what is a letter, how many bytes one
+    // takes: grep -i, a regex's `.`), and that of sorting where it differs.
+    for (const auto &[name, value] : *input.locale)
+      if (!isLocaleVariable(name)) {
+        error = notALocaleVariable(name);
+        return false;
+      }
+    std::string ctype = effectiveLocale(*input.locale, "LC_CTYPE");
+    std::string collate = effectiveLocale(*input.locale, "LC_COLLATE");
+    tokens.push_back("locale=" + argToken(ctype));
+    if (collate != ctype)
+      tokens.push_back("locale.collate=" + argToken(collate));
   }
   for (const File &file : files) {
     if (!file.directory) {

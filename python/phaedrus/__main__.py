@@ -342,7 +342,10 @@ def _predict_future_run(args, output, purpose):
     warnings = pipeline.predict(
         args.program, args.model, args.args, output,
         stdin=str(Path(args.stdin).resolve()) if args.stdin else None,
-        seed=args.seed, input_dir=str(cwd.resolve()) if args.cwd else None)
+        seed=args.seed, input_dir=str(cwd.resolve()) if args.cwd else None,
+        # The run will inherit this environment's locale, as phaedrus run's
+        # runs do.
+        locale=pipeline.locale_of())
     if warnings:
         log(warnings)
 

@@ -63,14 +63,17 @@ def check_featurizer(corpus: dict, path) -> None:
             f"them are) and make the corpus again")
 
 
-def featurize(argv, stdin=None, cwd=None) -> list:
-    """Descriptor tokens of a command line (program name first) and its
-    input files, from the C++ featurizer (phaedrus-featurize)."""
+def featurize(argv, stdin=None, cwd=None, locale=None) -> list:
+    """Descriptor tokens of a command line (program name first), its input
+    files and its locale variables (a dict of those set; None: not known,
+    not described), from the C++ featurizer (phaedrus-featurize)."""
     cmd = [phaedrus_tool("phaedrus-featurize"), "--json"]
     if stdin:
         cmd += ["--stdin", str(stdin)]
     if cwd:
         cmd += ["--cwd", str(cwd)]
+    if locale is not None:
+        cmd.append("--locale=" + ",".join(f"{k}={v}" for k, v in locale.items()))
     result = run([*cmd, "--", *map(str, argv)], what="phaedrus-featurize")
     return json.loads(result.stdout)
 
@@ -331,17 +334,19 @@ def sidecar_of(trace: Path) -> Path:
 
 
 def describe_input(argv, stdin=None, cwd=None) -> dict:
-    """The description of a run's input: its command line and the
-    featurizer's tokens of it. Made before the program runs: a program may
-    delete, rename or rewrite its input files (gzip replaces a.txt with
-    a.txt.gz), and what it was given is what describes the run."""
+    """The description of a run's input: its command line, the locale
+    variables it inherits from this process, and the featurizer's tokens of
+    them. Made before the program runs: a program may delete, rename or
+    rewrite its input files (gzip replaces a.txt with a.txt.gz), and what it
+    was given is what describes the run."""
+    # The locale variables the run inherits: the featurizer describes the
+    # locale they choose, eval runs the input under them again.
+    locale = pipeline.locale_of()
     return {"argv": [str(a) for a in argv],
             "stdin": str(Path(stdin).resolve()) if stdin else None,
             "cwd": str(Path(cwd or ".").resolve()),
-            # The locale variables the run inherits: the featurizer does
-            # not describe them, eval runs it under them again.
-            "locale": pipeline.locale_of(),
-            "descriptor": featurize(argv, stdin=stdin, cwd=cwd),
+            "locale": locale,
+            "descriptor": featurize(argv, stdin=stdin, cwd=cwd, locale=locale),
             "featurizer": featurizer_version()}
 
 
@@ -497,25 +502,7 @@ def corpus_from_traces(traces, fingerprint=None, sequences=None,
                                 fingerprint=fingerprint)
             run["sequence"] = str(packed)
         entries.append((vocabulary, run))
-    # The featurizer does not describe the locale: runs that differ in it
-    # look alike to a model.
-    locales = {}
-    for _, run in entries:
-        if "locale" in run:
-            locales.setdefault(json.dumps(run["locale"], sort_keys=True),
-                               (run["name"], run["locale"]))
-    if len(locales) > 1:
-        shown = "; ".join(f"{name}: {_locale_text(locale)}"
-                          for name, locale in list(locales.values())[:3])
-        log(f"warning: the runs ran under {len(locales)} locales ({shown}), "
-            f"which their descriptors do not tell apart (the featurizer does "
-            f"not read the environment): a model cannot either. Record the "
-            f"runs of one locale, and predict for that one")
     return make_corpus(entries)
-
-
-def _locale_text(locale: dict) -> str:
-    return " ".join(f"{k}={v}" for k, v in locale.items()) or "none set"
 
 
 # --------------------------------------------------------------------------

@@ -81,6 +81,11 @@ class Input:
     # eval's own environment).
     locale: dict = None
 
+    def run_locale(self) -> dict:
+        """The locale variables its runs get: the recorded ones, else
+        eval's own."""
+        return pipeline.locale_of() if self.locale is None else self.locale
+
 
 def load_input(path) -> Input:
     """An input description: the TRACE.input.json `phaedrus run` writes, or
@@ -100,7 +105,8 @@ def load_input(path) -> Input:
     descriptor = info.get("descriptor")
     if isinstance(descriptor, list) and \
             corpus_mod.featurizer_of(info) == corpus_mod.featurizer_version():
-        now = corpus_mod.featurize(argv, stdin=stdin, cwd=info.get("cwd"))
+        now = corpus_mod.featurize(argv, stdin=stdin, cwd=info.get("cwd"),
+                                   locale=inp.run_locale())
         changed = sorted(set(now) ^ set(descriptor))
         if changed:
             log(f"warning: {path}: the input is not what it was when the run "
@@ -644,7 +650,8 @@ class Evaluation:
     def predicted_profile(self, inp: Input, out_ll: Path) -> Path:
         predicted = out_ll.with_suffix(".predicted.mlir")
         warnings = pipeline.predict(self.program, self.model, inp.argv, predicted,
-                                    stdin=inp.stdin, input_dir=inp.cwd)
+                                    stdin=inp.stdin, input_dir=inp.cwd,
+                                    locale=inp.run_locale())
         if warnings:
             log(f"{inp.name}: {warnings}")
         return self.lowered_ll(predicted, out_ll)
@@ -762,7 +769,8 @@ class Evaluation:
 
     def evaluate_input(self, inp: Input) -> dict:
         before = input_files_state(inp)
-        descriptor = corpus_mod.featurize(inp.argv, stdin=inp.stdin, cwd=inp.cwd)
+        descriptor = corpus_mod.featurize(inp.argv, stdin=inp.stdin, cwd=inp.cwd,
+                                          locale=inp.run_locale())
         nearest = self.nearest_run(descriptor)
         d = self.workdir / inp.name
         d.mkdir(exist_ok=True)

@@ -466,7 +466,7 @@ RETRIEVAL_TEMPERATURE = 0.2
 SELF_WEIGHT = 1.0
 
 # How much more than a word of the input a command-line token (argc=,
-# opt=, operandJ=) counts in the retrieval's similarity: its idf is multiplied by the
+# opt=, operandJ=, and the locale's) counts in the retrieval's similarity: its idf is multiplied by the
 # weight w on both sides (the run's and the query's), so a shared option
 # adds w^2 times what it did. Each corpus chooses among these by the
 # leave-one-out overlap of the untrained retrieval, and keeps 1 unless
@@ -491,8 +491,10 @@ ARGUMENT_WEIGHT_MARGIN = 0.05
 
 def is_argument_token(token: str) -> bool:
     """A descriptor token of the command line (docs/Featurizer.md): the
-    argument count, an option or an operand."""
-    return token.startswith(("argc=", "opt=", "operand"))
+    argument count, an option or an operand; or of the locale, which
+    chooses what a program does as its options do (the featurizer's
+    isCommandLineToken)."""
+    return token.startswith(("argc=", "opt=", "operand", "locale=", "locale."))
 
 
 def normalized_profiles(vocab_size, runs):

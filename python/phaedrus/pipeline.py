@@ -515,23 +515,29 @@ def model_header(path) -> dict:
     return header
 
 
-def input_attribute(argv, stdin=None) -> str:
+def input_attribute(argv, stdin=None, locale=None) -> str:
     """The #phaedrus.input descriptor of a run (argv with the program name
-    first)."""
+    first; `locale` the locale variables set, None when not known)."""
     text = "#phaedrus.input<argv = [" + ", ".join(map(mlir_string, argv)) + "]"
     if stdin:
         text += f", stdin = {mlir_string(stdin)}"
+    if locale is not None:
+        text += (", locale = {" + ", ".join(f"{k} = {mlir_string(v)}"
+                                             for k, v in sorted(locale.items()))
+                 + "}")
     return text + ">"
 
 
 def predict(program: Path, model: Path, argv, output: Path, stdin=None,
-            seed=None, input_dir=None) -> str:
+            seed=None, input_dir=None, locale=None) -> str:
     """Annotates `program` with the profile `model` predicts for the run
-    `argv` (program name first) reading `stdin`. Returns what phaedrus-opt
+    `argv` (program name first) reading `stdin` under the locale variables
+    `locale` (None: not known, not described). Returns what phaedrus-opt
     reported (warnings about tokens the model never saw, remarks)."""
     if not Path(model).exists():
         raise ToolError(f"model not found: {model}")
-    options = [f"model-file={model}", f"input={{{input_attribute(argv, stdin)}}}"]
+    options = [f"model-file={model}",
+               f"input={{{input_attribute(argv, stdin, locale)}}}"]
     if seed is not None:
         options.append(f"seed={seed}")
     if input_dir:

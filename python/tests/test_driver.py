@@ -338,7 +338,7 @@ def test_corpus_train_predict_errors(tmp_path):
     # A trace cut short in its first records: the reader's diagnostics, not
     # the tool's command line.
     (tmp_path / "r.wpp.input.json").write_text(
-        json.dumps({"argv": ["p"], "descriptor": [], "featurizer": 4}))
+        json.dumps({"argv": ["p"], "descriptor": [], "featurizer": 5}))
     trace.write_bytes(b"PHDRWPP\n\x01\x00")
     result = phaedrus("corpus", trace, "-o", tmp_path / "c.json")
     assert result.returncode == 1
@@ -1199,35 +1199,53 @@ def test_a_cxx_link_missing_a_library_says_what_to_give(tmp_path):
     assert "-lm" not in str(e.value)
 
 
-def test_runs_keep_their_locale_and_corpus_warns_when_it_differs(tmp_path):
+def test_the_locale_is_recorded_described_and_predicted_for(tmp_path):
     """The same command runs other code under another locale (grep -i under
-    C and C.UTF-8), which the featurizer does not describe: phaedrus run
-    records the locale variables, and corpus warns about runs of several
-    locales (a grep user's trial had them mixed without a word)."""
-    _instrumented(tmp_path, "loc", "int main(void) { return 0; }\n")
+    C and C.UTF-8): phaedrus run records the locale variables, the
+    featurizer describes the locale they choose, and a prediction for a
+    run under one locale blends the training runs of that locale (a grep
+    user's trial had them mixed without a word, the runs alike to a
+    model)."""
+    _instrumented(tmp_path, "loc", "#include <locale.h>\n#include <stdlib.h>\n"
+                  "static int wide(int i) { return i & 1; }\n"
+                  "static int narrow(int i) { return i & 2; }\n"
+                  "int main(void) {\n  setlocale(LC_ALL, \"\");\n  int s = 0;\n"
+                  "  for (int i = 0; i < 100; ++i)\n"
+                  "    s += MB_CUR_MAX > 1 ? wide(i) : narrow(i);\n"
+                  "  return s < 0;\n}\n")
     env = {"PYTHONPATH": str(REPO_ROOT / "python"), "PATH": "/usr/bin:/bin"}
+
+    def driver(*args, locale):
+        return subprocess.run([sys.executable, "-m", "phaedrus", *map(str, args)],
+                              capture_output=True, text=True, env={**env, **locale})
     for name, locale in [("c", {"LC_ALL": "C"}), ("u", {"LC_ALL": "C.UTF-8", "LANG": "C"})]:
-        result = subprocess.run(
-            [sys.executable, "-m", "phaedrus", "run", tmp_path / "loc.inst", "-o",
-             tmp_path / f"{name}.wpp"], capture_output=True, text=True,
-            env={**env, **locale})
+        result = driver("run", tmp_path / "loc.inst", "-o", tmp_path / f"{name}.wpp",
+                        locale=locale)
         assert result.returncode == 0, result.stderr
         info = json.loads((tmp_path / f"{name}.wpp.input.json").read_text())
         assert info["locale"] == locale
     result = phaedrus("corpus", tmp_path / "c.wpp", tmp_path / "u.wpp", "-o",
                       tmp_path / "corpus.json")
     assert result.returncode == 0, result.stderr
-    assert ("warning: the runs ran under 2 locales (c: LC_ALL=C; u: LC_ALL=C.UTF-8 "
-            "LANG=C), which their descriptors do not tell apart") in result.stderr
+    assert "warning" not in result.stderr
     corpus = json.loads((tmp_path / "corpus.json").read_text())
     assert [r["locale"] for r in corpus["runs"]] == [{"LC_ALL": "C"},
                                                      {"LC_ALL": "C.UTF-8", "LANG": "C"}]
-    # Runs of one locale: no warning.
-    result = phaedrus("corpus", tmp_path / "c.wpp", "-o", tmp_path / "c1.json")
-    assert "locales" not in result.stderr
+    assert [[d for d in r["descriptor"] if d.startswith("locale")]
+            for r in corpus["runs"]] == [["locale=C"], ["locale=C.utf8"]]
+    result = phaedrus("train", tmp_path / "corpus.json", "-o", tmp_path / "m.mlir")
+    assert result.returncode == 0, result.stderr
+    # predict describes the run as one under its own environment's locale.
+    for locale, blended in [({"LANG": "C.UTF-8"}, "u"), ({"LC_ALL": "POSIX"}, "c")]:
+        result = driver("predict", tmp_path / "loc.mlir", "--model", tmp_path / "m.mlir",
+                        "-o", tmp_path / "p.mlir", "--", "loc", locale=locale)
+        assert result.returncode == 0, result.stderr
+        assert f"the prediction blends the training runs {blended} 0.9" in result.stderr, \
+            result.stderr
+        assert "never seen" not in result.stderr
     # A description whose locale is not one is refused, naming the field.
     (tmp_path / "u.wpp.input.json").write_text(json.dumps(
-        {"argv": ["loc"], "descriptor": [], "featurizer": 4, "locale": {"PATH": "/"}}))
+        {"argv": ["loc"], "descriptor": [], "featurizer": 5, "locale": {"PATH": "/"}}))
     result = phaedrus("corpus", tmp_path / "u.wpp", "-o", tmp_path / "c2.json")
     assert result.returncode == 1
     assert "\"locale\" must be an object of locale variables" in result.stderr

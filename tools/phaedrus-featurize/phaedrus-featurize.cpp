@@ -26,6 +26,12 @@ static cl::opt<std::string>
                      cl::desc("Directory the run starts in (relative paths "
                               "resolve against it; default: the current one)"),
                      cl::value_desc("dir"), cl::cat(category));
+static cl::opt<std::string> localeVariables(
+    "locale",
+    cl::desc("The locale variables the run starts with, the ones set, as "
+             "NAME=VALUE separated by commas (LC_ALL=C.UTF-8,LANG=en_US.UTF-8); "
+             "empty for none set. Without it the locale is not described"),
+    cl::value_desc("vars"), cl::cat(category));
 static cl::opt<bool> printJson("json", cl::desc("Print a JSON array of strings"),
                           cl::cat(category));
 static cl::opt<bool> printVersion(
@@ -40,7 +46,8 @@ int main(int argc, char **argv) {
   mlir::phaedrus::parseToolCommandLine(
       argc, argv, category,
       "Phaedrus input featurizer\n\n"
-      "  phaedrus-featurize [--stdin FILE] [--cwd DIR] -- PROGRAM ARGS...\n\n"
+      "  phaedrus-featurize [--stdin FILE] [--cwd DIR] [--locale VARS] -- "
+      "PROGRAM ARGS...\n\n"
       "Prints the descriptor tokens of a run's command line and input files\n"
       "(arguments, file sizes in log2 buckets, file kinds from magic bytes,\n"
       "byte entropy, hashed byte trigrams and words) without running it.\n"
@@ -59,6 +66,23 @@ int main(int argc, char **argv) {
   input.argv.assign(runArgv.begin(), runArgv.end());
   input.stdinPath = stdinPath;
   input.workingDirectory = workingDirectory;
+  if (localeVariables.getNumOccurrences()) {
+    input.locale.emplace();
+    StringRef rest = localeVariables;
+    while (!rest.empty()) {
+      auto [item, tail] = rest.split(',');
+      rest = tail;
+      auto [name, value] = item.split('=');
+      if (!item.contains('=') || name.empty()) {
+        WithColor::error(errs(), "phaedrus-featurize")
+            << "--locale: '" << item
+            << "' is not NAME=VALUE (give the variables set, such as "
+               "LC_ALL=C.UTF-8, separated by commas)\n";
+        return 1;
+      }
+      input.locale->emplace_back(name.str(), value.str());
+    }
+  }
   std::vector<std::string> tokens;
   std::string error;
   if (!mlir::phaedrus::featurize::featurize(input, tokens, error)) {

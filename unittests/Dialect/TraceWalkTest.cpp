@@ -61,7 +61,8 @@ public:
       rules.push_back(expansion);
     }
     auto input = InputDescriptorAttr::get(
-        context, builder.getStrArrayAttr({"prog"}), ArrayAttr(), StringAttr());
+        context, builder.getStrArrayAttr({"prog"}), ArrayAttr(), StringAttr(),
+        DictionaryAttr());
     auto trace = TraceOp::create(
         builder, loc, builder.getStringAttr("t"),
         FlatSymbolRefAttr::get(context, "v"),

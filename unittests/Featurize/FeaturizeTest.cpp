@@ -221,6 +221,43 @@ TEST(Featurize, CommandLineTokensAreTheCountOptionsAndOperands) {
     EXPECT_FALSE(isCommandLineToken(token)) << token;
 }
 
+TEST(Featurize, TheLocaleIsDescribedWhenKnown) {
+  using Locale = std::vector<std::pair<std::string, std::string>>;
+  RunInput input{{"grep", "-i", "x"}, "", ""};
+  std::vector<std::string> unknown = run(input);
+  EXPECT_EQ(std::count(unknown.begin(), unknown.end(), "locale=C"), 0);
+  // Known and none set: the C locale.
+  input.locale.emplace();
+  std::vector<std::string> none = run(input);
+  EXPECT_EQ(none.back(), "locale=C");
+  EXPECT_EQ(std::vector<std::string>(none.begin(), none.end() - 1), unknown);
+  // LC_ALL over LC_CTYPE over LANG; the codeset's spelling normalised.
+  input.locale = Locale{{"LANG", "en_US.UTF-8"}};
+  EXPECT_EQ(run(input).back(), "locale=en_US.utf8");
+  input.locale = Locale{{"LANG", "en_US.UTF-8"}, {"LC_CTYPE", "C.utf8"}};
+  std::vector<std::string> tokens = run(input);
+  EXPECT_EQ(tokens[tokens.size() - 2], "locale=C.utf8");
+  // Sorting follows LANG here, characters LC_CTYPE: both are told.
+  EXPECT_EQ(tokens.back(), "locale.collate=en_US.utf8");
+  input.locale = Locale{{"LC_ALL", "POSIX"}, {"LANG", "en_US.UTF-8"}};
+  EXPECT_EQ(run(input).back(), "locale=C");
+  // An empty variable is as unset; LANGUAGE chooses messages only.
+  input.locale = Locale{{"LC_ALL", ""}, {"LANGUAGE", "de"}, {"LANG", "de_DE@euro"}};
+  EXPECT_EQ(run(input).back(), "locale=de_DE@euro");
+  EXPECT_EQ(effectiveLocale(Locale{{"LC_ALL", "sr_RS.ISO-8859-5@latin"}}, "LC_CTYPE"),
+            "sr_RS.iso88595@latin");
+  EXPECT_TRUE(isCommandLineToken("locale=C"));
+  EXPECT_TRUE(isCommandLineToken("locale.collate=C"));
+  // Anything else is not a locale variable.
+  input.locale = Locale{{"HOME", "/root"}};
+  std::string error;
+  EXPECT_FALSE(featurize(input, tokens, error));
+  EXPECT_NE(error.find("'HOME' is not a locale variable (one of LC_ALL, "),
+            std::string::npos)
+      << error;
+  EXPECT_NE(error.find("LANG, LANGUAGE)"), std::string::npos) << error;
+}
+
 TEST(Featurize, MissingStandardInputIsAnErrorNotAToken) {
   ScratchDir dir;
   std::vector<std::string> tokens;

@@ -77,7 +77,7 @@ protected:
       auto input = InputDescriptorAttr::get(
           &context, b.getArrayAttr({b.getStringAttr("prog"),
                                     b.getStringAttr(std::to_string(t))}),
-          b.getArrayAttr({}), nullptr);
+          b.getArrayAttr({}), nullptr, nullptr);
       auto trace = TraceOp::create(b, loc, "t" + std::to_string(t), "v", 99,
                                    input, nullptr);
       OpBuilder body = OpBuilder::atBlockEnd(&trace.getBody().emplaceBlock());
@@ -305,7 +305,7 @@ TEST_F(PackedTraceTest, LongRepetitiveStringsRoundTrip) {
   std::string argument(20000, 'x');
   auto input = InputDescriptorAttr::get(
       &context, b.getArrayAttr({b.getStringAttr("prog"), b.getStringAttr(argument)}),
-      b.getArrayAttr({}), nullptr);
+      b.getArrayAttr({}), nullptr, nullptr);
   auto trace = TraceOp::create(b, loc, "t", "v", 99, input, nullptr);
   OpBuilder body = OpBuilder::atBlockEnd(&trace.getBody().emplaceBlock());
   trace::RepeatFolder folder(8);

@@ -13,6 +13,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace mlir::phaedrus::featurize {
@@ -26,7 +28,42 @@ struct RunInput {
   /// Directory relative paths in argv and stdinPath are resolved against;
   /// empty means the current directory.
   std::string workingDirectory;
+  /// The locale variables the run starts with (name and value, each name
+  /// one of kLocaleVariables), the ones set; empty when none is set. None
+  /// when not known: the run is then described without locale tokens.
+  std::optional<std::vector<std::pair<std::string, std::string>>> locale =
+      std::nullopt;
 };
+
+/// The environment variables that choose a run's locale (POSIX and glibc).
+inline constexpr std::string_view kLocaleVariables[] = {
+    "LC_ALL",      "LC_CTYPE",   "LC_COLLATE", "LC_MESSAGES", "LC_NUMERIC",
+    "LC_TIME",     "LC_MONETARY", "LANG",      "LANGUAGE"};
+
+inline bool isLocaleVariable(std::string_view name) {
+  for (std::string_view known : kLocaleVariables)
+    if (name == known)
+      return true;
+  return false;
+}
+
+/// Why `name` is refused as a locale variable, naming the ones taken.
+inline std::string notALocaleVariable(std::string_view name) {
+  std::string text = "'" + std::string(name) +
+                     "' is not a locale variable (one of ";
+  for (std::string_view known : kLocaleVariables)
+    text += std::string(known) + (known == "LANGUAGE" ? ")" : ", ");
+  return text;
+}
+
+/// The locale a category takes under `variables` (POSIX: LC_ALL, else the
+/// category's own variable, else LANG, the first that is set and not
+/// empty; else "C"), with "POSIX" as "C" and its codeset normalised as
+/// glibc does (lower case, letters and digits only: "en_US.UTF-8" ->
+/// "en_US.utf8").
+std::string effectiveLocale(
+    const std::vector<std::pair<std::string, std::string>> &variables,
+    std::string_view category);
 
 /// Descriptor tokens of `input`, in a fixed order (the argument count, the
 /// options sorted, the operands in order, then files in argument order, then
@@ -46,8 +83,9 @@ std::vector<std::string> sketchContent(const std::string &role,
 /// as opposed to those of the command line and of a file's shape.
 bool isContentToken(const std::string &token);
 
-/// True for the tokens of the command line (`argc=`, `opt=`, `operandJ=`), as
-/// opposed to those of standard input and of files.
+/// True for the tokens of the command line (`argc=`, `opt=`, `operandJ=`)
+/// and of the locale, which choose what a program does as its options do,
+/// as opposed to those of standard input and of files.
 bool isCommandLineToken(const std::string &token);
 
 /// The argument of `input` that a token of its command line stands for when
@@ -73,8 +111,9 @@ unsigned log2Bucket(uint64_t value);
 /// operands (`opt=`, `operandJ=`), where 1 and 2 numbered every argument
 /// (`argI=`), and a number as an option also gives its bucket (`opt=numB`);
 /// 4: a directory named by the command line is described (`operandJ=dir`,
-/// its files' size and number), where 3 gave its name.
-constexpr unsigned kVersion = 4;
+/// its files' size and number), where 3 gave its name; 5: the locale
+/// (`locale=`, `locale.collate=`), where 4 did not see it.
+constexpr unsigned kVersion = 5;
 
 /// Bytes of a file the content sketch reads at most (its prefix).
 constexpr uint64_t kSketchPrefix = 1 << 20;

@@ -364,7 +364,8 @@ FailureOr<WppShell> mlir::phaedrus::readWpp(
     files.push_back(InputFileAttr::get(context, file.path, file.size, file.digest));
   auto input = InputDescriptorAttr::get(
       context, builder.getArrayAttr(argv),
-      files.empty() ? ArrayAttr() : builder.getArrayAttr(files), StringAttr());
+      files.empty() ? ArrayAttr() : builder.getArrayAttr(files), StringAttr(),
+      DictionaryAttr());
 
   for (uint32_t thread : decoded->threads) {
     std::string name = threadTraceName(options, thread);

@@ -214,6 +214,16 @@ phaedrus.predict @m input(#phaedrus.input<argv = ["p", 3]>)
 
 // -----
 
+// expected-error @below {{locale: 'TZ' is not a locale variable (one of LC_ALL, LC_CTYPE, LC_COLLATE, LC_MESSAGES, LC_NUMERIC, LC_TIME, LC_MONETARY, LANG, LANGUAGE)}}
+phaedrus.predict @m input(#phaedrus.input<argv = ["p"], locale = {TZ = "UTC"}>)
+
+// -----
+
+// expected-error @below {{locale variable LANG must be a string, got 3 : i64}}
+phaedrus.predict @m input(#phaedrus.input<argv = ["p"], locale = {LANG = 3}>)
+
+// -----
+
 // expected-error @below {{files element 0 must be a #phaedrus.file, got "x"}}
 phaedrus.predict @m input(#phaedrus.input<argv = ["p"], files = ["x"]>)
 

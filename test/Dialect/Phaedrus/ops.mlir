@@ -110,6 +110,10 @@ phaedrus.predict @counts input(#phaedrus.input<argv = ["bzip2", "-9"], stdin = "
 // CHECK-LABEL: phaedrus.predict @m input(<argv = ["bzip2", "-9", "big.txt"], files = [#phaedrus.file<"big.txt", size = 10485760>]>)
 phaedrus.predict @m input(#phaedrus.input<argv = ["bzip2", "-9", "big.txt"], files = [#phaedrus.file<"big.txt", size = 10485760>]>)
 
+// The locale variables a run starts with.
+// CHECK-LABEL: phaedrus.predict @m input(<argv = ["grep", "-i", "x"], locale = {LANG = "en_US.UTF-8", LC_ALL = "C"}>)
+phaedrus.predict @m input(#phaedrus.input<argv = ["grep", "-i", "x"], locale = {LC_ALL = "C", LANG = "en_US.UTF-8"}>)
+
 // Profile attributes on LLVM and func functions and on branches.
 // CHECK-LABEL: llvm.func @compress
 // CHECK-SAME: phaedrus.entry_count = #phaedrus.entry_count<120, model, confidence = 0.85>

@@ -7,6 +7,7 @@
 
 #include "phaedrus/Dialect/Phaedrus/IR/PhaedrusDialect.h"
 #include "phaedrus/Dialect/Phaedrus/IR/PhaedrusOps.h"
+#include "phaedrus/Featurize/Featurize.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -136,7 +137,8 @@ BranchWeightsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 
 LogicalResult
 InputDescriptorAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                            ArrayAttr argv, ArrayAttr files, StringAttr stdinPath) {
+                            ArrayAttr argv, ArrayAttr files, StringAttr stdinPath,
+                            DictionaryAttr locale) {
   for (auto [i, arg] : llvm::enumerate(argv))
     if (!isa<StringAttr>(arg))
       return emitError() << "argv element " << i << " must be a string, got "
@@ -146,6 +148,17 @@ InputDescriptorAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       if (!isa<InputFileAttr>(file))
         return emitError() << "files element " << i
                            << " must be a #phaedrus.file, got " << file;
+  if (locale)
+    for (NamedAttribute variable : locale) {
+      if (!featurize::isLocaleVariable(variable.getName().getValue()))
+        return emitError() << "locale: "
+                           << featurize::notALocaleVariable(
+                                  variable.getName().getValue());
+      if (!isa<StringAttr>(variable.getValue()))
+        return emitError() << "locale variable "
+                           << variable.getName().getValue()
+                           << " must be a string, got " << variable.getValue();
+    }
   return success();
 }
 

@@ -324,6 +324,13 @@ LogicalResult PhaedrusPredictPass::predict(PredictOp op, uint64_t fingerprint,
   if (StringAttr stdinPath = op.getInput().getStdin())
     input.stdinPath = stdinPath.getValue().str();
   input.workingDirectory = inputDir;
+  if (DictionaryAttr locale = op.getInput().getLocale()) {
+    input.locale.emplace();
+    for (NamedAttribute variable : locale)
+      input.locale->emplace_back(
+          variable.getName().str(),
+          cast<StringAttr>(variable.getValue()).getValue().str());
+  }
   std::vector<std::string> tokens;
   std::string error;
   if (!featurize::featurize(input, tokens, error))

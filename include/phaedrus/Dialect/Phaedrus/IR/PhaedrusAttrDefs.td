@@ -158,8 +158,10 @@ def Phaedrus_InputDescriptorAttr : Phaedrus_Attr<"InputDescriptor", "input"> {
   let summary = "Describes the input of one run: its command line and input files";
   let description = [{
     What is known about a run before it happens: its argument vector
-    (`argv`, program name first), metadata of its input files, and the file
-    it reads on standard input (`stdin`), if any. Traces
+    (`argv`, program name first), metadata of its input files, the file
+    it reads on standard input (`stdin`), if any, and the locale variables
+    it runs under (`locale`: the ones set, by name, such as `LC_ALL` and
+    `LANG`; an empty dictionary when none is set, absent when not known). Traces
     record the descriptor of the run that produced them; `phaedrus.predict`
     names the descriptor of the run to predict. Every element of `argv` is a
     string and every element of `files` a `#phaedrus.file`.
@@ -169,11 +171,14 @@ def Phaedrus_InputDescriptorAttr : Phaedrus_Attr<"InputDescriptor", "input"> {
     ```mlir
     #phaedrus.input<argv = ["bzip2", "-9", "-c", "alice.txt"],
                     files = [#phaedrus.file<"alice.txt", size = 152089>]>
+    #phaedrus.input<argv = ["grep", "-i", "error", "log.txt"],
+                    locale = {LANG = "en_US.UTF-8"}>
     ```
   }];
   let parameters = (ins "::mlir::ArrayAttr":$argv,
                         OptionalParameter<"::mlir::ArrayAttr">:$files,
-                        OptionalParameter<"::mlir::StringAttr">:$stdin);
+                        OptionalParameter<"::mlir::StringAttr">:$stdin,
+                        OptionalParameter<"::mlir::DictionaryAttr">:$locale);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }
