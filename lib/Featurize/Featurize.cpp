@@ -414,11 +414,20 @@ bool mlir::phaedrus::featurize::featurize(const RunInput &input,
       continue;
     }
     size_t equals = arg.find('=');
-    if (arg.compare(0, 2, "--") == 0 && equals != std::string::npos) {
-      std::string name = arg.substr(0, equals);
+    // A value attached to a short option that names a file or a directory
+    // (grep -fpatterns.txt, gcc -Iinclude) is one, as a long option's is.
+    uint64_t ignored = 0;
+    bool attachedPath =
+        arg[1] != '-' && arg.size() > 2 &&
+        (isRegularFile(resolve(input, arg.substr(2)), ignored) ||
+         isDirectory(resolve(input, arg.substr(2))));
+    if ((arg.compare(0, 2, "--") == 0 && equals != std::string::npos) ||
+        attachedPath) {
+      size_t split = attachedPath ? 2 : equals;
+      std::string name = arg.substr(0, split);
       options.push_back("opt=" + argToken(name));
       options.push_back("opt=" + argToken(name + "=") +
-                        describeValue(arg.substr(equals + 1)));
+                        describeValue(arg.substr(attachedPath ? 2 : equals + 1)));
     } else {
       options.push_back("opt=" + argToken(arg));
       // A number as an option (a level: xz -4) also gives its log2 bucket,

@@ -204,6 +204,30 @@ TEST(Featurize, OptionValuesAreDescribedAsOperandsAre) {
   EXPECT_TRUE(has(tokens, "file0.size=1"));
 }
 
+TEST(Featurize, AFileAttachedToAShortOptionIsDescribed) {
+  ScratchDir dir;
+  dir.write("patterns", "error\nwarn\n");
+  dir.write("log", "an error here\nan error here\nan error here\n");
+  std::vector<std::string> tokens =
+      run({{"grep", "-fpatterns", "-i", "log"}, "", dir.path});
+  std::vector<std::string> expected = {"argc=3",     "opt=-f",    "opt=-f=file",
+                                       "opt=-i",     "operand1=file",
+                                       "stdin=none", "file0.size=3"};
+  ASSERT_GE(tokens.size(), expected.size());
+  EXPECT_EQ(std::vector<std::string>(tokens.begin(), tokens.begin() + 7),
+            expected);
+  // The pattern file (11 bytes) is file0, its option coming first; the
+  // log (42 bytes) file1.
+  EXPECT_TRUE(has(tokens, "file1.size=5"));
+  // A directory too; anything else attached stays one option.
+  ScratchDir include;
+  tokens = run({{"cc", "-I" + include.path, "-O2", "-Tnope"}, "", dir.path});
+  EXPECT_TRUE(has(tokens, "opt=-I=dir"));
+  EXPECT_TRUE(has(tokens, "opt=-O2"));
+  EXPECT_TRUE(has(tokens, "opt=-Tnope"));
+  EXPECT_FALSE(has(tokens, "opt=-T"));
+}
+
 TEST(Featurize, ArgumentsAfterDoubleDashAreOperands) {
   ScratchDir dir;
   std::vector<std::string> tokens = run({{"prog", "-v", "--", "-x", "--"}, "", dir.path});

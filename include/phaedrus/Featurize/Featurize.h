@@ -112,7 +112,9 @@ unsigned log2Bucket(uint64_t value);
 /// (`argI=`), and a number as an option also gives its bucket (`opt=numB`);
 /// 4: a directory named by the command line is described (`operandJ=dir`,
 /// its files' size and number), where 3 gave its name; 5: the locale
-/// (`locale=`, `locale.collate=`), where 4 did not see it.
+/// (`locale=`, `locale.collate=`), where 4 did not see it, and a file or
+/// directory attached to a short option (`-fFILE`: `opt=-f`, `opt=-f=file`),
+/// where 4 gave `opt=-fFILE`.
 constexpr unsigned kVersion = 5;
 
 /// Bytes of a file the content sketch reads at most (its prefix).
