@@ -135,10 +135,15 @@ def cmd_run(args):
     if not binary.exists():
         raise ToolError(f"program not found: {binary}")
     pipeline.check_stdin(args.stdin)
-    if not args.stdin and _stdin_is_data():
+    if args.stdin and args.no_stdin:
+        raise ToolError("--stdin FILE and --no-stdin contradict each other: "
+                        "give one")
+    if not args.stdin and not args.no_stdin and _stdin_is_data():
         log("warning: the program does not get phaedrus run's own standard "
             "input (a file or pipe given to it here): give the file with "
-            "--stdin FILE, so that the run's description names it")
+            "--stdin FILE, so that the run's description names it (in a "
+            "loop that reads its list on standard input, --no-stdin says "
+            "the input is the loop's)")
     if args.args and args.args[0] in (binary.name, binary.stem,
                                       binary.name.split(".")[0]) and \
             not Path(args.args[0]).exists():
@@ -533,6 +538,11 @@ def main(argv=None):
     p.add_argument("binary", help="binary from 'phaedrus instrument'")
     p.add_argument("-o", "--output", required=True, help="trace file (.wpp)")
     p.add_argument("--stdin", help="file to feed on standard input")
+    p.add_argument("--no-stdin", action="store_true",
+                   help="the program reads nothing on standard input (as "
+                        "without --stdin), and phaedrus run's own standard "
+                        "input is not for it: no warning about it (a "
+                        "'while read' loop's list)")
     p.add_argument("--import", dest="import_to",
                    help="also import the trace as phaedrus IR into this file "
                         "(MLIR bytecode if its name ends in .mlirbc)")

@@ -850,6 +850,34 @@ def test_run_describes_the_input_before_the_program_changes_it(tmp_path):
     assert "operand1=file" in descriptor and "file0.kind=text" in descriptor, descriptor
 
 
+def test_run_warns_about_its_own_standard_input_unless_told(tmp_path):
+    """Data given to phaedrus run on its standard input does not reach the
+    program (the run's description could not name it): a warning says to
+    give it with --stdin. In a loop that reads its list on standard input,
+    --no-stdin says the input is the loop's (a grep user's trial got the
+    warning once per run)."""
+    _instrumented(tmp_path, "q", "#include <stdio.h>\n"
+                  "int main(void) { return getchar() != EOF; }\n")
+    listing = tmp_path / "list"
+    listing.write_text("a\nb\n")
+    env = {"PYTHONPATH": str(REPO_ROOT / "python"), "PATH": "/usr/bin:/bin"}
+    for extra, warned in [([], True), (["--no-stdin"], False)]:
+        with open(listing) as stdin:
+            result = subprocess.run(
+                [sys.executable, "-m", "phaedrus", "run", tmp_path / "q.inst", "-o",
+                 tmp_path / "q.wpp", *extra], stdin=stdin, capture_output=True,
+                text=True, env=env)
+        # The program read nothing: its standard input was empty.
+        assert result.returncode == 0, result.stderr
+        assert ("warning: the program does not get phaedrus run's own standard "
+                "input" in result.stderr) == warned, result.stderr
+        assert ("--no-stdin says the input is the loop's" in result.stderr) == warned
+    result = phaedrus("run", tmp_path / "q.inst", "-o", tmp_path / "q.wpp",
+                      "--stdin", listing, "--no-stdin")
+    assert result.returncode == 1
+    assert "--stdin FILE and --no-stdin contradict each other" in result.stderr
+
+
 def test_instrument_says_which_functions_record_only_their_entries(tmp_path, capsys):
     """A function whose paths cannot be numbered (here: a landing pad that
     the code after it reaches again, so that an unwind edge, which can
