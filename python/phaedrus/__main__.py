@@ -424,7 +424,8 @@ def cmd_eval(args):
         evaluation = evaluate.Evaluation(
             args.program, args.model, corpus, args.workdir or tmp,
             ldflags=shlex.split(args.ldflags), rounds=args.rounds,
-            pgo_input=args.pgo_input, reuse=not args.rebuild, clock=args.clock)
+            pgo_input=args.pgo_input, reuse=not args.rebuild, clock=args.clock,
+            instrumented=args.instrumented)
         result = evaluation.run(inputs)
     Path(args.output).parent.mkdir(parents=True, exist_ok=True)
     Path(args.output).write_text(json.dumps(result, indent=1) + "\n")
@@ -668,6 +669,12 @@ def main(argv=None):
                         "(I/O) or run threads in parallel, on a quiet machine")
     p.add_argument("--pgo-input", help="the corpus run that trains the "
                    "mismatched PGO build (default: the corpus's first run)")
+    p.add_argument("--instrumented", metavar="BINARY",
+                   help="record the held-out inputs' own traces with this "
+                        "binary from 'phaedrus instrument' (the build the "
+                        "corpus was recorded with) instead of building it "
+                        "again: a large program's instrumented build takes "
+                        "minutes")
     p.add_argument("--ldflags", default="", help="extra link flags, e.g. '-lm'")
     p.add_argument("--workdir", help="keep the builds and profiles here "
                    "(default: a temporary directory); a later eval in the same "

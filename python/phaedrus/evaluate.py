@@ -459,7 +459,7 @@ class Reuse:
 class Evaluation:
     def __init__(self, program, model, corpus: dict, workdir, ldflags=(),
                  rounds=MIN_ROUNDS, pgo_input=None, jobs=2, reuse=True,
-                 clock=DEFAULT_CLOCK):
+                 clock=DEFAULT_CLOCK, instrumented=None):
         # Absolute: builds run in the inputs' directories (a relative
         # work directory named another place there).
         self.program = Path(program).resolve()
@@ -472,6 +472,18 @@ class Evaluation:
         if clock not in CLOCKS:
             raise ToolError(f"unknown clock {clock!r}: one of {', '.join(CLOCKS)}")
         self.clock = clock
+        # The instrumented binary that records the held-out inputs' traces:
+        # one the user built ('phaedrus instrument'), or None to build it.
+        self.given_instrumented = None
+        if instrumented is not None:
+            self.given_instrumented = Path(instrumented).resolve()
+            if not self.given_instrumented.is_file():
+                raise ToolError(f"--instrumented {instrumented}: no such file "
+                                f"(give the binary 'phaedrus instrument' wrote)")
+            if not os.access(self.given_instrumented, os.X_OK):
+                raise ToolError(f"--instrumented {instrumented} is not "
+                                f"executable (give the binary 'phaedrus "
+                                f"instrument' wrote, not its .mlir)")
         self.jobs = jobs
         self.reuse = Reuse(reuse)
         # The nearest-run baseline compares this build's descriptors of the
@@ -636,6 +648,12 @@ class Evaluation:
             wpp, name=inp.name, fingerprint=self.corpus["fingerprint"])
         if warnings:
             raise ToolError(f"the trace of {inp.name} is not complete:\n{warnings}")
+        recorded = counts["traces"][0].get("granularity") if counts["traces"] else None
+        if recorded and recorded != self.granularity:
+            raise ToolError(f"{self.instrumented} records {recorded}-granularity "
+                            f"traces, and the corpus is of {self.granularity}-"
+                            f"granularity ones: give the binary of 'phaedrus "
+                            f"instrument --granularity {self.granularity}'")
         vocabulary, = counts["vocabularies"]
         return self.counts_profile(inp.name,
                                    corpus_mod.summed_tokens(counts["traces"]),
@@ -728,9 +746,18 @@ class Evaluation:
         self.plain_ll = self.path("plain.ll")
         self.reuse.step("translate", [self.plain_ll], [self.program], [],
                         lambda: pipeline.mlir_to_llvm_ir(self.program, self.plain_ll))
-        self.plain, self.pgo_gen, self.instrumented = self.all_of(
-            lambda: self.binary_of(self.plain_ll), self.pgo_generate_binary,
-            lambda: self.instrumented_binary(inst_mlir))
+        if self.given_instrumented:
+            # (Its traces are checked against the corpus's fingerprint and
+            # granularity as they are counted.)
+            log(f"eval: recording the held-out inputs with "
+                f"{self.given_instrumented}")
+            self.plain, self.pgo_gen = self.all_of(
+                lambda: self.binary_of(self.plain_ll), self.pgo_generate_binary)
+            self.instrumented = self.given_instrumented
+        else:
+            self.plain, self.pgo_gen, self.instrumented = self.all_of(
+                lambda: self.binary_of(self.plain_ll), self.pgo_generate_binary,
+                lambda: self.instrumented_binary(inst_mlir))
         log(f"eval: mismatched PGO trained on {self.pgo_input.name}; mean profile "
             f"of {len(self.corpus['runs'])} training runs")
         shared_ll = self.all_of(

@@ -431,19 +431,24 @@ def test_eval_on_the_demo_program(tmp_path):
     # (their runs named another place, and clang's profile went missing).
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
+    # The held-out inputs recorded by the user's instrumented build, not
+    # one eval builds again.
     result = phaedrus("eval", tmp_path / "w.mlir", "--model", tmp_path / "m.mlir",
                       "--corpus", tmp_path / "corpus.json", "--held-out", *held,
                       "--pgo-input", "pets", "-o", tmp_path / "eval.json",
                       "--plot", tmp_path / "eval.png", "--workdir", "evalwd",
-                      cwd=elsewhere)
+                      "--instrumented", tmp_path / "w.inst", cwd=elsewhere)
     assert result.returncode == 0, result.stderr
     assert (elsewhere / "evalwd" / "plain").exists()
+    assert f"eval: recording the held-out inputs with {tmp_path / 'w.inst'}" \
+        in result.stderr
+    assert not (elsewhere / "evalwd" / "instrumented").exists()
     # The module has debug lines, and every build keeps them (a session
     # trying xz as a user found the builds of measured and training-run
     # profiles without them, 35% smaller files for it).
     binaries = [f for f in (elsewhere / "evalwd").rglob("*")
                 if f.is_file() and f.suffix != ".o" and f.read_bytes()[:4] == b"\x7fELF"]
-    assert len(binaries) >= 8 + 2 * 3
+    assert len(binaries) >= 7 + 2 * 3
     for binary in binaries:
         assert b".debug_line" in binary.read_bytes(), binary
     assert "oracle recovery" in result.stderr and "hot coverage" in result.stderr
@@ -510,7 +515,8 @@ def test_eval_on_the_demo_program(tmp_path):
     result = phaedrus("eval", tmp_path / "w.mlir", "--model", tmp_path / "m.mlir",
                       "--corpus", tmp_path / "corpus.json", "--held-out", *held,
                       "--pgo-input", "pets", "-o", tmp_path / "again.json",
-                      "--workdir", "evalwd", cwd=elsewhere)
+                      "--workdir", "evalwd", "--instrumented", tmp_path / "w.inst",
+                      cwd=elsewhere)
     assert result.returncode == 0, result.stderr
     again = json.loads((tmp_path / "again.json").read_text())
     steps = again["build_steps"]
@@ -632,6 +638,24 @@ def test_eval_errors(tmp_path):
     assert not (tmp_path / "othercorpuswd" / "plain").exists()
     result = phaedrus("eval", *base, "--held-out", *held, "--pgo-input", "zzz")
     assert result.returncode == 1 and "--pgo-input zzz is not a run of the corpus" in result.stderr
+    # --instrumented: a binary, of the corpus's granularity.
+    result = phaedrus("eval", *base, "--held-out", *held, "--instrumented",
+                      tmp_path / "absent.inst")
+    assert result.returncode == 1 and "--instrumented " in result.stderr and \
+        "absent.inst: no such file (give the binary 'phaedrus instrument' wrote)" \
+        in result.stderr, result.stderr
+    result = phaedrus("eval", *base, "--held-out", *held, "--instrumented",
+                      tmp_path / "w.inst.mlir")
+    assert result.returncode == 1 and "is not executable (give the binary" in result.stderr
+    assert phaedrus("instrument", tmp_path / "w.mlir", "-o", tmp_path / "wp.inst",
+                    "--granularity", "path").returncode == 0
+    result = phaedrus("eval", *base, "--held-out", *held, "--instrumented",
+                      tmp_path / "wp.inst", "--workdir", tmp_path / "granwd")
+    assert result.returncode == 1
+    assert (f"{tmp_path / 'wp.inst'} records path-granularity traces, and the corpus "
+            f"is of function-granularity ones: give the binary of 'phaedrus "
+            f"instrument --granularity function'") in result.stderr, result.stderr
+    assert not (tmp_path / "granwd" / "instrumented").exists()
     # A program of another build than the corpus's.
     other = tmp_path / "other.c"
     other.write_text(WORDFREQ.read_text() + "\nint phaedrus_extra(void) { return 1; }\n")
