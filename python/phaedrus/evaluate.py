@@ -854,6 +854,12 @@ class Evaluation:
             # Interquartile range over the median: how noisy each build's
             # timing was.
             "spread": {v: _spread(times[v]) for v in VARIANTS},
+            # Wall time over CPU time, the median over all timed runs: about
+            # 1 for a program that computes on a quiet machine; above, its
+            # runs waited (for a CPU other work held, or for I/O).
+            "wall_over_cpu": statistics.median(
+                w / c for v in VARIANTS
+                for w, c in zip(by_clock["wall"][v], by_clock["cpu"][v]) if c > 0),
             # Paired by round: T_plain / T_x within each round, then the
             # median. Runs of one round are seconds apart, so the machine's
             # slow spells, which last longer, cancel out (on this VM, two
@@ -899,6 +905,7 @@ class Evaluation:
         for inp in inputs:
             rows.append(self.evaluate_input(inp))
             print_row(rows[-1], self.clock)
+            warn_if_waited(rows[-1])
         return {"format": FORMAT, "version": VERSION,
                 "program": str(self.program), "model": str(self.model),
                 "granularity": self.granularity,
@@ -1078,6 +1085,25 @@ def summarize(rows) -> dict:
     summary["speedup_median"] = {
         v: statistics.median(r["speedup"][v] for r in rows) for v in VARIANTS} if rows else {}
     return summary
+
+
+# Timed runs whose wall time exceeds their CPU time by more than this share
+# waited: eval says so.
+WAITED = 0.10
+
+
+def warn_if_waited(row):
+    """Warns when the row's timed runs spent much of their wall time
+    waiting: other work ran on the machine (or the program waits for I/O)."""
+    ratio = row.get("wall_over_cpu")
+    if ratio is None or ratio <= 1 + WAITED:
+        return
+    log(f"warning: {row['input']}: the timed runs took {ratio:.2f}x their CPU "
+        f"time in wall time (median): they waited, for a CPU that other work "
+        f"held or for I/O. CPU time leaves the waiting out but not other "
+        f"work's use of the caches and cores beside it; time on a quiet "
+        f"machine for firmer speedups (or, for a program that waits by "
+        f"design, with --clock wall on one)")
 
 
 def _mix(weights: dict) -> str:

@@ -465,6 +465,7 @@ def test_eval_on_the_demo_program(tmp_path):
         assert all(len(row["times_s"][v]) == 5 for v in variants)
         # Timed by CPU time (the default clock); the wall times are kept.
         assert row["times_s"] == row["times_cpu_s"]
+        assert row["wall_over_cpu"] > 0.5
         assert all(len(row["times_wall_s"][v]) == 5 for v in variants)
         assert row["pgo_input"] == "pets" and row["nearest_input"] in ("few", "pets", "latin")
         # The measured trace of the run, lowered, gives LLVM the counters

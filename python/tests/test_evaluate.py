@@ -475,3 +475,17 @@ def test_timed_runs_by_cpu_time_leave_out_waiting(tmp_path):
     assert busy.cpu > 0.05 and busy.cpu <= busy.wall * 1.05 + 0.01
     with pytest.raises(ValueError, match="unknown clock 'tsc'"):
         timed_run("/bin/true", ["true"], clock="tsc")
+
+
+def test_eval_warns_when_its_timed_runs_waited(capsys):
+    """Runs whose wall time is well above their CPU time waited for the CPU
+    (other work on the machine) or for I/O: eval says its speedups are less
+    firm for it."""
+    from phaedrus import evaluate
+    evaluate.warn_if_waited({"input": "big", "wall_over_cpu": 1.04})
+    assert capsys.readouterr().err == ""
+    evaluate.warn_if_waited({"input": "big", "wall_over_cpu": 2.7})
+    err = capsys.readouterr().err
+    assert "warning: big: the timed runs took 2.70x their CPU time in wall time " \
+        "(median): they waited" in err, err
+    assert "time on a quiet machine" in err
