@@ -26,6 +26,7 @@
 #if defined(__x86_64__)
 #include <emmintrin.h>
 #endif
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -348,9 +349,40 @@ static uint32_t active_count(const struct thread_state *t) {
   return (uint32_t)((size_t)(cursor - start) / event_bytes());
 }
 
+/* The runtime's own zstd: libzstd.so.1 opened with RTLD_DEEPBIND and its
+ * functions taken from it, never the program's. A program that defines
+ * zstd's functions itself (zstd does, and so does every program with a
+ * copy of it) would otherwise satisfy a link-time reference to them with
+ * its own instrumented code: the writer then recorded the program's
+ * compression of its trace into the trace, and once its thread's buffers
+ * were full waited for them forever, as the writer that frees them (a
+ * zstd user's trial: every run hung). Without the library, chunks are
+ * written raw. */
+struct zstd_api {
+  ZSTD_CCtx *(*createCCtx)(void);
+  size_t (*freeCCtx)(ZSTD_CCtx *);
+  size_t (*compressCCtx)(ZSTD_CCtx *, void *, size_t, const void *, size_t,
+                         int);
+  unsigned (*isError)(size_t);
+};
+
+static int load_zstd(struct zstd_api *api) {
+  void *library = dlopen("libzstd.so.1", RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
+  if (!library)
+    return 0;
+  api->createCCtx = (ZSTD_CCtx * (*)(void)) dlsym(library, "ZSTD_createCCtx");
+  api->freeCCtx = (size_t(*)(ZSTD_CCtx *))dlsym(library, "ZSTD_freeCCtx");
+  api->compressCCtx =
+      (size_t(*)(ZSTD_CCtx *, void *, size_t, const void *, size_t, int))dlsym(
+          library, "ZSTD_compressCCtx");
+  api->isError = (unsigned (*)(size_t))dlsym(library, "ZSTD_isError");
+  return api->createCCtx && api->freeCCtx && api->compressCCtx && api->isError;
+}
+
 /* The writer's compressor: a zstd context and room for a chunk's
  * prediction residue (EVNP) and for its compressed form. */
 struct compressor {
+  struct zstd_api zstd;
   ZSTD_CCtx *cctx;
   uint32_t *table;   /* PHAEDRUS_PREDICT_TABLE words */
   uint32_t *residue; /* flags, then misses */
@@ -363,18 +395,20 @@ struct compressor {
 static int compressor_init(struct compressor *c) {
   size_t residue_words = phaedrus_predict_flag_words(PHAEDRUS_CHUNK_TOKENS) +
                          PHAEDRUS_CHUNK_TOKENS;
-  c->cctx = ZSTD_createCCtx();
-  c->predict = 0;
-  c->dense = 0;
+  memset(c, 0, sizeof *c);
+  if (!load_zstd(&c->zstd))
+    return 0;
+  c->cctx = c->zstd.createCCtx();
   c->table = malloc(PHAEDRUS_PREDICT_TABLE * sizeof(uint32_t));
   c->residue = malloc(residue_words * sizeof(uint32_t));
-  c->out_size = ZSTD_compressBound(residue_words * sizeof(uint32_t));
+  c->out_size = ZSTD_COMPRESSBOUND(residue_words * sizeof(uint32_t));
   c->out = malloc(c->out_size);
   return c->cctx && c->table && c->residue && c->out;
 }
 
 static void compressor_free(struct compressor *c) {
-  ZSTD_freeCCtx(c->cctx);
+  if (c->cctx)
+    c->zstd.freeCCtx(c->cctx);
   free(c->table);
   free(c->residue);
   free(c->out);
@@ -415,9 +449,9 @@ static void write_buffer(struct buffer *b, struct compressor *c) {
       words = c->residue;
       bytes = sizeof(uint32_t) * (flag_words + missed);
     }
-    size_t n = ZSTD_compressCCtx(c->cctx, c->out, c->out_size, words, bytes,
-                                 ZSTD_LEVEL);
-    if (!ZSTD_isError(n)) {
+    size_t n = c->zstd.compressCCtx(c->cctx, c->out, c->out_size, words, bytes,
+                                    ZSTD_LEVEL);
+    if (!c->zstd.isError(n)) {
       /* Predict the next chunk while this one shrank less than 16x (zstd
        * alone) or 24x (predicted; prediction makes a chunk a little
        * smaller, and the gap keeps the choice from flapping). */
@@ -467,12 +501,20 @@ static void give_back(struct buffer *b) {
   pthread_cond_broadcast(&rt.returned);
 }
 
+/* Set on the runtime's own threads (the writer): their events, if any, go
+ * to the scratch area. */
+static __thread int runtime_thread;
+
 /* The writer: takes buffers off the queue in order, compresses and writes
  * them, gives them back. Holding write_lock from taking a buffer to having
  * written it keeps each thread's chunks in sequence even when a signal
  * handler takes over. */
 static void *writer_main(void *unused) {
   (void)unused;
+  /* Anything of the program's the writer runs (a function of the C
+   * library's that the program defines itself, such as malloc) records
+   * nothing. */
+  runtime_thread = 1;
   sigset_t all;
   sigfillset(&all);
   pthread_sigmask(SIG_BLOCK, &all, NULL); /* signals go to program threads */
@@ -642,7 +684,10 @@ static __thread int in_slow_path;
 static int enter_slow_path(void) {
   int nested = in_slow_path;
   in_slow_path = 1;
-  if (nested) {
+  if (runtime_thread) {
+    /* The runtime's own thread ran program code: not the program's work. */
+    use_scratch();
+  } else if (nested) {
     rt.dropped = 1;
     use_scratch();
   } else {

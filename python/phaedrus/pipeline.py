@@ -253,7 +253,7 @@ def llvm_ir_to_binary(ll: Path, output: Path, ldflags=(), link_runtime=False,
     """LLVM IR -> executable: clang-22 optimises (reading any profile
     metadata the IR carries), compiles and links (with clang++, which adds
     the C++ runtime, for a program compiled from C++)."""
-    libs = [runtime_library(), "-lpthread", "-lzstd"] if link_runtime else []
+    libs = [runtime_library(), "-lpthread"] if link_runtime else []
     clang = linker_for(ll)
     run_link([clang, *cflags, ll, *libs, *ldflags, "-o", output],
              what=f"{clang.name} (compile and link)")

@@ -24,7 +24,7 @@ def builds(tmp_path_factory):
     root = tmp_path_factory.mktemp("runtime")
     out = {}
     for name in ["threads", "forever", "forks", "crashes", "branches", "scatter",
-                 "signals", "manypaths"]:
+                 "signals", "manypaths", "ownzstd"]:
         mlir = pipeline.sources_to_mlir([SOURCES / f"{name}.c"], root / f"{name}.mlir")
         plain = pipeline.mlir_to_binary(mlir, root / f"{name}.plain")
         # Function granularity records 16-bit events (every token of these
@@ -81,6 +81,27 @@ def test_threads_lose_no_events(builds, tmp_path, build, record):
     assert total["thread_main"] == 4
     # 16-bit events by default, 32-bit ones when asked: both read the same.
     assert {tag for _, _, tag in event_records(trace.read_bytes())} == {record}
+
+
+def test_the_writer_never_runs_the_programs_zstd(builds, tmp_path):
+    """A program that defines zstd's functions itself: the runtime's writer
+    compresses with its own libzstd (the chunks shrink), never with the
+    program's instrumented functions, and records nothing: the trace holds
+    the program's own one call of ZSTD_compressCCtx and its own calls of
+    step (a zstd user's trial: every run hung)."""
+    inst, plain = builds["ownzstd"]
+    trace = tmp_path / "ownzstd.wpp"
+    code, out, err = pipeline.run_program(inst, [], trace=trace, timeout=120)
+    assert (code, out) == (0, b"done 1\n"), err
+    counts, warnings = entry_counts(trace, tmp_path)
+    assert warnings == ""
+    entries = counts["traces"][0]["entry_counts"]
+    assert entries["ZSTD_compressCCtx"] == 1
+    assert entries["step"] == 3000000 + 1000
+    assert len(counts["traces"]) == 1
+    # Compressed by zstd: 3M 16-bit events are 6 MB raw.
+    assert {tag for _, _, tag in event_records(trace.read_bytes())} == {"EV2Z"}
+    assert trace.stat().st_size < 600000, trace.stat().st_size
 
 
 def test_a_multithreaded_run_is_one_corpus_run(builds, tmp_path, capsys):
@@ -235,7 +256,7 @@ int main(void) {{
 """)
     binary = tmp_path / "layout"
     subprocess.run([str(llvm_tool("clang")), "-O1", str(source),
-                    str(runtime_library()), "-lpthread", "-lzstd", "-o",
+                    str(runtime_library()), "-lpthread", "-o",
                     str(binary)], check=True)
     trace = tmp_path / "layout.wpp"
     code, out, err = pipeline.run_program(binary, [], trace=trace)
