@@ -157,15 +157,25 @@ def cmd_run(args):
     # The input as the program gets it, before it can change it.
     description = corpus_mod.describe_input([binary.name, *args.args],
                                             stdin=args.stdin)
+    if args.timeout is not None and args.timeout <= 0:
+        raise ToolError(f"--timeout must be a number of seconds above 0 "
+                        f"(got {args.timeout:g})")
     try:
         code, out, err = pipeline.run_program(binary, args.args, trace=trace,
-                                              stdin_path=args.stdin)
-    except KeyboardInterrupt:
-        # The trace of a run cut short by the user is not one to learn from.
-        if trace.exists():
+                                              stdin_path=args.stdin,
+                                              timeout=args.timeout)
+    except (KeyboardInterrupt, pipeline.RunTimedOut) as e:
+        # The trace of a run cut short is not one to learn from.
+        removed = trace.exists()
+        if removed:
             trace.unlink()
-            log(f"removed the interrupted run's trace {trace}")
-        raise
+        if isinstance(e, KeyboardInterrupt):
+            if removed:
+                log(f"removed the interrupted run's trace {trace}")
+            raise
+        raise ToolError(f"{e} (--timeout)"
+                        + (f"; removed its trace {trace}, of a run cut short"
+                           if removed else ""))
     sys.stdout.buffer.write(out)
     sys.stderr.buffer.write(err)
     if not trace.exists():
@@ -539,6 +549,11 @@ def main(argv=None):
     p.add_argument("binary", help="binary from 'phaedrus instrument'")
     p.add_argument("-o", "--output", required=True, help="trace file (.wpp)")
     p.add_argument("--stdin", help="file to feed on standard input")
+    p.add_argument("--timeout", type=float, metavar="SECONDS",
+                   help="stop the program if it has not finished after this "
+                        "long (SIGTERM, then SIGKILL 10 s later) and fail, "
+                        "removing the trace of the cut-short run (default: "
+                        "no limit)")
     p.add_argument("--no-stdin", action="store_true",
                    help="the program reads nothing on standard input (as "
                         "without --stdin), and phaedrus run's own standard "

@@ -330,6 +330,15 @@ def with_locale(env: dict, locale) -> dict:
     return result
 
 
+class RunTimedOut(ToolError):
+    """A run did not finish within its time; it was stopped."""
+
+
+# After SIGTERM, how long a timed-out run gets to end (and an instrumented
+# one to end its trace) before SIGKILL.
+TERMINATE_GRACE_S = 10
+
+
 def run_program(binary: Path, args, *, trace: Path = None, stdin_path=None,
                 cwd=None, timeout=None, extra_env=None, repeatable=False,
                 argv0=None, locale=None):
@@ -338,7 +347,10 @@ def run_program(binary: Path, args, *, trace: Path = None, stdin_path=None,
     turns off address-space randomisation, so that programs which hash
     pointers behave the same from run to run. `argv0` sets the program name
     the program sees, so that builds at different paths see the same one.
-    `locale` (a run's recorded locale variables) replaces this process's."""
+    `locale` (a run's recorded locale variables) replaces this process's.
+    A run still going after `timeout` seconds gets SIGTERM (an instrumented
+    program then ends its trace), SIGKILL TERMINATE_GRACE_S later, and
+    RunTimedOut is raised."""
     env = with_locale(os.environ, locale)
     if trace is not None:
         env["PHAEDRUS_TRACE"] = str(trace)
@@ -351,17 +363,39 @@ def run_program(binary: Path, args, *, trace: Path = None, stdin_path=None,
         prefix = ["setarch", os.uname().machine, "-R"] if repeatable else []
         if argv0:
             prefix += ["bash", "-c", 'exec -a "$0" "$@"', argv0]
-        result = subprocess.run([*prefix, str(Path(binary).resolve()),
-                                 *map(str, args)],
-                                stdin=stdin,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                env=env, cwd=cwd, timeout=timeout)
+        process = subprocess.Popen([*prefix, str(Path(binary).resolve()),
+                                    *map(str, args)],
+                                   stdin=stdin,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   env=env, cwd=cwd)
     except OSError as e:  # not executable, not a program
+        if stdin_path:
+            stdin.close()
         raise ToolError(f"cannot run {binary}: {e.strerror}")
+    try:
+        with process:
+            try:
+                out, err = process.communicate(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                process.terminate()
+                try:
+                    process.communicate(timeout=TERMINATE_GRACE_S)
+                    how = "SIGTERM"
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.communicate()
+                    how = f"SIGKILL ({TERMINATE_GRACE_S} s after SIGTERM)"
+                raise RunTimedOut(f"{binary} did not finish within {timeout:g} s: "
+                                  f"stopped it with {how}")
+            except BaseException:
+                # Ctrl-C: the program stops too (it got the SIGINT as well,
+                # from the terminal; not if it ignores it).
+                process.kill()
+                raise
     finally:
         if stdin_path:
             stdin.close()
-    return result.returncode, result.stdout, result.stderr
+    return process.returncode, out, err
 
 
 def _wpp_options(name, fingerprint, keep_prefix):

@@ -903,6 +903,33 @@ def test_run_warns_about_its_own_standard_input_unless_told(tmp_path):
     assert "--stdin FILE and --no-stdin contradict each other" in result.stderr
 
 
+def test_run_stops_a_program_that_runs_past_its_timeout(tmp_path):
+    """phaedrus run --timeout: a run that hangs (a zstd user's trial had
+    every run hang, with nothing to say why) is stopped, the command fails
+    naming the limit, and the cut-short run's trace is removed; a run within
+    its limit is recorded as always."""
+    _instrumented(tmp_path, "spin", "#include <stdlib.h>\n"
+                  "static volatile unsigned long n;\n"
+                  "static void step(void) { ++n; }\n"
+                  "int main(int argc, char **argv) {\n"
+                  "  while (argc > 1 || n < 1000) step();\n  return 0;\n}\n")
+    result = phaedrus("run", tmp_path / "spin.inst", "-o", tmp_path / "s.wpp",
+                      "--timeout", "1", "--", "forever")
+    assert result.returncode == 1
+    assert f"{tmp_path / 'spin.inst'} did not finish within 1 s: stopped it with " \
+        "SIGTERM (--timeout); removed its trace" in result.stderr, result.stderr
+    assert not (tmp_path / "s.wpp").exists()
+    assert "Traceback" not in result.stderr
+    result = phaedrus("run", tmp_path / "spin.inst", "-o", tmp_path / "s.wpp",
+                      "--timeout", "60")
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "s.wpp").stat().st_size > 0
+    result = phaedrus("run", tmp_path / "spin.inst", "-o", tmp_path / "s.wpp",
+                      "--timeout", "0")
+    assert result.returncode == 1
+    assert "--timeout must be a number of seconds above 0 (got 0)" in result.stderr
+
+
 def test_instrument_says_which_functions_record_only_their_entries(tmp_path, capsys):
     """A function whose paths cannot be numbered (here: a landing pad that
     the code after it reaches again, so that an unwind edge, which can
