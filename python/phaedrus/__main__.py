@@ -134,6 +134,17 @@ def cmd_run(args):
     binary = Path(args.binary)
     if not binary.exists():
         raise ToolError(f"program not found: {binary}")
+    if not os.access(binary, os.X_OK) or binary.is_dir():
+        kind = file_kind(binary)
+        raise ToolError(
+            f"{binary} is not a program to run"
+            + (f" ({kind})" if kind else "")
+            + ": give the binary 'phaedrus instrument' wrote"
+            + (f" ({binary.name[:-len('.mlir')]}, of which {binary.name} is the IR)"
+               if binary.name.endswith(".inst.mlir") else ""))
+    if args.timeout is not None and args.timeout <= 0:
+        raise ToolError(f"--timeout must be a number of seconds above 0 "
+                        f"(got {args.timeout:g})")
     pipeline.check_stdin(args.stdin)
     if args.stdin and args.no_stdin:
         raise ToolError("--stdin FILE and --no-stdin contradict each other: "
@@ -157,13 +168,14 @@ def cmd_run(args):
     # The input as the program gets it, before it can change it.
     description = corpus_mod.describe_input([binary.name, *args.args],
                                             stdin=args.stdin)
-    if args.timeout is not None and args.timeout <= 0:
-        raise ToolError(f"--timeout must be a number of seconds above 0 "
-                        f"(got {args.timeout:g})")
     try:
-        code, out, err = pipeline.run_program(binary, args.args, trace=trace,
-                                              stdin_path=args.stdin,
-                                              timeout=args.timeout)
+        # The program's output goes where phaedrus run's goes, as it runs
+        # (not held in memory until it ends: a decompression's gigabytes).
+        sys.stdout.flush()
+        sys.stderr.flush()
+        code, _, _ = pipeline.run_program(binary, args.args, trace=trace,
+                                          stdin_path=args.stdin,
+                                          timeout=args.timeout, capture=False)
     except (KeyboardInterrupt, pipeline.RunTimedOut) as e:
         # The trace of a run cut short is not one to learn from.
         removed = trace.exists()
@@ -176,8 +188,6 @@ def cmd_run(args):
         raise ToolError(f"{e} (--timeout)"
                         + (f"; removed its trace {trace}, of a run cut short"
                            if removed else ""))
-    sys.stdout.buffer.write(out)
-    sys.stderr.buffer.write(err)
     if not trace.exists():
         raise ToolError(f"the program wrote no trace to {trace}: was it built "
                         f"with 'phaedrus instrument'?")
@@ -731,18 +741,36 @@ def main(argv=None):
         sub.choices[args.command].error(
             f"unrecognized arguments: {' '.join(unknown)}{hint}")
     args.args = program_args
+    # SIGTERM (timeout(1), a job scheduler) stops a command as Ctrl-C does:
+    # the program or tool it runs is stopped with it, not left running
+    # without its driver (a zstd user's trial found a program so orphaned,
+    # holding its trace open).
+    previous = signal.signal(signal.SIGTERM, _terminated)
     try:
         result = args.func(args)
     except ToolError as e:
         print(f"phaedrus {args.command}: error: {e}", file=sys.stderr)
         return 1
+    except Terminated:
+        print(f"\nphaedrus {args.command}: terminated (SIGTERM)", file=sys.stderr)
+        return 143
     except KeyboardInterrupt:
         # Ctrl-C: what the command was doing stops (the tools it ran are
         # killed with it), without a traceback; 130 as a shell reports
         # SIGINT.
         print(f"\nphaedrus {args.command}: interrupted", file=sys.stderr)
         return 130
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     return result or 0
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, handled as an interruption (what was running stops)."""
+
+
+def _terminated(signum, frame):
+    raise Terminated()
 
 
 if __name__ == "__main__":

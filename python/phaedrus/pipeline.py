@@ -341,7 +341,7 @@ TERMINATE_GRACE_S = 10
 
 def run_program(binary: Path, args, *, trace: Path = None, stdin_path=None,
                 cwd=None, timeout=None, extra_env=None, repeatable=False,
-                argv0=None, locale=None):
+                argv0=None, locale=None, capture=True):
     """Runs a (possibly instrumented) program; returns (exit code, stdout,
     stderr). With `trace`, the runtime writes the WPP there. `repeatable`
     turns off address-space randomisation, so that programs which hash
@@ -350,7 +350,9 @@ def run_program(binary: Path, args, *, trace: Path = None, stdin_path=None,
     `locale` (a run's recorded locale variables) replaces this process's.
     A run still going after `timeout` seconds gets SIGTERM (an instrumented
     program then ends its trace), SIGKILL TERMINATE_GRACE_S later, and
-    RunTimedOut is raised."""
+    RunTimedOut is raised. Without `capture`, the program writes to this
+    process's standard output and error as it runs (stdout and stderr are
+    returned as None)."""
     env = with_locale(os.environ, locale)
     if trace is not None:
         env["PHAEDRUS_TRACE"] = str(trace)
@@ -366,7 +368,8 @@ def run_program(binary: Path, args, *, trace: Path = None, stdin_path=None,
         process = subprocess.Popen([*prefix, str(Path(binary).resolve()),
                                     *map(str, args)],
                                    stdin=stdin,
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   stdout=subprocess.PIPE if capture else None,
+                                   stderr=subprocess.PIPE if capture else None,
                                    env=env, cwd=cwd)
     except OSError as e:  # not executable, not a program
         if stdin_path:

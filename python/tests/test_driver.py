@@ -903,6 +903,21 @@ def test_run_warns_about_its_own_standard_input_unless_told(tmp_path):
     assert "--stdin FILE and --no-stdin contradict each other" in result.stderr
 
 
+def test_run_takes_a_program_not_its_ir(tmp_path):
+    """phaedrus run given the instrumented module's IR (NAME.inst.mlir) or
+    another file that is no program: says what to give, where it said
+    "Permission denied"."""
+    _instrumented(tmp_path, "p", "int main(void) { return 0; }\n")
+    result = phaedrus("run", tmp_path / "p.inst.mlir", "-o", tmp_path / "p.wpp")
+    assert result.returncode == 1
+    assert (f"{tmp_path / 'p.inst.mlir'} is not a program to run: give the binary "
+            f"'phaedrus instrument' wrote (p.inst, of which p.inst.mlir is the IR)"
+            in result.stderr), result.stderr
+    result = phaedrus("run", tmp_path, "-o", tmp_path / "p.wpp")
+    assert result.returncode == 1 and "is not a program to run" in result.stderr
+    assert not (tmp_path / "p.wpp").exists()
+
+
 def test_run_stops_a_program_that_runs_past_its_timeout(tmp_path):
     """phaedrus run --timeout: a run that hangs (a zstd user's trial had
     every run hang, with nothing to say why) is stopped, the command fails
@@ -1127,8 +1142,9 @@ def test_a_switch_without_cases_gets_no_weights(tmp_path):
         assert "phaedrus.branch_weights" in text, option  # the loop's branch
 
 
-def _interrupted(tmp_path, *args, after=3.0):
-    """`phaedrus ARGS`, sent SIGINT (Ctrl-C) after `after` seconds."""
+def _interrupted(tmp_path, *args, after=3.0, signal_number=None):
+    """`phaedrus ARGS`, sent SIGINT (Ctrl-C; or `signal_number`) after
+    `after` seconds."""
     import signal
     import time
     env = {"PYTHONPATH": str(REPO_ROOT / "python"), "PATH": "/usr/bin:/bin"}
@@ -1143,7 +1159,7 @@ def _interrupted(tmp_path, *args, after=3.0):
                                                                 signal.SIG_DFL))
     time.sleep(after)
     assert process.poll() is None, "the command ended before it was interrupted"
-    process.send_signal(signal.SIGINT)
+    process.send_signal(signal_number or signal.SIGINT)
     out, err = process.communicate(timeout=60)
     return process.returncode, err
 
@@ -1168,6 +1184,19 @@ def test_ctrl_c_stops_a_command_without_a_traceback(tmp_path):
     assert code == 130, err
     assert "removed the interrupted run's trace" in err and "Traceback" not in err
     assert not list(tmp_path.glob("spin.wpp*"))
+    # SIGTERM (timeout(1), a scheduler) likewise: the program is not left
+    # running without its driver (a zstd user's trial found one so).
+    import signal
+    code, err = _interrupted(tmp_path, "run", tmp_path / "spin.inst", "-o",
+                             tmp_path / "spin.wpp", "--", after=2.0,
+                             signal_number=signal.SIGTERM)
+    assert code == 143, err
+    assert err.strip().endswith("phaedrus run: terminated (SIGTERM)"), err
+    assert "removed the interrupted run's trace" in err and "Traceback" not in err
+    assert not list(tmp_path.glob("spin.wpp*"))
+    left = subprocess.run(["pgrep", "-f", str(tmp_path / "spin.inst")],
+                          capture_output=True, text=True)
+    assert left.stdout == "", left.stdout
 
 
 def _long_training_corpus():

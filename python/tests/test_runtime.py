@@ -97,6 +97,8 @@ def test_the_writer_never_runs_the_programs_zstd(builds, tmp_path):
     assert warnings == ""
     entries = counts["traces"][0]["entry_counts"]
     assert entries["ZSTD_compressCCtx"] == 1
+    assert entries["ZSTD_compress_usingDict"] == 0
+    assert entries["ZSTD_trace_compress_begin"] == 0
     assert entries["step"] == 3000000 + 1000
     assert len(counts["traces"]) == 1
     # Compressed by zstd: 3M 16-bit events are 6 MB raw.
