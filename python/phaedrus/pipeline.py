@@ -245,7 +245,12 @@ def run_link(cmd, what):
                    "e.g. --ldflags '-lm' (as its own build links it)")
         raise ToolError(f"{what} failed: the program uses symbols no library "
                         f"given to the link defines ({shown}): give its "
-                        f"libraries with --ldflags, {example}", stderr=e.stderr)
+                        f"libraries with --ldflags, {example}; or, if they are "
+                        f"the program's own, the sources that define them were "
+                        f"not given to 'phaedrus ir' (it takes C and C++: build "
+                        f"without an assembly file's code, as its build's "
+                        f"option for that does, such as zstd's "
+                        f"-DZSTD_DISABLE_ASM)", stderr=e.stderr)
 
 
 def llvm_ir_to_binary(ll: Path, output: Path, ldflags=(), link_runtime=False,
