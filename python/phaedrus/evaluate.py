@@ -540,7 +540,13 @@ class Evaluation:
                             f"({now - started:.0f} s)")
                 return result
         with ThreadPoolExecutor(max_workers=self.jobs) as pool:
-            return list(pool.map(fn, items))
+            results = list(pool.map(fn, items))
+        # A step that said how far it was says when it is done (its last
+        # note, "11 of 19", read as if 8 had failed).
+        if what is not None and state["noted"] != started:
+            log(f"eval: {len(items)} of {len(items)} {what} "
+                f"({time.monotonic() - started:.0f} s)")
+        return results
 
     def all_of(self, *thunks):
         """The results of `thunks`, run `jobs` at a time."""
