@@ -237,8 +237,22 @@ static LogicalResult remarkBlend(PredictOp op, inference::Model &model,
       return op.emitOpError() << "prediction failed: " << error;
     os << ", scaled to " << llvm::format("%.0f", total) << " events";
     if (inputLog2Size) {
-      os << " for an input of about 2^" << llvm::format("%.1f", *inputLog2Size)
-         << " bytes (sizes are described to a power of two)";
+      // The size the model takes, which is not the file's: each file's
+      // size is its power of two's middle (a 2,000,000-byte file read as
+      // "2^20.5 bytes" looked wrong to a zstd user).
+      double bytes = std::exp2(*inputLog2Size);
+      static const char *const units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+      unsigned unit = 0;
+      double scaled = bytes;
+      while (scaled >= 1024 && unit + 1 < std::size(units)) {
+        scaled /= 1024;
+        ++unit;
+      }
+      os << " for an input taken as "
+         << llvm::format(unit == 0 ? "%.0f" : "%.1f", scaled) << " "
+         << units[unit] << " (2^" << llvm::format("%.1f", *inputLog2Size)
+         << " bytes: each input file counts at the middle of its size's "
+            "power of two)";
       if (model.hasLocalSizeLaw())
         os << ", with totals growing as size^"
            << llvm::format("%.2f", model.sizeExponentFor(weights))
