@@ -490,6 +490,10 @@ class Evaluation:
         # held-out inputs with the corpus's.
         corpus_mod.check_featurizer(corpus, "the corpus")
         names = [r["name"] for r in corpus["runs"]]
+        # Whether the mismatched PGO's input was chosen for the user (the
+        # corpus's first run), which eval then says when it shares no
+        # option with a held-out input.
+        self.pgo_defaulted = pgo_input is None
         if pgo_input is None:
             pgo_input = names[0]
         if pgo_input not in names:
@@ -800,10 +804,29 @@ class Evaluation:
                 raise ToolError(f"{name} is a training run of the corpus: "
                                 f"evaluate on held-out inputs only")
 
+    def warn_if_pgo_input_is_far(self, inp: Input, descriptor):
+        """A default mismatched-PGO input (the corpus's first run) whose
+        options share none with the held-out input's makes a weak baseline
+        (a zstd user's: a decompression run for compressions, overlap
+        0.04-0.06): eval says so, and how to choose."""
+        if not self.pgo_defaulted:
+            return
+        options = {t for t in descriptor if t.startswith("opt=")}
+        run, = [r for r in self.corpus["runs"] if r["name"] == self.pgo_input.name]
+        theirs = {t for t in run["descriptor"] if t.startswith("opt=")}
+        if options and not options & theirs:
+            log(f"warning: {inp.name}: mismatched PGO is trained on "
+                f"{self.pgo_input.name}, the corpus's first run, whose options "
+                f"({' '.join(sorted(t[4:] for t in theirs)) or 'none'}) share "
+                f"none with this input's ({' '.join(sorted(t[4:] for t in options))}): "
+                f"a weak baseline; --pgo-input NAME trains it on a typical run "
+                f"of the corpus")
+
     def evaluate_input(self, inp: Input) -> dict:
         before = input_files_state(inp)
         descriptor = corpus_mod.featurize(inp.argv, stdin=inp.stdin, cwd=inp.cwd,
                                           locale=inp.run_locale())
+        self.warn_if_pgo_input_is_far(inp, descriptor)
         nearest = self.nearest_run(descriptor)
         d = self.workdir / inp.name
         d.mkdir(exist_ok=True)

@@ -490,3 +490,25 @@ def test_eval_warns_when_its_timed_runs_waited(capsys):
     assert "warning: big: the timed runs took 2.70x their CPU time in wall time " \
         "(median): they waited" in err, err
     assert "time on a quiet machine" in err
+
+
+def test_eval_warns_when_the_default_pgo_input_shares_no_option(capsys):
+    """Mismatched PGO trained by default on the corpus's first run (a zstd
+    user's: a decompression, for compressions): eval warns when its options
+    share none with a held-out input's, and names --pgo-input."""
+    from types import SimpleNamespace
+    corpus = {"runs": [{"name": "d-elf", "descriptor": ["argc=2", "opt=-d", "opt=-c"]},
+                       {"name": "text-9", "descriptor": ["argc=2", "opt=-9", "opt=-c"]}]}
+    host = SimpleNamespace(pgo_defaulted=True, corpus=corpus,
+                           pgo_input=SimpleNamespace(name="d-elf"))
+    held = evaluate.Input("big", ["zstd", "-12"])
+    evaluate.Evaluation.warn_if_pgo_input_is_far(host, held, ["argc=1", "opt=-12"])
+    err = capsys.readouterr().err
+    assert ("warning: big: mismatched PGO is trained on d-elf, the corpus's first "
+            "run, whose options (-c -d) share none with this input's (-12): a weak "
+            "baseline; --pgo-input NAME trains it") in err, err
+    # An option in common, or the input chosen by the user: no warning.
+    evaluate.Evaluation.warn_if_pgo_input_is_far(host, held, ["argc=2", "opt=-d", "opt=-T2"])
+    host.pgo_defaulted = False
+    evaluate.Evaluation.warn_if_pgo_input_is_far(host, held, ["argc=1", "opt=-12"])
+    assert capsys.readouterr().err == ""
