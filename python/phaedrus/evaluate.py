@@ -142,6 +142,21 @@ def input_files_state(inp: Input) -> dict:
     return state
 
 
+def run_signature(inp: Input):
+    """What a run does, by content: its arguments, each that names a file
+    as that file's size and SHA-256, its standard input's, and its locale
+    (two descriptions of one run under other names or paths are alike)."""
+    cwd = Path(inp.cwd or ".")
+    state = input_files_state(inp)
+
+    def described(path):
+        return state.get(str(path), str(path))
+    return (tuple(described(cwd / a) if str(cwd / a) in state else a
+                  for a in inp.argv[1:]),
+            described(Path(inp.stdin)) if inp.stdin else None,
+            tuple(sorted(inp.run_locale().items())))
+
+
 def check_input_unchanged(inp: Input, before: dict):
     """Refuses an input its runs rewrite: every timed repetition would
     run on another input."""
@@ -803,6 +818,20 @@ class Evaluation:
             if name in training:
                 raise ToolError(f"{name} is a training run of the corpus: "
                                 f"evaluate on held-out inputs only")
+        # The same run under another name (a copied description): the
+        # summary would count a training input as held out.
+        for inp in inputs:
+            mine = None
+            for r in self.corpus["runs"]:
+                if len(r["argv"]) != len(inp.argv):
+                    continue
+                mine = mine or run_signature(inp)
+                if run_signature(corpus_input(r)) == mine:
+                    raise ToolError(
+                        f"{inp.name} is the training run {r['name']} of the "
+                        f"corpus under another name (the same arguments, "
+                        f"input files and locale): evaluate on held-out "
+                        f"inputs only")
 
     def warn_if_pgo_input_is_far(self, inp: Input, descriptor):
         """A default mismatched-PGO input (the corpus's first run) whose

@@ -566,6 +566,18 @@ def test_eval_errors(tmp_path):
     result = phaedrus("eval", *base, "--held-out", tmp_path / "a.input.json")
     assert result.returncode == 1
     assert "a is a training run of the corpus" in result.stderr
+    # ... nor is one under another name, its input a copy elsewhere (a zstd
+    # user's copied description was taken as held out).
+    (tmp_path / "copy").mkdir()
+    (tmp_path / "copy" / "a-again.txt").write_text((tmp_path / "a.txt").read_text())
+    again = json.loads((tmp_path / "runs" / "a.wpp.input.json").read_text())
+    again["argv"] = [a.replace(str(tmp_path / "a.txt"), str(tmp_path / "copy" / "a-again.txt"))
+                     for a in again["argv"]]
+    (tmp_path / "dup.input.json").write_text(json.dumps(again))
+    result = phaedrus("eval", *base, "--held-out", tmp_path / "dup.input.json")
+    assert result.returncode == 1
+    assert ("dup is the training run a of the corpus under another name (the same "
+            "arguments, input files and locale)") in result.stderr, result.stderr
     # Two held-out inputs of one name.
     other = tmp_path / "again" / held[0].name
     other.parent.mkdir()
@@ -599,7 +611,6 @@ def test_eval_errors(tmp_path):
     result = phaedrus("eval", *base, "--held-out", tmp_path / "nostdin.json")
     assert result.returncode == 1 and "standard input file not found" in result.stderr
     # A model of another corpus (its fingerprint is not the corpus's).
-    import json
     corpus = json.loads((tmp_path / "corpus.json").read_text())
     corpus["fingerprint"] = "1"
     (tmp_path / "other-corpus.json").write_text(json.dumps(corpus))
