@@ -26,6 +26,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/MathExtras.h"
+#include "llvm/Support/Path.h"
 
 #include <map>
 #include <string>
@@ -247,11 +248,17 @@ LogicalResult mlir::phaedrus::exportSampleProfile(Operation *module,
     LLVM::DISubprogramAttr subprogram = subprogramOf(function);
     if (llvmFunction && subprogram) {
       record.body = bodySamples(llvmFunction, subprogram, discriminators);
-      if (LLVM::DIFileAttr file = subprogram.getFile())
-        record.source = {(file.getDirectory().getValue() + "/" +
-                          file.getName().getValue())
-                             .str(),
-                         subprogram.getLine()};
+      if (LLVM::DIFileAttr file = subprogram.getFile()) {
+        // The file's path without "." and ".." (zstd's sources include one
+        // header as lib/common/x.h and as lib/compress/../common/x.h).
+        SmallString<256> path(file.getName().getValue());
+        if (!llvm::sys::path::is_absolute(path)) {
+          path = file.getDirectory().getValue();
+          llvm::sys::path::append(path, file.getName().getValue());
+        }
+        llvm::sys::path::remove_dots(path, /*remove_dot_dot=*/true);
+        record.source = {path.str().str(), subprogram.getLine()};
+      }
     }
     if (!subprogram) {
       // No lines to name: the function's first line holds its entry count
