@@ -934,7 +934,10 @@ class Evaluation:
             "overlap": {v: overlap(counters[v], counters["oracle"]) for v in PROFILED},
             "hot_coverage": {v: hot_coverage(counters[v], counters["oracle"])
                              for v in PROFILED},
-            "total_ratio": {v: total_ratio(counters[v], counters["oracle"])
+            # (The static estimate's counts scale with its entry-count
+            # option, not with any run: its ratio says nothing, null.)
+            "total_ratio": {v: None if v == "static" else
+                            total_ratio(counters[v], counters["oracle"])
                             for v in PROFILED},
         }
         ceiling, weights = blend_ceiling(self.training_counters, counters["oracle"])
