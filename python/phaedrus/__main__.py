@@ -583,7 +583,10 @@ def main(argv=None):
                    "name up to the first dot (text-9.wpp: text-9)")
     p.add_argument("-o", "--output", required=True, help="corpus (.json)")
     p.add_argument("--program", help="instrumented module (prog.inst.mlir): "
-                   "refuse traces of another build")
+                   "refuse traces of another program or build of it (by "
+                   "fingerprint, which the function- and path-granularity "
+                   "builds of one module share; a corpus refuses traces of "
+                   "two granularities)")
     p.add_argument("--sequences", metavar="DIR", help="also keep each run's "
                    "whole token sequence, folded and packed, as DIR/NAME.phpk "
                    "(docs/PackedTrace.md); the corpus names the file")
