@@ -825,6 +825,11 @@ bool Model::predictTotal(const std::vector<int64_t> &descriptorIds,
   return true;
 }
 
+float Model::runProfile(size_t token, size_t run) const {
+  const Impl &m = *impl;
+  return m.weight("output.weight").data[token * m.hiddenSize + run];
+}
+
 bool Model::blendWeights(const std::vector<int64_t> &descriptorIds,
                          std::vector<float> &weights, std::string &error) {
   Impl &m = *impl;

@@ -123,6 +123,12 @@ public:
   bool blendWeights(const std::vector<int64_t> &descriptorIds,
                     std::vector<float> &weights, std::string &error);
 
+  /// A model that names its runs and outputs counts (a retrieval model):
+  /// run `run`'s share of token `token` in its profile as the model holds
+  /// it (output.weight[token][run]: the run's counts over its total, times
+  /// the model's scale).
+  float runProfile(size_t token, size_t run) const;
+
   /// A retrieval model whose totals follow its inputs' sizes (weights
   /// runs.log2_*, docs/Model.md).
   bool hasSizeLaw() const;
