@@ -467,6 +467,9 @@ def cmd_eval(args):
         f"{f(s['overlap_predicted_mean'])} vs mismatched "
         f"{f(s['overlap_mismatch_mean'])}, hot coverage {f(s['hot_coverage_mean'])}, "
         f"predicted total x{f(s['total_ratio_predicted_median'])} the oracle's")
+    unresolved = evaluate.unresolved_recoveries(s)
+    if unresolved:
+        log(unresolved)
 
 
 def version_text() -> str:

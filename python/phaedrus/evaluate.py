@@ -1148,6 +1148,29 @@ def summarize(rows) -> dict:
     return summary
 
 
+# A recovery whose 95% interval is wider than this tells nothing: eval says
+# the timings cannot resolve the gains (a zstd user read a recovery of 1.9
+# in [0.0, 1.9] as a result).
+UNRESOLVED_RECOVERY_WIDTH = 1.0
+
+
+def unresolved_recoveries(summary) -> str:
+    """A warning when the summary's recoveries are too uncertain to read
+    (their intervals wider than UNRESOLVED_RECOVERY_WIDTH), else ''."""
+    wide = []
+    for key, name in (("oracle_recovery", "oracle"), ("lowering_recovery", "lowering")):
+        interval = summary.get(f"{key}_interval")
+        if interval and interval[1] - interval[0] > UNRESOLVED_RECOVERY_WIDTH:
+            wide.append(f"{name} recovery [{interval[0]:.2f}, {interval[1]:.2f}]")
+    if not wide:
+        return ""
+    return (f"warning: the timings cannot resolve the gains: {' and '.join(wide)} "
+            f"{'is' if len(wide) == 1 else 'are'} wider than "
+            f"{UNRESOLVED_RECOVERY_WIDTH:g} (the oracle's gain, which "
+            f"the recoveries divide by, is within the runs' noise); raise "
+            f"--rounds, time longer inputs, or a quieter machine")
+
+
 # Timed runs whose wall time exceeds their CPU time by more than this share
 # waited: eval says so.
 WAITED = 0.10

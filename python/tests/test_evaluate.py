@@ -512,3 +512,17 @@ def test_eval_warns_when_the_default_pgo_input_shares_no_option(capsys):
     host.pgo_defaulted = False
     evaluate.Evaluation.warn_if_pgo_input_is_far(host, held, ["argc=1", "opt=-12"])
     assert capsys.readouterr().err == ""
+
+
+def test_eval_says_when_the_timings_cannot_resolve_the_recoveries():
+    """A recovery of 1.9 in [0.0, 1.9] is no result (a zstd user read it as
+    one): eval warns when an interval spans more than 1."""
+    assert evaluate.unresolved_recoveries({
+        "oracle_recovery_interval": [0.65, 1.5],
+        "lowering_recovery_interval": None}) == ""
+    warning = evaluate.unresolved_recoveries({
+        "oracle_recovery_interval": [0.0, 1.891],
+        "lowering_recovery_interval": [0.92, 1.9]})
+    assert warning.startswith("warning: the timings cannot resolve the gains: "
+                              "oracle recovery [0.00, 1.89] is wider than 1")
+    assert "lowering" not in warning and "raise --rounds" in warning
