@@ -417,17 +417,19 @@ bool mlir::phaedrus::featurize::featurize(const RunInput &input,
     // A value attached to a short option that names a file or a directory
     // (grep -fpatterns.txt, gcc -Iinclude) is one, as a long option's is.
     uint64_t ignored = 0;
+    std::string attached = arg[1] != '-' ? resolve(input, arg.substr(2)) : "";
     bool attachedPath =
-        arg[1] != '-' && arg.size() > 2 &&
-        (isRegularFile(resolve(input, arg.substr(2)), ignored) ||
-         isDirectory(resolve(input, arg.substr(2))));
+        arg.size() > 2 && !attached.empty() &&
+        (isRegularFile(attached, ignored) || isDirectory(attached));
     if ((arg.compare(0, 2, "--") == 0 && equals != std::string::npos) ||
         attachedPath) {
-      size_t split = attachedPath ? 2 : equals;
-      std::string name = arg.substr(0, split);
+      // `--name=value`, or `-Xvalue` with no '=' between.
+      size_t nameEnd = attachedPath ? 2 : equals;
+      size_t valueStart = attachedPath ? 2 : equals + 1;
+      std::string name = arg.substr(0, nameEnd);
       options.push_back("opt=" + argToken(name));
       options.push_back("opt=" + argToken(name + "=") +
-                        describeValue(arg.substr(attachedPath ? 2 : equals + 1)));
+                        describeValue(arg.substr(valueStart)));
     } else {
       options.push_back("opt=" + argToken(arg));
       // A number as an option (a level: xz -4) also gives its log2 bucket,

@@ -825,9 +825,8 @@ bool Model::predictTotal(const std::vector<int64_t> &descriptorIds,
   return true;
 }
 
-float Model::runProfile(size_t token, size_t run) const {
-  const Impl &m = *impl;
-  return m.weight("output.weight").data[token * m.hiddenSize + run];
+const std::vector<float> &Model::runProfiles() const {
+  return impl->weight("output.weight").data;
 }
 
 bool Model::blendWeights(const std::vector<int64_t> &descriptorIds,

@@ -820,13 +820,19 @@ class Evaluation:
                                 f"evaluate on held-out inputs only")
         # The same run under another name (a copied description): the
         # summary would count a training input as held out.
+        # (Each run's files are read once, and only where the argument
+        # counts match; the names, checked above, are distinct.)
+        signatures = {}
+
+        def signature_of(run):
+            if run.name not in signatures:
+                signatures[run.name] = run_signature(run)
+            return signatures[run.name]
         for inp in inputs:
-            mine = None
             for r in self.corpus["runs"]:
                 if len(r["argv"]) != len(inp.argv):
                     continue
-                mine = mine or run_signature(inp)
-                if run_signature(corpus_input(r)) == mine:
+                if signature_of(corpus_input(r)) == signature_of(inp):
                     raise ToolError(
                         f"{inp.name} is the training run {r['name']} of the "
                         f"corpus under another name (the same arguments, "

@@ -124,10 +124,10 @@ public:
                     std::vector<float> &weights, std::string &error);
 
   /// A model that names its runs and outputs counts (a retrieval model):
-  /// run `run`'s share of token `token` in its profile as the model holds
-  /// it (output.weight[token][run]: the run's counts over its total, times
-  /// the model's scale).
-  float runProfile(size_t token, size_t run) const;
+  /// the runs' profiles as the model holds them, output.weight, [vocabulary
+  /// size][runs] row-major: element token * runs + run is the run's count
+  /// of the token over its total, times the model's scale.
+  const std::vector<float> &runProfiles() const;
 
   /// A retrieval model whose totals follow its inputs' sizes (weights
   /// runs.log2_*, docs/Model.md).

@@ -50,25 +50,26 @@ struct PhaedrusPredictPass
   /// functions whose blended runs disagree on their paths by more than
   /// maxShapeDisagreement, so that they get no branch weights, and says
   /// which.
-  LogicalResult dropDisagreeingShapes(PredictOp op, inference::Model &model,
-                                      VocabularyOp vocabulary,
-                                      const std::vector<int64_t> &ids,
-                                      std::vector<uint64_t> &counts);
+  /// `weights` are the blend's (empty for a model that does not blend).
+  void dropDisagreeingShapes(PredictOp op, inference::Model &model,
+                             VocabularyOp vocabulary,
+                             const std::vector<float> &weights,
+                             std::vector<uint64_t> &counts);
 
   void runOnOperation() override;
 };
 } // namespace
 
-LogicalResult PhaedrusPredictPass::dropDisagreeingShapes(
+void PhaedrusPredictPass::dropDisagreeingShapes(
     PredictOp op, inference::Model &model, VocabularyOp vocabulary,
-    const std::vector<int64_t> &ids, std::vector<uint64_t> &counts) {
-  if (model.runNames().empty() || !model.outputsCounts() ||
-      maxShapeDisagreement >= 1.0)
-    return success();
-  std::vector<float> weights;
-  std::string error;
-  if (!model.blendWeights(ids, weights, error))
-    return op.emitOpError() << "prediction failed: " << error;
+    const std::vector<float> &weights, std::vector<uint64_t> &counts) {
+  if (weights.empty() || !model.outputsCounts() || maxShapeDisagreement >= 1.0)
+    return;
+  size_t numRuns = weights.size();
+  const std::vector<float> &profiles = model.runProfiles();
+  auto share = [&](size_t token, size_t run) {
+    return static_cast<double>(profiles[token * numRuns + run]);
+  };
   // Each function's path tokens.
   llvm::MapVector<StringRef, SmallVector<size_t>> paths;
   for (EntryOp entry : vocabulary.getBody().getOps<EntryOp>())
@@ -82,7 +83,6 @@ LogicalResult PhaedrusPredictPass::dropDisagreeingShapes(
   // them has, which lays out the function for no input (Lua's numeric.lua
   // blends three scripts whose interpreter loops run other opcodes, 0.56
   // apart, and its predicted build ran 0.92x as fast as no profile).
-  size_t numRuns = weights.size();
   SmallVector<std::string> dropped;
   double droppedMass = 0, allMass = 0;
   for (auto &[function, tokens] : paths) {
@@ -90,7 +90,7 @@ LogicalResult PhaedrusPredictPass::dropDisagreeingShapes(
     double total = 0;
     for (size_t r = 0; r < numRuns; ++r) {
       for (size_t t : tokens)
-        mass[r] += model.runProfile(t, r);
+        mass[r] += share(t, r);
       total += weights[r] * mass[r];
     }
     allMass += total;
@@ -98,14 +98,14 @@ LogicalResult PhaedrusPredictPass::dropDisagreeingShapes(
       continue;
     for (size_t i = 0; i < tokens.size(); ++i)
       for (size_t r = 0; r < numRuns; ++r)
-        blend[i] += weights[r] * model.runProfile(tokens[i], r) / total;
+        blend[i] += weights[r] * share(tokens[i], r) / total;
     double disagreement = 0;
     for (size_t r = 0; r < numRuns; ++r) {
       if (mass[r] <= 0 || weights[r] <= 0)
         continue;
       double distance = 0;
       for (size_t i = 0; i < tokens.size(); ++i)
-        distance += std::abs(model.runProfile(tokens[i], r) / mass[r] - blend[i]);
+        distance += std::abs(share(tokens[i], r) / mass[r] - blend[i]);
       disagreement += weights[r] * mass[r] / total * distance / 2;
     }
     if (disagreement <= maxShapeDisagreement)
@@ -128,7 +128,6 @@ LogicalResult PhaedrusPredictPass::dropDisagreeingShapes(
                        "(LLVM estimates them; max-shape-disagreement="
                     << llvm::formatv("{0}", maxShapeDisagreement.getValue())
                     << "): " << llvm::join(dropped, ", ");
-  return success();
 }
 
 FailureOr<StringAttr>
@@ -277,16 +276,14 @@ static void warnArgumentMismatch(PredictOp op, ArrayAttr runArguments,
 /// of runs unlike the input says more training runs are needed).
 static LogicalResult remarkBlend(PredictOp op, inference::Model &model,
                                  const std::vector<int64_t> &ids,
+                                 const std::vector<float> &weights,
                                  std::optional<double> inputLog2Size,
                                  ArrayAttr runArguments,
                                  const std::vector<std::string> &tokens) {
   const std::vector<std::string> &runs = model.runNames();
   if (runs.empty())
     return success();
-  std::vector<float> weights;
   std::string error;
-  if (!model.blendWeights(ids, weights, error))
-    return op.emitOpError() << "prediction failed: " << error;
   std::vector<size_t> order(runs.size());
   for (size_t r = 0; r < order.size(); ++r)
     order[r] = r;
@@ -480,13 +477,17 @@ LogicalResult PhaedrusPredictPass::predict(PredictOp op, uint64_t fingerprint,
   std::vector<uint64_t> counts;
   if (!loaded->predictCounts(ids, options, counts, confidence, error))
     return op.emitOpError() << "prediction failed: " << error;
-  if (failed(remarkBlend(op, *loaded, ids, options.inputLog2Size,
+  // The blend's weights, once, for what says which runs it mixes and
+  // where they disagree.
+  std::vector<float> weights;
+  if (!loaded->runNames().empty() && !loaded->blendWeights(ids, weights, error))
+    return op.emitOpError() << "prediction failed: " << error;
+  if (failed(remarkBlend(op, *loaded, ids, weights, options.inputLog2Size,
                          model.getRunArgumentsAttr(), tokens)))
     return failure();
   if (failed(addEntryCounts(vocabulary, counts, entries, op)))
     return failure();
-  if (failed(dropDisagreeingShapes(op, *loaded, vocabulary, ids, counts)))
-    return failure();
+  dropDisagreeingShapes(op, *loaded, vocabulary, weights, counts);
   return branches.addPathCounts(vocabulary, counts, op);
 }
 
