@@ -16,3 +16,7 @@
 // LEFT: llvm.func @pick
 // LEFT-SAME: phaedrus.entry_count = #phaedrus.entry_count<10, model
 // LEFT-NOT: phaedrus.branch_weights
+
+// A negative distance would leave out every function's weights.
+// RUN: not phaedrus-opt %S/Inputs/predict-paths-program.mlir '--phaedrus-predict=model-file=%S/Inputs/predict-paths-model.mlir input={#phaedrus.input<argv = ["p"]>} max-shape-disagreement=-0.1' 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// NEGATIVE: error: phaedrus-predict: max-shape-disagreement must be 0 or more (a distance from 0 to 1; 1 keeps every function's branch weights), got -0.10

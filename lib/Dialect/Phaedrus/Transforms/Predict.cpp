@@ -495,6 +495,13 @@ void PhaedrusPredictPass::runOnOperation() {
   ModuleOp module = getOperation();
   MLIRContext *context = module.getContext();
   uint64_t fingerprint = analyzeProgram(module).fingerprint;
+  if (!(maxShapeDisagreement >= 0.0)) {
+    module.emitError() << "phaedrus-predict: max-shape-disagreement must be "
+                          "0 or more (a distance from 0 to 1; 1 keeps every "
+                          "function's branch weights), got "
+                       << llvm::formatv("{0}", maxShapeDisagreement.getValue()).str();
+    return signalPassFailure();
+  }
 
   if (!modelFile.empty()) {
     FailureOr<StringAttr> modelName = importModelFile(module, fingerprint);
