@@ -770,16 +770,23 @@ double Model::Impl::blendedTotal(std::optional<double> inputLog2Size) const {
   const std::vector<float> &log2Total = weight("runs.log2_total").data;
   const std::vector<float> &log2Size = weight("runs.log2_size").data;
   double exponent = exponentFor(w);
-  double total = 0;
+  // The blend's geometric mean of the runs' scaled totals: a mean of log2
+  // totals, so that a run of small weight whose total is far larger (a
+  // workload set by an argument, extrapolated over many doublings of size)
+  // cannot dominate it as it does an arithmetic mean (docs/Model.md).
+  double log2Blend = 0, mass = 0;
   for (int64_t r = 0; r < hiddenSize; ++r) {
+    if (!(w[r] > 0))
+      continue;
     // A run without input files (log2 size -1), or an input without any,
     // keeps the run's total as it is.
     double shift = inputLog2Size && log2Size[r] >= 0
                        ? exponent * (*inputLog2Size - log2Size[r])
                        : 0;
-    total += w[r] * std::exp2(std::min(64.0, log2Total[r] + shift));
+    log2Blend += w[r] * std::min(64.0, log2Total[r] + shift);
+    mass += w[r];
   }
-  return total;
+  return mass > 0 ? std::exp2(log2Blend / mass) : 0;
 }
 
 bool Model::hasSizeLaw() const { return impl->sizeLaw; }

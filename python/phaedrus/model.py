@@ -132,8 +132,8 @@ class RunTotals(nn.Module):
     training run's log2 total of events (`log2_total`) and log2 input size
     (`log2_size`, -1 for a run without input files), and the exponent with
     which totals grow with the input's size. A prediction's total is the
-    blend of the runs' totals, each times (input size / run's size) to that
-    exponent; the mixture's shape is the model's."""
+    blend's geometric mean of the runs' totals, each times (input size /
+    run's size) to that exponent; the mixture's shape is the model's."""
 
     def __init__(self, num_runs):
         super().__init__()
@@ -205,7 +205,11 @@ class RunTotals(nn.Module):
                                 exponent * (log2_size - self.log2_size.double()),
                                 shift)
         power = torch.clamp(self.log2_total.double() + shift, max=64.0)
-        return float((weights.double() * torch.exp2(power)).sum())
+        # The geometric mean: a run of small weight and a far larger total
+        # does not dominate it (docs/Model.md).
+        w = weights.double().clamp(min=0)
+        mass = float(w.sum())
+        return 2.0 ** (float((w * power).sum()) / mass) if mass > 0 else 0.0
 
 
 class FixedCounts(nn.Module):

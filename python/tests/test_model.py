@@ -555,6 +555,19 @@ def test_size_exponent():
     assert M.input_log2_size(["argc=1", "operand1=num3", "stdin=none"]) is None
 
 
+def test_blended_total_is_not_dominated_by_a_light_run():
+    # A gawk user's diffuse blend: 1% of the weight on a run whose total,
+    # extrapolated, is 2^20 times the others'. The blend's geometric mean of
+    # the totals moves 2^0.2; an arithmetic mean would be 2^33.4.
+    totals = M.RunTotals(2)
+    with torch.no_grad():
+        totals.log2_total.copy_(torch.tensor([20.0, 40.0]))
+        totals.log2_size.copy_(torch.tensor([-1.0, -1.0]))
+    total = totals.total(torch.tensor([0.99, 0.01]))
+    assert math.log2(total) == pytest.approx(20.2, abs=1e-4)
+    assert totals.total(torch.tensor([1.0, 0.0])) == pytest.approx(2.0 ** 20)
+
+
 def crossed_corpus(option_decides: bool):
     """Three options x three kinds of data, crossed (docs/Corpus.md), but
     for option 2 on data 0, the held-out input: each run's profile is its

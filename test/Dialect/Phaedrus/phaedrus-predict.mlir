@@ -259,13 +259,14 @@ phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
 // -----
 
 // A retrieval model with a size law (runs.log2_total, runs.log2_size,
-// size_exponent): the mixture keeps its shape, its total is the blend of the
-// runs' totals, 0.5 * 2^10 + 0.5 * 2^8 = 640, scaled by no size here (the
-// run reads no file): f0 gets 0.5 / 2 of it, f1 1.5 / 2.
+// size_exponent): the mixture keeps its shape, its total is the blend's
+// geometric mean of the runs' totals, 2^(0.5 * 10 + 0.5 * 8) = 512 (the
+// arithmetic mean would be 640), scaled by no size here (the run reads no
+// file): f0 gets 0.5 / 2 of it, f1 1.5 / 2.
 // CHECK-LABEL: llvm.func @f0()
-// CHECK-SAME: phaedrus.entry_count = #phaedrus.entry_count<160, model
+// CHECK-SAME: phaedrus.entry_count = #phaedrus.entry_count<128, model
 // CHECK-LABEL: llvm.func @f1()
-// CHECK-SAME: phaedrus.entry_count = #phaedrus.entry_count<480, model
+// CHECK-SAME: phaedrus.entry_count = #phaedrus.entry_count<384, model
 llvm.func @f0() {
   llvm.return
 }
@@ -286,7 +287,7 @@ phaedrus.model @m mlp vocabulary(@v) fingerprint(16334456020999947734) vocab_siz
              "output.bias" = dense<0.0> : tensor<2xf32>,
              "runs.log2_total" = dense<[10.0, 8.0]> : tensor<2xf32>,
              "runs.log2_size" = dense<[20.5, -1.0]> : tensor<2xf32>})
-// expected-remark @below {{the prediction blends the training runs big 0.50, small 0.50, scaled to 640 events}}
+// expected-remark @below {{the prediction blends the training runs big 0.50, small 0.50, scaled to 512 events}}
 // expected-warning @below {{1 of 2 descriptor tokens were never seen in training and are left out: stdin=none}}
 phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
 
@@ -385,11 +386,11 @@ phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
 // -----
 
 // A token whose count was the same in every training run (tokens.fixed_count,
-// -1 for the others) keeps it: f0 gets its 1, f1 the rest of the law's 640.
+// -1 for the others) keeps it: f0 gets its 1, f1 the rest of the law's 512.
 // CHECK-LABEL: llvm.func @f0()
 // CHECK-SAME: phaedrus.entry_count = #phaedrus.entry_count<1, model
 // CHECK-LABEL: llvm.func @f1()
-// CHECK-SAME: phaedrus.entry_count = #phaedrus.entry_count<639, model
+// CHECK-SAME: phaedrus.entry_count = #phaedrus.entry_count<511, model
 llvm.func @f0() {
   llvm.return
 }
@@ -411,7 +412,7 @@ phaedrus.model @m mlp vocabulary(@v) fingerprint(16334456020999947734) vocab_siz
              "runs.log2_total" = dense<[10.0, 8.0]> : tensor<2xf32>,
              "runs.log2_size" = dense<[20.5, -1.0]> : tensor<2xf32>,
              "tokens.fixed_count" = dense<[1.0, -1.0]> : tensor<2xf32>})
-// expected-remark @below {{the prediction blends the training runs big 0.50, small 0.50, scaled to 640 events}}
+// expected-remark @below {{the prediction blends the training runs big 0.50, small 0.50, scaled to 512 events}}
 phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
 
 // -----
