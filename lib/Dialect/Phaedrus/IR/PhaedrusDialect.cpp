@@ -183,15 +183,21 @@ bool PhaedrusDialect::takesBranchWeights(Operation *op) {
 LogicalResult PhaedrusDialect::verifyOperationAttribute(Operation *op,
                                                         NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
+  // The attributes' own rules, again: the parser checks them, but one built
+  // in C++ with `get` (which does not verify in a build without assertions)
+  // reaches here unchecked, and printed would not parse.
+  auto emitError = [&] { return op->emitOpError() << "'" << name << "': "; };
   if (name == getEntryCountAttrName()) {
-    if (!isa<EntryCountAttr>(attr.getValue()))
+    auto count = dyn_cast<EntryCountAttr>(attr.getValue());
+    if (!count)
       return op->emitOpError() << "'" << name
                                << "' must be a #phaedrus.entry_count, got "
                                << attr.getValue();
     if (!isa<FunctionOpInterface>(op))
       return op->emitOpError() << "'" << name
                                << "' may only be attached to a function";
-    return success();
+    return EntryCountAttr::verify(emitError, count.getCount(),
+                                  count.getProvenance(), count.getConfidence());
   }
   if (name == getBranchWeightsAttrName()) {
     auto weights = dyn_cast<BranchWeightsAttr>(attr.getValue());
@@ -204,6 +210,10 @@ LogicalResult PhaedrusDialect::verifyOperationAttribute(Operation *op,
              << "'" << name
              << "' may only be attached to a terminator with at least two "
                 "successors";
+    if (failed(BranchWeightsAttr::verify(emitError, weights.getWeights(),
+                                         weights.getProvenance(),
+                                         weights.getConfidence())))
+      return failure();
     return verifyWeightCount(op, name, weights.getWeights().size());
   }
   if (name == getIndirectBrWeightsAttrName()) {

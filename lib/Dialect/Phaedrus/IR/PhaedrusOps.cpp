@@ -181,6 +181,20 @@ LogicalResult EntryOp::verify() {
 // TraceOp
 //===----------------------------------------------------------------------===//
 
+/// The input descriptor's own rules, again: the parser checks them, but an
+/// attribute built in C++ with `get` (which does not verify in a build
+/// without assertions) reaches the op unchecked, and printed would not parse.
+static LogicalResult verifyInputDescriptor(Operation *op,
+                                           InputDescriptorAttr input) {
+  return InputDescriptorAttr::verify(
+      [&] { return op->emitOpError() << "input: "; }, input.getArgv(),
+      input.getFiles(), input.getStdin(), input.getLocale());
+}
+
+LogicalResult TraceOp::verify() {
+  return verifyInputDescriptor(*this, getInput());
+}
+
 LogicalResult TraceOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   FailureOr<VocabularyOp> vocabulary = lookupSymbolOfType<VocabularyOp>(
       *this, symbolTable, getVocabularyAttr(), "vocabulary");
@@ -440,6 +454,10 @@ LogicalResult ModelOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
                          << " does not match the " << numEntries
                          << " entries of vocabulary " << getVocabularyAttr();
   return success();
+}
+
+LogicalResult PredictOp::verify() {
+  return verifyInputDescriptor(*this, getInput());
 }
 
 LogicalResult PredictOp::verifySymbolUses(SymbolTableCollection &symbolTable) {

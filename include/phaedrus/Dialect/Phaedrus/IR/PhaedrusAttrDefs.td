@@ -75,7 +75,10 @@ def Phaedrus_EntryCountAttr : Phaedrus_Attr<"EntryCount", "entry_count"> {
     `--phaedrus-lower-profile` turns it into LLVM's `function_entry_count`.
 
     The confidence is in [0, 1]: 1 for a measured count, the model's own
-    estimate for a predicted one.
+    estimate for a predicted one. (`get` in C++ does not check it in a build
+    without assertions; the verifier of the function that holds the
+    attribute does, as it does `#phaedrus.branch_weights`' on a branch and
+    `#phaedrus.input`'s on a trace or predict op.)
 
     Example:
 

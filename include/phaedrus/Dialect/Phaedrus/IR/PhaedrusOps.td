@@ -129,6 +129,7 @@ def Phaedrus_TraceOp : Phaedrus_Op<"trace", [
                        UI64Attr:$fingerprint,
                        Phaedrus_InputDescriptorAttr:$input,
                        OptionalAttr<FlatSymbolRefAttr>:$grammar);
+  let hasVerifier = 1;
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     $sym_name `vocabulary` `(` $vocabulary `)` `fingerprint` `(` $fingerprint `)`
@@ -345,6 +346,7 @@ def Phaedrus_PredictOp : Phaedrus_Op<"predict", [
     ```
   }];
   let arguments = (ins FlatSymbolRefAttr:$model, Phaedrus_InputDescriptorAttr:$input);
+  let hasVerifier = 1;
   let assemblyFormat = "$model `input` `(` $input `)` attr-dict";
 }
 
