@@ -1,15 +1,17 @@
 // A small program in the LLVM dialect with the vocabulary of its functions
 // and the compressed whole-program path of one run: main calls parse once,
 // then 1000 times the pair (step, then 3 calls of leaf), then report.
-// scripts/demo.sh runs the phaedrus passes over it.
-phaedrus.vocabulary @vocab fingerprint(20261121) {
+// scripts/demo.sh runs the phaedrus passes over it. The fingerprint is the
+// one --phaedrus-instrument computes for these functions: a pass that reads
+// the trace checks it against the module's.
+phaedrus.vocabulary @vocab fingerprint(4714102277487813830) {
   phaedrus.entry 0 function @main
   phaedrus.entry 1 call_site @main[0] -> @parse
   phaedrus.entry 2 call_site @main[1] -> @step
   phaedrus.entry 3 call_site @step[0] -> @leaf
   phaedrus.entry 4 call_site @main[2] -> @report
 }
-phaedrus.trace @run0 vocabulary(@vocab) fingerprint(20261121)
+phaedrus.trace @run0 vocabulary(@vocab) fingerprint(4714102277487813830)
     input(#phaedrus.input<argv = ["sample", "--steps", "1000"]>) {
   phaedrus.tokens dense<[0, 1]> : tensor<2xi32>
   phaedrus.repeat 1000 {

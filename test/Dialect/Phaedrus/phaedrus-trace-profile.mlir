@@ -2,7 +2,7 @@
 // RUN: phaedrus-opt %s --split-input-file --phaedrus-trace-profile=trace=t1 --verify-diagnostics | FileCheck %s --check-prefix=ONE
 // RUN: phaedrus-opt %s --split-input-file --phaedrus-measured-profile --verify-diagnostics | FileCheck %s --check-prefix=PIPE
 
-phaedrus.vocabulary @v fingerprint(5) {
+phaedrus.vocabulary @v fingerprint(1495988591382249315) {
   phaedrus.entry 0 function @main
   phaedrus.entry 1 call_site @main[0] -> @work
   phaedrus.entry 2 function @work
@@ -16,7 +16,7 @@ phaedrus.grammar @g vocabulary(@v) {
 }
 // Counts come from the compressed form: 1 + 1000 * (1 + 2) entries of @work
 // in @t0 (call-site and function tokens both enter it), 7 in @t1.
-phaedrus.trace @t0 vocabulary(@v) fingerprint(5) input(#phaedrus.input<argv = ["p", "big"]>) grammar(@g) {
+phaedrus.trace @t0 vocabulary(@v) fingerprint(1495988591382249315) input(#phaedrus.input<argv = ["p", "big"]>) grammar(@g) {
   phaedrus.tokens dense<[0, 2]> : tensor<2xi32>
   phaedrus.repeat 1000 {
     phaedrus.apply @r
@@ -25,7 +25,7 @@ phaedrus.trace @t0 vocabulary(@v) fingerprint(5) input(#phaedrus.input<argv = ["
     }
   }
 }
-phaedrus.trace @t1 vocabulary(@v) fingerprint(5) input(#phaedrus.input<argv = ["p", "small"]>) {
+phaedrus.trace @t1 vocabulary(@v) fingerprint(1495988591382249315) input(#phaedrus.input<argv = ["p", "small"]>) {
   phaedrus.tokens dense<0> : tensor<1xi32>
   phaedrus.repeat 7 {
     phaedrus.tokens dense<1> : tensor<1xi32>
@@ -79,12 +79,12 @@ llvm.func @other() {
 // -----
 
 // Path counts of another program: @f has two paths, not five.
-phaedrus.vocabulary @v fingerprint(5) {
+phaedrus.vocabulary @v fingerprint(3443235740115402880) {
   phaedrus.entry 0 function @f
   phaedrus.entry 1 path @f[4]
 }
 // expected-error @below {{'phaedrus.trace' op counts path 4 of @f, which has no such Ball-Larus path in this module}}
-phaedrus.trace @t1 vocabulary(@v) fingerprint(5) input(#phaedrus.input<argv = ["p"]>) {
+phaedrus.trace @t1 vocabulary(@v) fingerprint(3443235740115402880) input(#phaedrus.input<argv = ["p"]>) {
   phaedrus.tokens dense<[0, 1]> : tensor<2xi32>
 }
 llvm.func @f(%c: i1) {
@@ -98,12 +98,12 @@ llvm.func @f(%c: i1) {
 // -----
 
 // Path counts of a function the module does not define.
-phaedrus.vocabulary @v fingerprint(5) {
+phaedrus.vocabulary @v fingerprint(17734213882470113104) {
   phaedrus.entry 0 function @gone
   phaedrus.entry 1 path @gone[1]
 }
 // expected-error @below {{'phaedrus.trace' op counts paths of @gone, which this module does not define}}
-phaedrus.trace @t1 vocabulary(@v) fingerprint(5) input(#phaedrus.input<argv = ["p"]>) {
+phaedrus.trace @t1 vocabulary(@v) fingerprint(17734213882470113104) input(#phaedrus.input<argv = ["p"]>) {
   phaedrus.tokens dense<[0, 1]> : tensor<2xi32>
 }
 llvm.func @f() {
@@ -117,4 +117,20 @@ module {
   llvm.func @f() {
     llvm.return
   }
+}
+
+// -----
+
+// A trace in the module is of this program's build, as a trace file must be:
+// one of another build (fingerprint 5) would attach its counts wherever its
+// ids happen to exist here.
+phaedrus.vocabulary @v fingerprint(5) {
+  phaedrus.entry 0 function @f
+}
+// expected-error @below {{phaedrus-trace-profile: trace @t1 was recorded from a different build of the program (its fingerprint is 5, this module's is}}
+phaedrus.trace @t1 vocabulary(@v) fingerprint(5) input(#phaedrus.input<argv = ["p"]>) {
+  phaedrus.tokens dense<0> : tensor<1xi32>
+}
+llvm.func @f() {
+  llvm.return
 }

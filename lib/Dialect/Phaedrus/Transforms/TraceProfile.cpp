@@ -45,6 +45,29 @@ struct PhaedrusTraceProfilePass
           traces.push_back(trace);
     };
     select(module);
+    // A trace of another build attaches wrong counts wherever its ids happen
+    // to exist in this one: the traces of the module itself are checked as
+    // those of files are, where the module has function bodies (the
+    // program; with none, no count is attached anyway).
+    auto ofAnotherBuild = [&](TraceOp trace, StringRef where) {
+      if (trace.getFingerprint() == *programFingerprint)
+        return false;
+      trace.emitError() << "phaedrus-trace-profile: trace @"
+                        << trace.getSymName() << where
+                        << " was recorded from a different build of the "
+                           "program (its fingerprint is "
+                        << trace.getFingerprint() << ", this module's is "
+                        << *programFingerprint << ")";
+      return true;
+    };
+    if (!traces.empty() &&
+        llvm::any_of(module.getOps<FunctionOpInterface>(),
+                     [](FunctionOpInterface f) { return !f.isExternal(); })) {
+      programFingerprint = analyzeProgram(module).fingerprint;
+      for (TraceOp trace : traces)
+        if (ofAnotherBuild(trace, ""))
+          return signalPassFailure();
+    }
     // Trace files as the runtime wrote them are counted without IR; files
     // of phaedrus IR are parsed.
     SmallVector<std::pair<VocabularyOp, std::vector<uint64_t>>> counted;
@@ -104,14 +127,8 @@ struct PhaedrusTraceProfilePass
         return signalPassFailure();
       }
       for (TraceOp trace : file->getOps<TraceOp>())
-        if (trace.getFingerprint() != *programFingerprint) {
-          trace.emitError()
-              << "phaedrus-trace-profile: trace @" << trace.getSymName()
-              << " in '" << path << "' was recorded from a different build "
-              << "of the program (its fingerprint is " << trace.getFingerprint()
-              << ", this module's is " << *programFingerprint << ")";
+        if (ofAnotherBuild(trace, (" in '" + path + "'")))
           return signalPassFailure();
-        }
       select(*file);
       files.push_back(std::move(file));
     }

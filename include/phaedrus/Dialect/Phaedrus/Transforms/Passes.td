@@ -660,7 +660,11 @@ def PhaedrusTraceProfilePass : Pass<"phaedrus-trace-profile", "::mlir::ModuleOp"
     trace, named as `--import-wpp` names it (`run`, `run_t1`, ...). A trace
     must carry the fingerprint of this program (the one
     `--phaedrus-instrument` computes), or the pass fails: a trace of another
-    build would attach wrong counts. A trace file cut short (a killed run)
+    build would attach wrong counts. That holds for the module's own traces
+    too, wherever the module has function bodies (since 2026-11-27: before,
+    only the files' were checked, and a merged or hand-placed trace of
+    another build attached its counts wherever its ids happened to exist).
+    A trace file cut short (a killed run)
     is counted as far as it is intact, with a warning. With several traces the counts are summed (like merging
     raw profiles); `trace` selects a single one. Functions the vocabulary names but the
     traces never enter get a count of 0: measured as cold. Functions outside
