@@ -425,7 +425,7 @@ def cmd_build(args):
         _predict_future_run(args, predicted, "build for")
         lowered = pipeline.lower_profile(predicted, Path(tmp) / "lowered.mlir")
         if args.keep_ir:
-            Path(args.keep_ir).write_text(lowered.read_text())
+            Path(args.keep_ir).write_bytes(pipeline.strip_phaedrus(lowered))
         pipeline.mlir_to_binary(lowered, args.output, shlex.split(args.ldflags))
     log(f"wrote {args.output} (optimised with the profile predicted for "
         f"{shlex.join(args.args)})")
@@ -668,9 +668,10 @@ def main(argv=None):
     p.add_argument("--seed", type=int, help="sample the profile with this "
                    "seed (default: greedy)")
     p.add_argument("--ldflags", default="", help="extra link flags, e.g. '-lm'")
-    p.add_argument("--keep-ir", help="also write the module with LLVM profile "
-                   "metadata here (LLVM-dialect MLIR, whatever the suffix; "
-                   "phaedrus-translate --mlir-to-llvmir makes LLVM IR of it)")
+    p.add_argument("--keep-ir", help="also write the module that is compiled "
+                   "here: LLVM-dialect MLIR with the profile lowered to LLVM's "
+                   "attributes and no phaedrus IR, whatever the suffix; "
+                   "phaedrus-translate --mlir-to-llvmir makes LLVM IR of it")
     p.set_defaults(func=cmd_build)
 
     p = sub.add_parser("eval", help="build and time, on held-out inputs, the "

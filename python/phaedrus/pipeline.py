@@ -186,11 +186,10 @@ def instrument_mlir(program: Path, output: Path, granularity="function",
     return Path(output)
 
 
-def mlir_to_llvm_ir(program: Path, output: Path) -> Path:
-    """LLVM-dialect module -> textual LLVM IR: strip phaedrus IR (keeping what
-    --phaedrus-lower-profile made of it) and translate with
-    phaedrus-translate, which also emits the weights of indirect branches
-    (mlir-translate would drop them)."""
+def strip_phaedrus(program: Path) -> bytes:
+    """The LLVM-dialect module without phaedrus IR (vocabularies, traces,
+    models), keeping what --phaedrus-lower-profile made of it: what is
+    compiled, as MLIR text."""
     stripped = subprocess.run(
         [str(phaedrus_tool("phaedrus-opt")), str(program), "--phaedrus-strip",
          *debug_line_flags(program)],
@@ -198,9 +197,17 @@ def mlir_to_llvm_ir(program: Path, output: Path) -> Path:
     if stripped.returncode != 0:
         raise ToolError("phaedrus-opt --phaedrus-strip failed:\n" +
                         stripped.stderr.decode(errors="replace"))
+    return stripped.stdout
+
+
+def mlir_to_llvm_ir(program: Path, output: Path) -> Path:
+    """LLVM-dialect module -> textual LLVM IR: strip phaedrus IR
+    (strip_phaedrus) and translate with phaedrus-translate, which also
+    emits the weights of indirect branches (mlir-translate would drop
+    them)."""
     translate = subprocess.run(
         [str(phaedrus_tool("phaedrus-translate")), "--mlir-to-llvmir", "-o", str(output)],
-        input=stripped.stdout, stderr=subprocess.PIPE)
+        input=strip_phaedrus(program), stderr=subprocess.PIPE)
     if translate.returncode != 0:
         raise ToolError("phaedrus-translate --mlir-to-llvmir failed:\n" +
                         translate.stderr.decode(errors="replace"))
