@@ -857,12 +857,26 @@ class Evaluation:
                 f"a weak baseline; --pgo-input NAME trains it on a typical run "
                 f"of the corpus")
 
+    def warn_if_pgo_input_is_nearest(self, inp: Input, nearest: str):
+        """Mismatched PGO trained on the held-out input's nearest training
+        run is a matched baseline (a gawk user's: the same AWK program on
+        the same kind of data, overlap 0.996 with the oracle): its rows
+        would count in the summary's mismatch measures as a mismatch."""
+        if nearest != self.pgo_input.name:
+            return
+        log(f"warning: {inp.name}: mismatched PGO is trained on {nearest}, "
+            f"which is also this input's nearest training run: the 'mismatch' "
+            f"build then has a matched profile, and the summary's mismatch "
+            f"measures count it as mismatched; --pgo-input NAME trains it on "
+            f"a run unlike this input")
+
     def evaluate_input(self, inp: Input) -> dict:
         before = input_files_state(inp)
         descriptor = corpus_mod.featurize(inp.argv, stdin=inp.stdin, cwd=inp.cwd,
                                           locale=inp.run_locale())
         self.warn_if_pgo_input_is_far(inp, descriptor)
         nearest = self.nearest_run(descriptor)
+        self.warn_if_pgo_input_is_nearest(inp, nearest["name"])
         d = self.workdir / inp.name
         d.mkdir(exist_ok=True)
         log(f"eval {inp.name}: profiles (oracle, measured, predicted, nearest: "
@@ -973,6 +987,7 @@ class Evaluation:
             rows.append(self.evaluate_input(inp))
             print_row(rows[-1], self.clock)
             warn_if_waited(rows[-1])
+            warn_if_noisy(rows[-1])
         return {"format": FORMAT, "version": VERSION,
                 "program": str(self.program), "model": str(self.model),
                 "granularity": self.granularity,
@@ -1194,6 +1209,26 @@ def warn_if_waited(row):
         f"work's use of the caches and cores beside it; time on a quiet "
         f"machine for firmer speedups (or, for a program that waits by "
         f"design, with --clock wall on one)")
+
+
+# A plain build whose timings spread more than this (interquartile range over
+# the median) makes gains of a few percent fragile: eval says so.
+NOISY = 0.10
+
+
+def warn_if_noisy(row):
+    """Warns when the plain build's timings spread widely: the bootstrap
+    intervals measure this eval's noise, not the next one's (a gawk user's
+    two evals of the same binaries: the oracle 1.252 [1.211, 1.420] at a
+    plain spread of 17.4%, then 1.203 [1.152, 1.216])."""
+    spread = row.get("spread", {}).get("plain")
+    if spread is None or spread <= NOISY:
+        return
+    log(f"warning: {row['input']}: the plain build's timings spread "
+        f"{spread * 100:.1f}% (interquartile range over the median): gains "
+        f"smaller than that are fragile, and another eval may not fall in "
+        f"this one's intervals; raise --rounds, time a longer input, or a "
+        f"quieter machine")
 
 
 def _mix(weights: dict) -> str:

@@ -514,6 +514,33 @@ def test_eval_warns_when_the_default_pgo_input_shares_no_option(capsys):
     assert capsys.readouterr().err == ""
 
 
+def test_eval_warns_when_the_pgo_input_is_the_nearest_run(capsys):
+    """Mismatched PGO trained on the held-out input's nearest run (a gawk
+    user's: the same program on the same data, larger) is a matched
+    baseline: eval says so."""
+    from types import SimpleNamespace
+    host = SimpleNamespace(pgo_input=SimpleNamespace(name="colstats-nums_m"))
+    held = evaluate.Input("colstats-nums_l", ["gawk", "-f", "colstats.awk"])
+    evaluate.Evaluation.warn_if_pgo_input_is_nearest(host, held, "wordfreq-s")
+    assert capsys.readouterr().err == ""
+    evaluate.Evaluation.warn_if_pgo_input_is_nearest(host, held, "colstats-nums_m")
+    err = capsys.readouterr().err
+    assert ("warning: colstats-nums_l: mismatched PGO is trained on colstats-nums_m, "
+            "which is also this input's nearest training run") in err, err
+    assert "--pgo-input NAME" in err
+
+
+def test_eval_warns_when_the_plain_timings_spread_widely(capsys):
+    """A plain build timed with a spread of 17% (a gawk user's) cannot
+    resolve gains of a few percent: eval says so; 3% passes quietly."""
+    evaluate.warn_if_noisy({"input": "big", "spread": {"plain": 0.03}})
+    assert capsys.readouterr().err == ""
+    evaluate.warn_if_noisy({"input": "big", "spread": {"plain": 0.174}})
+    err = capsys.readouterr().err
+    assert "warning: big: the plain build's timings spread 17.4%" in err, err
+    assert "raise --rounds" in err
+
+
 def test_eval_says_when_the_timings_cannot_resolve_the_recoveries():
     """A recovery of 1.9 in [0.0, 1.9] is no result (a zstd user read it as
     one): eval warns when an interval spans more than 1."""
