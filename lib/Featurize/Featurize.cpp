@@ -156,6 +156,24 @@ bool isNumber(const std::string &arg, uint64_t &magnitude) {
   return true;
 }
 
+/// The length of an assignment's name (`N` in `N=100000`): an identifier
+/// before the first '=', with a value after it; 0 for any other argument.
+size_t assignmentName(const std::string &arg) {
+  size_t equals = arg.find('=');
+  if (equals == std::string::npos || equals == 0 || equals + 1 == arg.size() ||
+      equals > kMaxArgToken)
+    return 0;
+  auto isStart = [](char c) {
+    return c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+  };
+  if (!isStart(arg[0]))
+    return 0;
+  for (size_t i = 1; i < equals; ++i)
+    if (!isStart(arg[i]) && !(arg[i] >= '0' && arg[i] <= '9'))
+      return 0;
+  return equals;
+}
+
 std::string argToken(const std::string &arg) {
   bool plain = arg.size() <= kMaxArgToken &&
                std::none_of(arg.begin(), arg.end(), [](unsigned char c) {
@@ -401,6 +419,7 @@ bool mlir::phaedrus::featurize::featurize(const RunInput &input,
   // Options say the same in any order (as getopt reads them), so they are
   // sorted; operands keep their order among themselves.
   std::vector<std::string> options, operands;
+  size_t numOperands = 0; // (an assignment gives two tokens)
   bool optionsEnded = false;
   for (size_t i = 1; i < input.argv.size(); ++i) {
     const std::string &arg = input.argv[i];
@@ -409,8 +428,22 @@ bool mlir::phaedrus::featurize::featurize(const RunInput &input,
       continue;
     }
     if (optionsEnded || arg.size() < 2 || arg[0] != '-') {
-      operands.push_back("operand" + std::to_string(operands.size() + 1) + "=" +
-                         describeValue(arg));
+      std::string operand = "operand" + std::to_string(++numOperands) + "=";
+      // An assignment (awk's `-v N=100000` and `N=100000` operands, make's
+      // `CC=clang`, dd's `bs=1M`): its name alone, and its name with the
+      // value described as an operand's (`N=num16`), as a long option's
+      // value is; unless the whole argument names a file or a directory.
+      size_t nameEnd = assignmentName(arg);
+      uint64_t ignored = 0;
+      std::string whole = resolve(input, arg);
+      if (nameEnd && !isRegularFile(whole, ignored) && !isDirectory(whole)) {
+        std::string name = arg.substr(0, nameEnd + 1);
+        operands.push_back(operand + argToken(name));
+        operands.push_back(operand + argToken(name) +
+                           describeValue(arg.substr(nameEnd + 1)));
+        continue;
+      }
+      operands.push_back(operand + describeValue(arg));
       continue;
     }
     size_t equals = arg.find('=');

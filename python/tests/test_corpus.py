@@ -12,7 +12,7 @@ from phaedrus import corpus as corpus_mod
 from phaedrus.tools import REPO_ROOT, ToolError
 
 GOOD = {
-    "format": "phaedrus-corpus", "version": 1, "fingerprint": "42", "featurizer": 5,
+    "format": "phaedrus-corpus", "version": 1, "fingerprint": "42", "featurizer": 6,
     "vocabulary": {"name": "v", "fingerprint": "42", "entries": [
         {"id": 0, "kind": "function", "symbol": "main"},
         {"id": 1, "kind": "call_site", "symbol": "main", "index": 0, "callee": "f"},

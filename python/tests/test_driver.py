@@ -347,7 +347,7 @@ def test_corpus_train_predict_errors(tmp_path):
     # A trace cut short in its first records: the reader's diagnostics, not
     # the tool's command line.
     (tmp_path / "r.wpp.input.json").write_text(
-        json.dumps({"argv": ["p"], "descriptor": [], "featurizer": 5}))
+        json.dumps({"argv": ["p"], "descriptor": [], "featurizer": 6}))
     trace.write_bytes(b"PHDRWPP\n\x01\x00")
     result = phaedrus("corpus", trace, "-o", tmp_path / "c.json")
     assert result.returncode == 1
@@ -1381,7 +1381,7 @@ def test_the_locale_is_recorded_described_and_predicted_for(tmp_path):
         assert "never seen" not in result.stderr
     # A description whose locale is not one is refused, naming the field.
     (tmp_path / "u.wpp.input.json").write_text(json.dumps(
-        {"argv": ["loc"], "descriptor": [], "featurizer": 5, "locale": {"PATH": "/"}}))
+        {"argv": ["loc"], "descriptor": [], "featurizer": 6, "locale": {"PATH": "/"}}))
     result = phaedrus("corpus", tmp_path / "u.wpp", "-o", tmp_path / "c2.json")
     assert result.returncode == 1
     assert "\"locale\" must be an object of locale variables" in result.stderr

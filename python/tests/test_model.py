@@ -283,23 +283,23 @@ def test_corpus_refuses_mixed_builds_and_duplicate_names():
     # Runs described by different featurizer versions do not mix; the
     # corpus records the version, and a model trained on it carries it.
     with pytest.raises(ToolError, match="run b was described by featurizer "
-                                        "version 5, run a by version 2"):
+                                        "version 6, run a by version 2"):
         C.make_corpus([(v, dict(r0, name="a", featurizer=2)),
-                       (v, dict(r1, name="b", featurizer=5))])
-    corpus = C.make_corpus([(v, dict(r0, featurizer=5)), (v, dict(r1, featurizer=5))])
-    assert corpus["featurizer"] == 5
+                       (v, dict(r1, name="b", featurizer=6))])
+    corpus = C.make_corpus([(v, dict(r0, featurizer=6)), (v, dict(r1, featurizer=6))])
+    assert corpus["featurizer"] == 6
     assert all("featurizer" not in r for r in corpus["runs"])
     model, space, report = M.train(corpus, M.TrainConfig(kind="mlp", epochs=2,
                                                          progress=False))
-    assert "featurizer = 5 : i64" in M.model_ir(model, space, corpus, "mlp", report)
+    assert "featurizer = 6 : i64" in M.model_ir(model, space, corpus, "mlp", report)
     # Runs and corpora from before the version was recorded are version 1;
     # training (phaedrus train) and eval refuse such a corpus, naming both
-    # versions, because this build's featurizer is version 5.
+    # versions, because this build's featurizer is version 6.
     old = C.make_corpus([(v, r0), (v, r1)])
     assert old["featurizer"] == 1
-    assert C.featurizer_version() == 5
+    assert C.featurizer_version() == 6
     with pytest.raises(ToolError, match="described by featurizer version 1, "
-                                        "this build describes inputs as version 5"):
+                                        "this build describes inputs as version 6"):
         C.check_featurizer(old, "old.json")
     legacy = {k: x for k, x in corpus.items() if k != "featurizer"}
     assert "featurizer = 1 : i64" in M.model_ir(model, space, legacy, "mlp", report)

@@ -228,6 +228,37 @@ TEST(Featurize, AFileAttachedToAShortOptionIsDescribed) {
   EXPECT_FALSE(has(tokens, "opt=-T"));
 }
 
+TEST(Featurize, AssignmentsAreDescribedByNameAndValue) {
+  // awk's -v N=300000 (the -v is an option of its own: the featurizer does
+  // not know which options take a value) and a command-line assignment.
+  ScratchDir dir;
+  dir.write("prog.awk", "BEGIN { for (i = 0; i < N; i++) s += i }\n");
+  dir.write("data.txt", "1 2 3\n");
+  std::vector<std::string> tokens = run(
+      {{"gawk", "-f", "prog.awk", "-v", "N=300000", "OFS=,", "out=data.txt"},
+       "",
+       dir.path});
+  EXPECT_TRUE(has(tokens, "operand2=N=")) << ::testing::PrintToString(tokens);
+  EXPECT_TRUE(has(tokens, "operand2=N=num18"));
+  EXPECT_TRUE(has(tokens, "operand3=OFS="));
+  EXPECT_TRUE(has(tokens, "operand3=OFS=,"));
+  EXPECT_TRUE(has(tokens, "operand4=out=file"));
+  EXPECT_FALSE(has(tokens, "operand2=N=300000"));
+  // Other values of the parameter share its name's token.
+  std::vector<std::string> other = run(
+      {{"gawk", "-f", "prog.awk", "-v", "N=1000000"}, "", dir.path});
+  EXPECT_TRUE(has(other, "operand2=N="));
+  EXPECT_TRUE(has(other, "operand2=N=num19"));
+  // Not assignments: no name, a name that is not an identifier, no value,
+  // and a file whose name has a '='.
+  dir.write("a=b", "x\n");
+  tokens = run({{"p", "=5", "1x=2", "x=", "a=b"}, "", dir.path});
+  EXPECT_TRUE(has(tokens, "operand1==5"));
+  EXPECT_TRUE(has(tokens, "operand2=1x=2"));
+  EXPECT_TRUE(has(tokens, "operand3=x="));
+  EXPECT_TRUE(has(tokens, "operand4=file"));
+}
+
 TEST(Featurize, ArgumentsAfterDoubleDashAreOperands) {
   ScratchDir dir;
   std::vector<std::string> tokens = run({{"prog", "-v", "--", "-x", "--"}, "", dir.path});

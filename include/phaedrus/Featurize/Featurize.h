@@ -114,8 +114,9 @@ unsigned log2Bucket(uint64_t value);
 /// its files' size and number), where 3 gave its name; 5: the locale
 /// (`locale=`, `locale.collate=`), where 4 did not see it, and a file or
 /// directory attached to a short option (`-fFILE`: `opt=-f`, `opt=-f=file`),
-/// where 4 gave `opt=-fFILE`.
-constexpr unsigned kVersion = 5;
+/// where 4 gave `opt=-fFILE`; 6: an assignment operand (`N=100000`:
+/// `operandJ=N=`, `operandJ=N=num16`), where 5 gave it verbatim.
+constexpr unsigned kVersion = 6;
 
 /// Bytes of a file the content sketch reads at most (its prefix).
 constexpr uint64_t kSketchPrefix = 1 << 20;

@@ -16,7 +16,7 @@ phaedrus.vocabulary @v fingerprint(16334456020999947734) {
 }
 phaedrus.model @m lstm vocabulary(@v) fingerprint(16334456020999947734) vocab_size(2)
     descriptors(["argc=0", "stdin=none"])
-    hyperparameters({featurizer = 5 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
+    hyperparameters({featurizer = 6 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
                      hidden_size = 2 : i64, embedding_dim = 2 : i64, num_layers = 1 : i64})
     weights({"embedding.weight" = dense<1.0e30> : tensor<170x2xf32>, "output.weight" = dense<1.0e30> : tensor<170x2xf32>, "output.bias" = dense<1.0e30> : tensor<170xf32>, "lstm.weight_ih_l0" = dense<1.0e30> : tensor<8x2xf32>, "lstm.weight_hh_l0" = dense<1.0e30> : tensor<8x2xf32>, "lstm.bias_ih_l0" = dense<1.0e30> : tensor<8xf32>, "lstm.bias_hh_l0" = dense<1.0e30> : tensor<8xf32>})
 // expected-error @below {{prediction failed: the model's probability of token id}}

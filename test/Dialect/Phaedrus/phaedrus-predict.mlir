@@ -21,7 +21,7 @@ phaedrus.vocabulary @v fingerprint(16334456020999947734) {
 }
 phaedrus.model @m mlp vocabulary(@v) fingerprint(16334456020999947734) vocab_size(2)
     descriptors(["argc=0", "stdin=none"])
-    hyperparameters({featurizer = 5 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
+    hyperparameters({featurizer = 6 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
                      hidden_size = 1 : i64, validation_loss = 0.25 : f64})
     weights({"hidden.weight" = dense<[[1.0, 0.0]]> : tensor<1x2xf32>, "hidden.bias" = dense<0.0> : tensor<1xf32>,
              "output.weight" = dense<[[2.397895], [0.0]]> : tensor<2x1xf32>,
@@ -49,7 +49,7 @@ phaedrus.vocabulary @v fingerprint(16334456020999947734) {
 }
 phaedrus.model @m mlp vocabulary(@v) fingerprint(16334456020999947734) vocab_size(2)
     descriptors(["argc=0", "stdin=none"])
-    hyperparameters({featurizer = 5 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
+    hyperparameters({featurizer = 6 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
                      hidden_size = 1 : i64})
     weights({"hidden.weight" = dense<[[1.0, 0.0]]> : tensor<1x2xf32>, "hidden.bias" = dense<0.0> : tensor<1xf32>,
              "output.weight" = dense<[[2.397895], [0.0]]> : tensor<2x1xf32>,
@@ -75,7 +75,7 @@ phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(
                      buckets_per_octave = 4 : i64, hidden_size = 1 : i64})
     weights({"hidden.weight" = dense<[[1.0]]> : tensor<1x1xf32>, "hidden.bias" = dense<0.0> : tensor<1xf32>,
              "output.weight" = dense<[[1.0]]> : tensor<1x1xf32>, "output.bias" = dense<[0.0]> : tensor<1xf32>})
-// expected-error @below {{'phaedrus.predict' op uses model @m, trained on runs described by featurizer version 2; this build describes inputs as version 5 (docs/Featurizer.md): record the training runs again ('phaedrus run'; the traces are not what is stale, the descriptions next to them are), then 'phaedrus corpus' and 'phaedrus train'}}
+// expected-error @below {{'phaedrus.predict' op uses model @m, trained on runs described by featurizer version 2; this build describes inputs as version 6 (docs/Featurizer.md): record the training runs again ('phaedrus run'; the traces are not what is stale, the descriptions next to them are), then 'phaedrus corpus' and 'phaedrus train'}}
 phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
 
 // -----
@@ -92,7 +92,7 @@ phaedrus.vocabulary @v fingerprint(229832147292157202) {
 }
 phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(1)
     descriptors(["argc=0"])
-    hyperparameters({featurizer = 5.0 : f64, num_specials = 5 : i64, num_buckets = 161 : i64,
+    hyperparameters({featurizer = 6.0 : f64, num_specials = 5 : i64, num_buckets = 161 : i64,
                      buckets_per_octave = 4 : i64, hidden_size = 1 : i64})
     weights({"hidden.weight" = dense<[[1.0]]> : tensor<1x1xf32>, "hidden.bias" = dense<0.0> : tensor<1xf32>,
              "output.weight" = dense<[[1.0]]> : tensor<1x1xf32>, "output.bias" = dense<[0.0]> : tensor<1xf32>})
@@ -115,7 +115,7 @@ phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(
                      buckets_per_octave = 4 : i64, hidden_size = 1 : i64})
     weights({"hidden.weight" = dense<[[1.0]]> : tensor<1x1xf32>, "hidden.bias" = dense<0.0> : tensor<1xf32>,
              "output.weight" = dense<[[1.0]]> : tensor<1x1xf32>, "output.bias" = dense<[0.0]> : tensor<1xf32>})
-// expected-error @below {{trained on runs described by featurizer version 1; this build describes inputs as version 5}}
+// expected-error @below {{trained on runs described by featurizer version 1; this build describes inputs as version 6}}
 phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
 
 // -----
@@ -128,7 +128,7 @@ phaedrus.vocabulary @v fingerprint(7) {
   phaedrus.entry 0 function @f0
 }
 phaedrus.model @m mlp vocabulary(@v) fingerprint(7) vocab_size(1)
-    descriptors(["argc=0"]) hyperparameters({featurizer = 5 : i64, num_specials = 5 : i64, num_buckets = 161 : i64,
+    descriptors(["argc=0"]) hyperparameters({featurizer = 6 : i64, num_specials = 5 : i64, num_buckets = 161 : i64,
     buckets_per_octave = 4 : i64, hidden_size = 1 : i64}) weights({})
 // expected-error @below {{uses model @m, trained on another build of the program (its fingerprint is 7, this module's is}}
 phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
@@ -144,7 +144,7 @@ phaedrus.vocabulary @v fingerprint(229832147292157202) {
 }
 // expected-error @below {{cannot be run: weight 'hidden.weight' has shape [1x1], expected [4x1]}}
 phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(1)
-    descriptors(["argc=0"]) hyperparameters({featurizer = 5 : i64, num_specials = 5 : i64, num_buckets = 161 : i64,
+    descriptors(["argc=0"]) hyperparameters({featurizer = 6 : i64, num_specials = 5 : i64, num_buckets = 161 : i64,
     buckets_per_octave = 4 : i64, hidden_size = 4 : i64})
     weights({"hidden.weight" = dense<1.0> : tensor<1x1xf32>})
 phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
@@ -159,7 +159,7 @@ phaedrus.vocabulary @v fingerprint(229832147292157202) {
   phaedrus.entry 0 function @f0
 }
 phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(1)
-    descriptors(["argc=0"]) hyperparameters({featurizer = 5 : i64, num_specials = 5 : i64, num_buckets = 161 : i64,
+    descriptors(["argc=0"]) hyperparameters({featurizer = 6 : i64, num_specials = 5 : i64, num_buckets = 161 : i64,
     buckets_per_octave = 4 : i64, hidden_size = 1 : i64}) weights({})
 // expected-error @below {{cannot describe its input: standard input 'no/such/file' is not a regular file}}
 phaedrus.predict @m input(#phaedrus.input<argv = ["p"], stdin = "no/such/file">)
@@ -185,7 +185,7 @@ phaedrus.vocabulary @v fingerprint(229832147292157202) {
 }
 // expected-error @below {{weight 'hidden.bias' must hold f32 values, got 'f64'}}
 phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(1)
-    descriptors(["argc=0"]) hyperparameters({featurizer = 5 : i64, num_specials = 5 : i64, num_buckets = 161 : i64,
+    descriptors(["argc=0"]) hyperparameters({featurizer = 6 : i64, num_specials = 5 : i64, num_buckets = 161 : i64,
     buckets_per_octave = 4 : i64, hidden_size = 1 : i64})
     weights({"hidden.bias" = dense<0.0> : tensor<1xf64>})
 phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
@@ -201,7 +201,7 @@ phaedrus.vocabulary @v fingerprint(229832147292157202) {
 }
 // expected-error @below {{cannot be run: the model has no hyper-parameter 'embedding_dim'}}
 phaedrus.model @m lstm vocabulary(@v) fingerprint(229832147292157202) vocab_size(1)
-    descriptors(["argc=0"]) hyperparameters({featurizer = 5 : i64, num_specials = 5 : i64, num_buckets = 161 : i64,
+    descriptors(["argc=0"]) hyperparameters({featurizer = 6 : i64, num_specials = 5 : i64, num_buckets = 161 : i64,
     buckets_per_octave = 4 : i64, hidden_size = 1 : i64}) weights({})
 phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
 
@@ -228,7 +228,7 @@ phaedrus.vocabulary @v fingerprint(16334456020999947734) {
 }
 phaedrus.model @m mlp vocabulary(@v) fingerprint(16334456020999947734) vocab_size(2)
     descriptors(["argc=0", "stdin=none"]) runs(["text-9", "small-9", "random-1"])
-    hyperparameters({featurizer = 5 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
+    hyperparameters({featurizer = 6 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
                      hidden_size = 3 : i64, hidden_softmax = 1 : i64, output_counts = 1 : i64})
     weights({"hidden.weight" = dense<[[2.0, 0.0], [0.0, 0.0], [-2.0, 0.0]]> : tensor<3x2xf32>,
              "hidden.bias" = dense<0.0> : tensor<3xf32>,
@@ -250,7 +250,7 @@ phaedrus.vocabulary @v fingerprint(229832147292157202) {
 // expected-error @below {{cannot be run: the model names 1 training runs for its 2 hidden units (one run each)}}
 phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(1)
     descriptors(["argc=0"]) runs(["text-9"])
-    hyperparameters({featurizer = 5 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
+    hyperparameters({featurizer = 6 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
                      hidden_size = 2 : i64, hidden_softmax = 1 : i64, output_counts = 1 : i64})
     weights({"hidden.weight" = dense<0.0> : tensor<2x1xf32>, "hidden.bias" = dense<0.0> : tensor<2xf32>,
              "output.weight" = dense<1.0> : tensor<1x2xf32>, "output.bias" = dense<0.0> : tensor<1xf32>})
@@ -280,7 +280,7 @@ phaedrus.vocabulary @v fingerprint(16334456020999947734) {
 }
 phaedrus.model @m mlp vocabulary(@v) fingerprint(16334456020999947734) vocab_size(2)
     descriptors(["argc=0"]) runs(["big", "small"])
-    hyperparameters({featurizer = 5 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
+    hyperparameters({featurizer = 6 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
                      hidden_size = 2 : i64, hidden_softmax = 1 : i64, output_counts = 1 : i64, size_exponent = 1.0 : f64})
     weights({"hidden.weight" = dense<0.0> : tensor<2x1xf32>, "hidden.bias" = dense<0.0> : tensor<2xf32>,
              "output.weight" = dense<[[1.0, 0.0], [0.0, 3.0]]> : tensor<2x2xf32>,
@@ -304,7 +304,7 @@ phaedrus.vocabulary @v fingerprint(229832147292157202) {
 // expected-error @below {{cannot be run: the model has no hyper-parameter 'size_exponent' (its weights 'runs.log2_*' need it)}}
 phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(1)
     descriptors(["argc=0"])
-    hyperparameters({featurizer = 5 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
+    hyperparameters({featurizer = 6 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
                      hidden_size = 1 : i64, hidden_softmax = 1 : i64, output_counts = 1 : i64})
     weights({"hidden.weight" = dense<0.0> : tensor<1x1xf32>, "hidden.bias" = dense<0.0> : tensor<1xf32>,
              "output.weight" = dense<1.0> : tensor<1x1xf32>, "output.bias" = dense<0.0> : tensor<1xf32>,
@@ -322,7 +322,7 @@ phaedrus.vocabulary @v fingerprint(229832147292157202) {
 // expected-error @below {{cannot be run: the model has no weight 'runs.log2_size'}}
 phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(1)
     descriptors(["argc=0"])
-    hyperparameters({featurizer = 5 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
+    hyperparameters({featurizer = 6 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
                      hidden_size = 1 : i64, hidden_softmax = 1 : i64, output_counts = 1 : i64, size_exponent = 1.0 : f64})
     weights({"hidden.weight" = dense<0.0> : tensor<1x1xf32>, "hidden.bias" = dense<0.0> : tensor<1xf32>,
              "output.weight" = dense<1.0> : tensor<1x1xf32>, "output.bias" = dense<0.0> : tensor<1xf32>,
@@ -340,7 +340,7 @@ phaedrus.vocabulary @v fingerprint(229832147292157202) {
 // expected-error @below {{cannot be run: the model scales the totals of training runs (weights 'runs.log2_*'), but it does not blend runs' counts (hidden_softmax and output_counts are not both 1)}}
 phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(1)
     descriptors(["argc=0"])
-    hyperparameters({featurizer = 5 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
+    hyperparameters({featurizer = 6 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
                      hidden_size = 1 : i64, size_exponent = 1.0 : f64})
     weights({"hidden.weight" = dense<0.0> : tensor<1x1xf32>, "hidden.bias" = dense<0.0> : tensor<1xf32>,
              "output.weight" = dense<1.0> : tensor<1x1xf32>, "output.bias" = dense<0.0> : tensor<1xf32>,
@@ -358,7 +358,7 @@ phaedrus.vocabulary @v fingerprint(229832147292157202) {
 // expected-error @below {{cannot be run: hyper-parameter 'size_exponent' is 5.000000, expected 0 to 4}}
 phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(1)
     descriptors(["argc=0"])
-    hyperparameters({featurizer = 5 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
+    hyperparameters({featurizer = 6 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
                      hidden_size = 1 : i64, hidden_softmax = 1 : i64, output_counts = 1 : i64, size_exponent = 5.0 : f64})
     weights({"hidden.weight" = dense<0.0> : tensor<1x1xf32>, "hidden.bias" = dense<0.0> : tensor<1xf32>,
              "output.weight" = dense<1.0> : tensor<1x1xf32>, "output.bias" = dense<0.0> : tensor<1xf32>,
@@ -376,7 +376,7 @@ phaedrus.vocabulary @v fingerprint(229832147292157202) {
 // expected-error @below {{cannot be run: weight 'runs.log2_total' holds 100.000000, expected a log2 of at most 64}}
 phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(1)
     descriptors(["argc=0"])
-    hyperparameters({featurizer = 5 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
+    hyperparameters({featurizer = 6 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
                      hidden_size = 1 : i64, hidden_softmax = 1 : i64, output_counts = 1 : i64, size_exponent = 1.0 : f64})
     weights({"hidden.weight" = dense<0.0> : tensor<1x1xf32>, "hidden.bias" = dense<0.0> : tensor<1xf32>,
              "output.weight" = dense<1.0> : tensor<1x1xf32>, "output.bias" = dense<0.0> : tensor<1xf32>,
@@ -404,7 +404,7 @@ phaedrus.vocabulary @v fingerprint(16334456020999947734) {
 }
 phaedrus.model @m mlp vocabulary(@v) fingerprint(16334456020999947734) vocab_size(2)
     descriptors(["argc=0", "stdin=none"]) runs(["big", "small"])
-    hyperparameters({featurizer = 5 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
+    hyperparameters({featurizer = 6 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
                      hidden_size = 2 : i64, hidden_softmax = 1 : i64, output_counts = 1 : i64, size_exponent = 1.0 : f64})
     weights({"hidden.weight" = dense<0.0> : tensor<2x2xf32>, "hidden.bias" = dense<0.0> : tensor<2xf32>,
              "output.weight" = dense<[[1.0, 0.0], [0.0, 3.0]]> : tensor<2x2xf32>,
@@ -426,7 +426,7 @@ phaedrus.vocabulary @v fingerprint(229832147292157202) {
 // expected-error @below {{cannot be run: the model fixes token counts (weight 'tokens.fixed_count') but has no size law (weights 'runs.log2_*')}}
 phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(1)
     descriptors(["argc=0"])
-    hyperparameters({featurizer = 5 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
+    hyperparameters({featurizer = 6 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
                      hidden_size = 1 : i64, hidden_softmax = 1 : i64, output_counts = 1 : i64})
     weights({"hidden.weight" = dense<0.0> : tensor<1x1xf32>, "hidden.bias" = dense<0.0> : tensor<1xf32>,
              "output.weight" = dense<1.0> : tensor<1x1xf32>, "output.bias" = dense<0.0> : tensor<1xf32>,
@@ -444,7 +444,7 @@ phaedrus.vocabulary @v fingerprint(229832147292157202) {
 // expected-error @below {{cannot be run: weight 'tokens.fixed_count' holds -2.000000, expected a count or -1}}
 phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(1)
     descriptors(["argc=0"])
-    hyperparameters({featurizer = 5 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
+    hyperparameters({featurizer = 6 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
                      hidden_size = 1 : i64, hidden_softmax = 1 : i64, output_counts = 1 : i64, size_exponent = 1.0 : f64})
     weights({"hidden.weight" = dense<0.0> : tensor<1x1xf32>, "hidden.bias" = dense<0.0> : tensor<1xf32>,
              "output.weight" = dense<1.0> : tensor<1x1xf32>, "output.bias" = dense<0.0> : tensor<1xf32>,
@@ -463,7 +463,7 @@ phaedrus.vocabulary @v fingerprint(229832147292157202) {
 // expected-error @below {{cannot be run: weight 'tokens.fixed_count' has shape [2], expected [1]}}
 phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(1)
     descriptors(["argc=0"])
-    hyperparameters({featurizer = 5 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
+    hyperparameters({featurizer = 6 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
                      hidden_size = 1 : i64, hidden_softmax = 1 : i64, output_counts = 1 : i64, size_exponent = 1.0 : f64})
     weights({"hidden.weight" = dense<0.0> : tensor<1x1xf32>, "hidden.bias" = dense<0.0> : tensor<1xf32>,
              "output.weight" = dense<1.0> : tensor<1x1xf32>, "output.bias" = dense<0.0> : tensor<1xf32>,
@@ -483,7 +483,7 @@ phaedrus.vocabulary @v fingerprint(229832147292157202) {
 }
 // expected-error @below {{cannot be run: the model has no descriptor tokens: an mlp predicts from the run's descriptor, and needs at least one}}
 phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(1)
-    descriptors([]) hyperparameters({featurizer = 5 : i64, num_specials = 5 : i64, num_buckets = 161 : i64,
+    descriptors([]) hyperparameters({featurizer = 6 : i64, num_specials = 5 : i64, num_buckets = 161 : i64,
     buckets_per_octave = 4 : i64, hidden_size = 1 : i64})
     weights({"hidden.weight" = dense<0.0> : tensor<1x0xf32>, "hidden.bias" = dense<0.0> : tensor<1xf32>,
              "output.weight" = dense<1.0> : tensor<1x1xf32>, "output.bias" = dense<1.0> : tensor<1xf32>})
@@ -500,7 +500,7 @@ phaedrus.vocabulary @v fingerprint(229832147292157202) {
 }
 // expected-error @below {{cannot be run: weight 'output.bias' holds nan at element 0: a model's weights must be finite}}
 phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(1)
-    descriptors(["argc=0"]) hyperparameters({featurizer = 5 : i64, num_specials = 5 : i64, num_buckets = 161 : i64,
+    descriptors(["argc=0"]) hyperparameters({featurizer = 6 : i64, num_specials = 5 : i64, num_buckets = 161 : i64,
     buckets_per_octave = 4 : i64, hidden_size = 1 : i64})
     weights({"hidden.weight" = dense<0.0> : tensor<1x1xf32>, "hidden.bias" = dense<0.0> : tensor<1xf32>,
              "output.weight" = dense<1.0> : tensor<1x1xf32>, "output.bias" = dense<0x7FC00000> : tensor<1xf32>})
@@ -516,7 +516,7 @@ phaedrus.vocabulary @v fingerprint(229832147292157202) {
   phaedrus.entry 0 function @f0
 }
 phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(1)
-    descriptors(["argc=0"]) hyperparameters({featurizer = 5 : i64, num_specials = 5 : i64, num_buckets = 161 : i64,
+    descriptors(["argc=0"]) hyperparameters({featurizer = 6 : i64, num_specials = 5 : i64, num_buckets = 161 : i64,
     buckets_per_octave = 4 : i64, hidden_size = 1 : i64})
     weights({"hidden.weight" = dense<0.0> : tensor<1x1xf32>, "hidden.bias" = dense<0.0> : tensor<1xf32>,
              "output.weight" = dense<1.0> : tensor<1x1xf32>, "output.bias" = dense<1.0e3> : tensor<1xf32>})
@@ -535,7 +535,7 @@ phaedrus.vocabulary @v fingerprint(229832147292157202) {
 }
 // expected-error @below {{cannot be run: hyper-parameter 'validation_loss' is nan, expected a finite number}}
 phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(1)
-    descriptors(["argc=0"]) hyperparameters({featurizer = 5 : i64, num_specials = 5 : i64, num_buckets = 161 : i64,
+    descriptors(["argc=0"]) hyperparameters({featurizer = 6 : i64, num_specials = 5 : i64, num_buckets = 161 : i64,
     buckets_per_octave = 4 : i64, hidden_size = 1 : i64, validation_loss = 0x7FF8000000000000 : f64})
     weights({"hidden.weight" = dense<0.0> : tensor<1x1xf32>, "hidden.bias" = dense<0.0> : tensor<1xf32>,
              "output.weight" = dense<1.0> : tensor<1x1xf32>, "output.bias" = dense<1.0> : tensor<1xf32>})

@@ -8,7 +8,7 @@ phaedrus.vocabulary @phaedrus_vocabulary fingerprint(16334456020999947734) {
 phaedrus.model @model mlp vocabulary(@phaedrus_vocabulary) fingerprint(16334456020999947734) vocab_size(2)
     descriptors(["argc=0"]) runs(["huff", "plain"])
     run_arguments([["argc=1", "opt=-h"], ["argc=0"]])
-    hyperparameters({featurizer = 5 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
+    hyperparameters({featurizer = 6 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
                      hidden_size = 2 : i64, hidden_softmax = 1 : i64, output_counts = 1 : i64})
     weights({"hidden.weight" = dense<0.0> : tensor<2x1xf32>, "hidden.bias" = dense<[2.0, 0.0]> : tensor<2xf32>,
              "output.weight" = dense<[[10.0, 0.0], [0.0, 10.0]]> : tensor<2x2xf32>,

@@ -5,7 +5,7 @@ phaedrus.vocabulary @phaedrus_vocabulary fingerprint(42) {
 }
 phaedrus.model @model mlp vocabulary(@phaedrus_vocabulary) fingerprint(42) vocab_size(2)
     descriptors(["argc=0", "stdin=none"])
-    hyperparameters({featurizer = 5 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
+    hyperparameters({featurizer = 6 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
                      hidden_size = 1 : i64, validation_loss = 0.25 : f64})
     weights({"hidden.weight" = dense<[[1.0, 0.0]]> : tensor<1x2xf32>, "hidden.bias" = dense<0.0> : tensor<1xf32>,
              "output.weight" = dense<[[2.397895], [0.0]]> : tensor<2x1xf32>,

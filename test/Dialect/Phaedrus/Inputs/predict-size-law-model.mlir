@@ -8,7 +8,7 @@ phaedrus.vocabulary @phaedrus_vocabulary fingerprint(16334456020999947734) {
 }
 phaedrus.model @model mlp vocabulary(@phaedrus_vocabulary) fingerprint(16334456020999947734) vocab_size(2)
     descriptors(["argc=0"]) runs(["big", "small"])
-    hyperparameters({featurizer = 5 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
+    hyperparameters({featurizer = 6 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
                      hidden_size = 2 : i64, hidden_softmax = 1 : i64, output_counts = 1 : i64, size_exponent = 1.0 : f64})
     weights({"hidden.weight" = dense<0.0> : tensor<2x1xf32>, "hidden.bias" = dense<0.0> : tensor<2xf32>,
              "output.weight" = dense<[[1.0, 0.0], [0.0, 3.0]]> : tensor<2x2xf32>,
