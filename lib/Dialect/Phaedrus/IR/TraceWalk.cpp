@@ -362,14 +362,18 @@ mlir::phaedrus::buildCallGroupTable(VocabularyOp vocabulary,
 LogicalResult mlir::phaedrus::addEntryCounts(VocabularyOp vocabulary,
                                              ArrayRef<uint64_t> tokenCounts,
                                              llvm::StringMap<uint64_t> &entries,
-                                             Operation *diagnosticOp) {
+                                             Operation *diagnosticOp,
+                                             llvm::StringMap<uint64_t> *callsOut) {
   SmallVector<StringRef> enters(vocabulary.getNumEntries());
+  SmallVector<StringRef> callers(vocabulary.getNumEntries());
   SmallVector<EntryOp> groups;
   for (EntryOp entry : vocabulary.getBody().getOps<EntryOp>()) {
     if (entry.getKind() == EntryKind::Function)
       enters[entry.getId()] = entry.getSymbol();
-    else if (entry.getKind() == EntryKind::CallSite)
+    else if (entry.getKind() == EntryKind::CallSite) {
       enters[entry.getId()] = *entry.getCallee();
+      callers[entry.getId()] = entry.getSymbol();
+    }
     else if (entry.getKind() == EntryKind::Group)
       groups.push_back(entry);
     if (!enters[entry.getId()].empty())
@@ -386,16 +390,62 @@ LogicalResult mlir::phaedrus::addEntryCounts(VocabularyOp vocabulary,
                                          << " does not fit in 64 bits";
     return success();
   };
-  for (auto [id, count] : llvm::enumerate(tokenCounts))
+  auto ranIn = [&](StringRef caller, uint64_t count) {
+    if (callsOut && !caller.empty()) {
+      uint64_t &most = (*callsOut)[caller];
+      most = std::max(most, count);
+    }
+  };
+  for (auto [id, count] : llvm::enumerate(tokenCounts)) {
     if (count && !enters[id].empty() && failed(add(enters[id], count)))
       return failure();
+    ranIn(callers[id], count);
+  }
   // A group token enters the callee of each of its members.
   for (EntryOp group : groups)
     if (uint64_t count = tokenCounts[group.getId()])
-      for (int64_t member : group.getMembers().value_or(ArrayRef<int64_t>()))
+      for (int64_t member : group.getMembers().value_or(ArrayRef<int64_t>())) {
         if (failed(add(enters[member], count)))
           return failure();
+        ranIn(callers[member], count);
+      }
   return success();
+}
+
+unsigned mlir::phaedrus::withholdMisleadingEntryCounts(
+    Operation *module, const llvm::StringMap<uint64_t> &callsOut,
+    StringRef pass) {
+  StringRef entryName = PhaedrusDialect::getEntryCountAttrName();
+  StringRef weightsName = PhaedrusDialect::getBranchWeightsAttrName();
+  unsigned withheld = 0;
+  module->walk([&](FunctionOpInterface function) {
+    auto entry = function->getAttrOfType<EntryCountAttr>(entryName);
+    if (!entry)
+      return;
+    auto most = callsOut.find(SymbolTable::getSymbolName(function).getValue());
+    if (most == callsOut.end() ||
+        most->second / kMaxCallsPerEntryWithoutWeights <= entry.getCount())
+      return;
+    bool weighed = false;
+    function->walk([&](Operation *op) {
+      if (op->hasAttr(weightsName))
+        weighed = true;
+    });
+    if (weighed)
+      return;
+    function->removeAttr(entryName);
+    ++withheld;
+    function->emitRemark()
+        << pass << ": @" << SymbolTable::getSymbolName(function).getValue()
+        << " is left without an entry count: it is entered "
+        << entry.getCount() << " times, but a call in it ran "
+        << most->second
+        << " times, and without branch weights LLVM would estimate its "
+           "blocks from the entry count (about 32 turns a loop) and take "
+           "its loops for cold; a path-granularity trace gives its branch "
+           "weights";
+  });
+  return withheld;
 }
 
 unsigned mlir::phaedrus::attachEntryCounts(

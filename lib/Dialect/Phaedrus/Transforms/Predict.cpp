@@ -43,6 +43,7 @@ struct PhaedrusPredictPass
   LogicalResult predict(PredictOp op, uint64_t fingerprint,
                         SymbolTableCollection &symbolTable,
                         llvm::StringMap<uint64_t> &entries,
+                        llvm::StringMap<uint64_t> &callsOut,
                         PathBranchCounts &branches, ModelCache &models,
                         double &confidence);
 
@@ -376,6 +377,7 @@ static LogicalResult remarkBlend(PredictOp op, inference::Model &model,
 LogicalResult PhaedrusPredictPass::predict(PredictOp op, uint64_t fingerprint,
                                            SymbolTableCollection &symbolTable,
                                            llvm::StringMap<uint64_t> &entries,
+                                           llvm::StringMap<uint64_t> &callsOut,
                                            PathBranchCounts &branches,
                                            ModelCache &models,
                                            double &confidence) {
@@ -485,7 +487,7 @@ LogicalResult PhaedrusPredictPass::predict(PredictOp op, uint64_t fingerprint,
   if (failed(remarkBlend(op, *loaded, ids, weights, options.inputLog2Size,
                          model.getRunArgumentsAttr(), tokens)))
     return failure();
-  if (failed(addEntryCounts(vocabulary, counts, entries, op)))
+  if (failed(addEntryCounts(vocabulary, counts, entries, op, &callsOut)))
     return failure();
   dropDisagreeingShapes(op, *loaded, vocabulary, weights, counts);
   return branches.addPathCounts(vocabulary, counts, op);
@@ -534,13 +536,14 @@ void PhaedrusPredictPass::runOnOperation() {
     return signalPassFailure();
   }
   SymbolTableCollection symbolTable;
-  llvm::StringMap<uint64_t> entries;
+  llvm::StringMap<uint64_t> entries, callsOut;
   PathBranchCounts branches(module);
   ModelCache models;
   double confidence = 0;
   for (PredictOp op : predictOps) {
     double one = 0;
-    if (failed(predict(op, fingerprint, symbolTable, entries, branches, models, one)))
+    if (failed(predict(op, fingerprint, symbolTable, entries, callsOut, branches,
+                       models, one)))
       return signalPassFailure();
     confidence += one / predictOps.size();
     ++numPredictions;
@@ -550,4 +553,6 @@ void PhaedrusPredictPass::runOnOperation() {
   numBranchesAnnotated += branches.attach(Provenance::Model, confidence);
   numFunctionsAnnotated +=
       attachEntryCounts(module, entries, Provenance::Model, confidence);
+  numFunctionsAnnotated -=
+      withholdMisleadingEntryCounts(module, callsOut, "phaedrus-predict");
 }

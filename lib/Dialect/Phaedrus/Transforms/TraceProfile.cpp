@@ -157,7 +157,7 @@ struct PhaedrusTraceProfilePass
 
     // Entry counts per function symbol and edge counts from Ball-Larus
     // paths, summed over traces.
-    llvm::StringMap<uint64_t> entries;
+    llvm::StringMap<uint64_t> entries, callsOut;
     PathBranchCounts branches(module);
     for (TraceOp trace : traces) {
       auto vocabulary = symbolTable.lookupNearestSymbolFrom<VocabularyOp>(
@@ -169,18 +169,22 @@ struct PhaedrusTraceProfilePass
       FailureOr<SmallVector<uint64_t>> counts =
           walker.countTokens(trace, vocabulary.getNumEntries());
       if (failed(counts) ||
-          failed(addEntryCounts(vocabulary, *counts, entries, trace)) ||
+          failed(addEntryCounts(vocabulary, *counts, entries, trace,
+                                &callsOut)) ||
           failed(branches.addPathCounts(vocabulary, *counts, trace)))
         return signalPassFailure();
     }
     for (auto &[vocabulary, counts] : counted)
-      if (failed(addEntryCounts(vocabulary, counts, entries, vocabulary)) ||
+      if (failed(addEntryCounts(vocabulary, counts, entries, vocabulary,
+                                &callsOut)) ||
           failed(branches.addPathCounts(vocabulary, counts, vocabulary)))
         return signalPassFailure();
     numBranchesAnnotated += branches.attach(Provenance::Measured, 1.0);
 
     numFunctionsAnnotated +=
         attachEntryCounts(module, entries, Provenance::Measured, 1.0);
+    numFunctionsAnnotated -= withholdMisleadingEntryCounts(
+        module, callsOut, "phaedrus-trace-profile");
   }
 };
 } // namespace
