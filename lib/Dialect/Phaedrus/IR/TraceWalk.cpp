@@ -435,7 +435,8 @@ unsigned mlir::phaedrus::withholdMisleadingEntryCounts(
       return;
     function->removeAttr(entryName);
     ++withheld;
-    function->emitRemark()
+    // (At the function's location, without printing the function.)
+    mlir::emitRemark(function->getLoc())
         << pass << ": @" << SymbolTable::getSymbolName(function).getValue()
         << " is left without an entry count: it is entered "
         << entry.getCount() << " times, but a call in it ran "
