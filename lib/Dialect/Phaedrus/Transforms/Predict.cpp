@@ -13,7 +13,6 @@
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -38,13 +37,6 @@ struct PhaedrusPredictPass
     : public phaedrus::impl::PhaedrusPredictPassBase<PhaedrusPredictPass> {
   using PhaedrusPredictPassBase::PhaedrusPredictPassBase;
 
-  /// Functions some training run of the models used entered.
-  llvm::StringSet<> enteredInTraining;
-
-  /// Removes the entry count 0 of the functions in enteredInTraining, with
-  /// a remark; returns how many.
-  unsigned withholdUnsureZeros(ModuleOp module);
-
   /// Copies the vocabulary and model of `modelFile` into `module`; returns
   /// the model's name.
   FailureOr<StringAttr> importModelFile(ModuleOp module, uint64_t fingerprint);
@@ -54,13 +46,6 @@ struct PhaedrusPredictPass
                         llvm::StringMap<uint64_t> &callsOut,
                         PathBranchCounts &branches, ModelCache &models,
                         double &confidence);
-
-  /// A blending model: adds to `entered` the functions that some training
-  /// run entered (any run, whatever its weight in the blend).
-  static void collectEnteredInTraining(inference::Model &model,
-                                       VocabularyOp vocabulary,
-                                       size_t numRuns,
-                                       llvm::StringSet<> &entered);
 
   /// A blending model: zeroes in `counts` the path counts of the
   /// functions whose blended runs disagree on their paths by more than
@@ -144,40 +129,6 @@ void PhaedrusPredictPass::dropDisagreeingShapes(
                        "(LLVM estimates them; max-shape-disagreement="
                     << llvm::formatv("{0}", maxShapeDisagreement.getValue())
                     << "): " << llvm::join(dropped, ", ");
-}
-
-void PhaedrusPredictPass::collectEnteredInTraining(inference::Model &model,
-                                                   VocabularyOp vocabulary,
-                                                   size_t numRuns,
-                                                   llvm::StringSet<> &entered) {
-  if (!numRuns || !model.outputsCounts())
-    return;
-  const std::vector<float> &profiles = model.runProfiles();
-  auto ran = [&](int64_t token) {
-    size_t t = static_cast<size_t>(token);
-    if ((t + 1) * numRuns > profiles.size())
-      return false;
-    for (size_t r = 0; r < numRuns; ++r)
-      if (profiles[t * numRuns + r] > 0)
-        return true;
-    return false;
-  };
-  llvm::DenseMap<int64_t, StringRef> callees;
-  for (EntryOp entry : vocabulary.getBody().getOps<EntryOp>())
-    if (entry.getKind() == EntryKind::CallSite)
-      callees[entry.getId()] = *entry.getCallee();
-  for (EntryOp entry : vocabulary.getBody().getOps<EntryOp>()) {
-    if (!ran(entry.getId()))
-      continue;
-    if (entry.getKind() == EntryKind::Function)
-      entered.insert(entry.getSymbol());
-    else if (entry.getKind() == EntryKind::CallSite)
-      entered.insert(*entry.getCallee());
-    else if (entry.getKind() == EntryKind::Group)
-      for (int64_t member : entry.getMembers().value_or(ArrayRef<int64_t>()))
-        if (auto callee = callees.find(member); callee != callees.end())
-          entered.insert(callee->second);
-  }
 }
 
 FailureOr<StringAttr>
@@ -539,14 +490,11 @@ LogicalResult PhaedrusPredictPass::predict(PredictOp op, uint64_t fingerprint,
   if (failed(addEntryCounts(vocabulary, counts, entries, op, &callsOut)))
     return failure();
   dropDisagreeingShapes(op, *loaded, vocabulary, weights, counts);
-  collectEnteredInTraining(*loaded, vocabulary, weights.size(),
-                           enteredInTraining);
   return branches.addPathCounts(vocabulary, counts, op);
 }
 
 void PhaedrusPredictPass::runOnOperation() {
   ModuleOp module = getOperation();
-  enteredInTraining.clear();
   MLIRContext *context = module.getContext();
   uint64_t fingerprint = analyzeProgram(module).fingerprint;
   if (!(maxShapeDisagreement >= 0.0)) {
@@ -607,39 +555,4 @@ void PhaedrusPredictPass::runOnOperation() {
       attachEntryCounts(module, entries, Provenance::Model, confidence);
   numFunctionsAnnotated -=
       withholdMisleadingEntryCounts(module, callsOut, "phaedrus-predict");
-  numFunctionsAnnotated -= withholdUnsureZeros(module);
-}
-
-unsigned PhaedrusPredictPass::withholdUnsureZeros(ModuleOp module) {
-  // A count of 0 says the run never enters the function, and LLVM compiles
-  // it as cold. Where the blend says 0 but some training run entered it,
-  // that is the blend's runs' view, not what every input does (a gawk
-  // user's unseen AWK program, blended 0.99 from one run: 119 functions it
-  // called up to 924,954 times, 5% of its calls, got 0). Without a count
-  // LLVM optimises such a function as without a profile.
-  StringRef entryName = PhaedrusDialect::getEntryCountAttrName();
-  SmallVector<std::string> names;
-  module.walk([&](FunctionOpInterface function) {
-    auto entry = function->getAttrOfType<EntryCountAttr>(entryName);
-    StringRef name = SymbolTable::getSymbolName(function).getValue();
-    if (!entry || entry.getCount() != 0 || !enteredInTraining.contains(name))
-      return;
-    function->removeAttr(entryName);
-    names.push_back(("@" + name).str());
-  });
-  if (names.empty())
-    return 0;
-  numFunctionsUnsure += names.size();
-  size_t shown = std::min<size_t>(names.size(), 5);
-  // (At the module's location, without printing the module.)
-  mlir::emitRemark(module.getLoc())
-      << "phaedrus-predict: " << names.size() << " function"
-      << (names.size() == 1 ? "" : "s")
-      << " that the prediction never enters, but training runs did, "
-      << (names.size() == 1 ? "is" : "are")
-      << " left without an entry count (LLVM optimises them as without a "
-         "profile, not as cold): "
-      << llvm::join(ArrayRef<std::string>(names).take_front(shown), ", ")
-      << (names.size() > shown ? ", ..." : "");
-  return names.size();
 }

@@ -816,15 +816,13 @@ def PhaedrusPredictPass : Pass<"phaedrus-predict", "::mlir::ModuleOp"> {
     `#phaedrus.entry_count<N, model, confidence = c>` on every function the
     vocabulary names (0 for functions the prediction never enters), but for
     functions whose predicted calls say the entry count would mislead LLVM,
-    as `phaedrus-trace-profile` leaves them. A blending model's count of 0
-    for a function that some training run entered is left out too, with a
-    remark naming them: the blend's runs never enter it, but an input like
-    none of them may, and 0 makes LLVM compile it as cold (a gawk user's
-    unseen AWK program, blended 0.99 from one run: 119 functions it called
-    up to 924,954 times got 0). Measured on that input (21 interleaved
-    rounds by CPU time): 1.117x over no profile against 1.122x with the
-    zeros, the same within noise, and .text 1% larger; a function no
-    training run entered keeps its 0. The predict op is erased.
+    as `phaedrus-trace-profile` leaves them. The predict op is erased. (A
+    blending model's count of 0 for a function that another training run
+    entered stays 0, compiled as cold: leaving it without a count, as
+    "optimise it as without a profile", was tried on 2026-11-27 and made
+    Lua's numeric.lua 0.95-0.97x as fast as no profile, where the zeros
+    give 1.01x (21 interleaved rounds by CPU time, twice); on a gawk
+    user's unseen AWK program it changed nothing measurable.)
 
     `model-file` names a model written by `phaedrus train` (a module holding
     a `phaedrus.vocabulary` and a `phaedrus.model`): both are copied into the
@@ -898,9 +896,6 @@ def PhaedrusPredictPass : Pass<"phaedrus-predict", "::mlir::ModuleOp"> {
     Statistic<"numFunctionsUnweighted", "functions-unweighted",
               "Number of functions whose branch weights were left out: their "
               "blended runs disagree on their paths">,
-    Statistic<"numFunctionsUnsure", "functions-unsure-zero",
-              "Number of functions left without an entry count: the "
-              "prediction never enters them, but training runs did">,
     Statistic<"numFunctionsAnnotated", "functions-annotated",
               "Number of functions given an entry count">,
     Statistic<"numBranchesAnnotated", "branches-annotated",
