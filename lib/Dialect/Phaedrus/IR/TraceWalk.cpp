@@ -363,16 +363,16 @@ LogicalResult mlir::phaedrus::addEntryCounts(VocabularyOp vocabulary,
                                              ArrayRef<uint64_t> tokenCounts,
                                              llvm::StringMap<uint64_t> &entries,
                                              Operation *diagnosticOp,
-                                             llvm::StringMap<uint64_t> *callsOut) {
+                                             CallSiteCounts *callSites) {
   SmallVector<StringRef> enters(vocabulary.getNumEntries());
-  SmallVector<StringRef> callers(vocabulary.getNumEntries());
+  SmallVector<EntryOp> sites(vocabulary.getNumEntries());
   SmallVector<EntryOp> groups;
   for (EntryOp entry : vocabulary.getBody().getOps<EntryOp>()) {
     if (entry.getKind() == EntryKind::Function)
       enters[entry.getId()] = entry.getSymbol();
     else if (entry.getKind() == EntryKind::CallSite) {
       enters[entry.getId()] = *entry.getCallee();
-      callers[entry.getId()] = entry.getSymbol();
+      sites[entry.getId()] = entry;
     }
     else if (entry.getKind() == EntryKind::Group)
       groups.push_back(entry);
@@ -390,16 +390,16 @@ LogicalResult mlir::phaedrus::addEntryCounts(VocabularyOp vocabulary,
                                          << " does not fit in 64 bits";
     return success();
   };
-  auto ranIn = [&](StringRef caller, uint64_t count) {
-    if (callsOut && !caller.empty()) {
-      uint64_t &most = (*callsOut)[caller];
-      most = std::max(most, count);
+  auto ran = [&](EntryOp site, uint64_t count) {
+    if (callSites && site && count && site.getIndex()) {
+      uint64_t &total = (*callSites)[site.getSymbol()][*site.getIndex()];
+      total = llvm::SaturatingAdd(total, count);
     }
   };
   for (auto [id, count] : llvm::enumerate(tokenCounts)) {
     if (count && !enters[id].empty() && failed(add(enters[id], count)))
       return failure();
-    ranIn(callers[id], count);
+    ran(sites[id], count);
   }
   // A group token enters the callee of each of its members.
   for (EntryOp group : groups)
@@ -407,14 +407,13 @@ LogicalResult mlir::phaedrus::addEntryCounts(VocabularyOp vocabulary,
       for (int64_t member : group.getMembers().value_or(ArrayRef<int64_t>())) {
         if (failed(add(enters[member], count)))
           return failure();
-        ranIn(callers[member], count);
+        ran(sites[member], count);
       }
   return success();
 }
 
 unsigned mlir::phaedrus::withholdMisleadingEntryCounts(
-    Operation *module, const llvm::StringMap<uint64_t> &callsOut,
-    StringRef pass) {
+    Operation *module, const CallSiteCounts &callSites, StringRef pass) {
   StringRef entryName = PhaedrusDialect::getEntryCountAttrName();
   StringRef weightsName = PhaedrusDialect::getBranchWeightsAttrName();
   unsigned withheld = 0;
@@ -422,9 +421,13 @@ unsigned mlir::phaedrus::withholdMisleadingEntryCounts(
     auto entry = function->getAttrOfType<EntryCountAttr>(entryName);
     if (!entry)
       return;
-    auto most = callsOut.find(SymbolTable::getSymbolName(function).getValue());
-    if (most == callsOut.end() ||
-        most->second / kMaxCallsPerEntryWithoutWeights <= entry.getCount())
+    auto sitesOf = callSites.find(SymbolTable::getSymbolName(function).getValue());
+    if (sitesOf == callSites.end())
+      return;
+    uint64_t most = 0;
+    for (auto &[index, count] : sitesOf->second)
+      most = std::max(most, count);
+    if (most / kMaxCallsPerEntryWithoutWeights <= entry.getCount())
       return;
     bool weighed = false;
     function->walk([&](Operation *op) {
@@ -440,7 +443,7 @@ unsigned mlir::phaedrus::withholdMisleadingEntryCounts(
         << pass << ": @" << SymbolTable::getSymbolName(function).getValue()
         << " is left without an entry count: it is entered "
         << entry.getCount() << " times, but a call in it ran "
-        << most->second
+        << most
         << " times, and without branch weights LLVM would estimate its "
            "blocks from the entry count (about 32 turns a loop) and take "
            "its loops for cold; a path-granularity trace gives its branch "

@@ -43,7 +43,7 @@ struct PhaedrusPredictPass
   LogicalResult predict(PredictOp op, uint64_t fingerprint,
                         SymbolTableCollection &symbolTable,
                         llvm::StringMap<uint64_t> &entries,
-                        llvm::StringMap<uint64_t> &callsOut,
+                        CallSiteCounts &callSites,
                         PathBranchCounts &branches, ModelCache &models,
                         double &confidence);
 
@@ -377,7 +377,7 @@ static LogicalResult remarkBlend(PredictOp op, inference::Model &model,
 LogicalResult PhaedrusPredictPass::predict(PredictOp op, uint64_t fingerprint,
                                            SymbolTableCollection &symbolTable,
                                            llvm::StringMap<uint64_t> &entries,
-                                           llvm::StringMap<uint64_t> &callsOut,
+                                           CallSiteCounts &callSites,
                                            PathBranchCounts &branches,
                                            ModelCache &models,
                                            double &confidence) {
@@ -487,7 +487,7 @@ LogicalResult PhaedrusPredictPass::predict(PredictOp op, uint64_t fingerprint,
   if (failed(remarkBlend(op, *loaded, ids, weights, options.inputLog2Size,
                          model.getRunArgumentsAttr(), tokens)))
     return failure();
-  if (failed(addEntryCounts(vocabulary, counts, entries, op, &callsOut)))
+  if (failed(addEntryCounts(vocabulary, counts, entries, op, &callSites)))
     return failure();
   dropDisagreeingShapes(op, *loaded, vocabulary, weights, counts);
   return branches.addPathCounts(vocabulary, counts, op);
@@ -536,13 +536,14 @@ void PhaedrusPredictPass::runOnOperation() {
     return signalPassFailure();
   }
   SymbolTableCollection symbolTable;
-  llvm::StringMap<uint64_t> entries, callsOut;
+  llvm::StringMap<uint64_t> entries;
+  CallSiteCounts callSites;
   PathBranchCounts branches(module);
   ModelCache models;
   double confidence = 0;
   for (PredictOp op : predictOps) {
     double one = 0;
-    if (failed(predict(op, fingerprint, symbolTable, entries, callsOut, branches,
+    if (failed(predict(op, fingerprint, symbolTable, entries, callSites, branches,
                        models, one)))
       return signalPassFailure();
     confidence += one / predictOps.size();
@@ -554,5 +555,5 @@ void PhaedrusPredictPass::runOnOperation() {
   numFunctionsAnnotated +=
       attachEntryCounts(module, entries, Provenance::Model, confidence);
   numFunctionsAnnotated -=
-      withholdMisleadingEntryCounts(module, callsOut, "phaedrus-predict");
+      withholdMisleadingEntryCounts(module, callSites, "phaedrus-predict");
 }

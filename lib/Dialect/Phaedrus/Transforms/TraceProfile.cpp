@@ -157,7 +157,8 @@ struct PhaedrusTraceProfilePass
 
     // Entry counts per function symbol and edge counts from Ball-Larus
     // paths, summed over traces.
-    llvm::StringMap<uint64_t> entries, callsOut;
+    llvm::StringMap<uint64_t> entries;
+    CallSiteCounts callSites;
     PathBranchCounts branches(module);
     for (TraceOp trace : traces) {
       auto vocabulary = symbolTable.lookupNearestSymbolFrom<VocabularyOp>(
@@ -170,13 +171,13 @@ struct PhaedrusTraceProfilePass
           walker.countTokens(trace, vocabulary.getNumEntries());
       if (failed(counts) ||
           failed(addEntryCounts(vocabulary, *counts, entries, trace,
-                                &callsOut)) ||
+                                &callSites)) ||
           failed(branches.addPathCounts(vocabulary, *counts, trace)))
         return signalPassFailure();
     }
     for (auto &[vocabulary, counts] : counted)
       if (failed(addEntryCounts(vocabulary, counts, entries, vocabulary,
-                                &callsOut)) ||
+                                &callSites)) ||
           failed(branches.addPathCounts(vocabulary, counts, vocabulary)))
         return signalPassFailure();
     numBranchesAnnotated += branches.attach(Provenance::Measured, 1.0);
@@ -184,7 +185,7 @@ struct PhaedrusTraceProfilePass
     numFunctionsAnnotated +=
         attachEntryCounts(module, entries, Provenance::Measured, 1.0);
     numFunctionsAnnotated -= withholdMisleadingEntryCounts(
-        module, callsOut, "phaedrus-trace-profile");
+        module, callSites, "phaedrus-trace-profile");
   }
 };
 } // namespace

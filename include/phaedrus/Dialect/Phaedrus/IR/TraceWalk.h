@@ -118,14 +118,17 @@ void eraseUnusedGrammars(Operation *module);
 /// callee, a `group` token the callee of each of its members. Every function `vocabulary` names gets a count, 0 if never
 /// entered. Adds to `entries`, so several traces can be summed; fails with a
 /// diagnostic on `diagnosticOp` on 64-bit overflow.
-/// With `callsOut`, also the count of each caller's busiest call site
-/// (the most any one `call_site` token of it, or a group with one of its
-/// call sites as a member, ran), the larger of what is there and this.
+/// How often each call site ran, by caller and the site's index among the
+/// caller's recorded call sites, summed over traces.
+using CallSiteCounts = llvm::StringMap<llvm::DenseMap<uint64_t, uint64_t>>;
+
+/// With `callSites`, also adds how often each call site ran: its
+/// `call_site` token, and each group token it is a member of.
 LogicalResult addEntryCounts(VocabularyOp vocabulary,
                              ArrayRef<uint64_t> tokenCounts,
                              llvm::StringMap<uint64_t> &entries,
                              Operation *diagnosticOp,
-                             llvm::StringMap<uint64_t> *callsOut = nullptr);
+                             CallSiteCounts *callSites = nullptr);
 
 /// Attaches `phaedrus.entry_count` with `provenance` and `confidence` to
 /// every function of `module` that `entries` names; returns how many.
@@ -141,13 +144,13 @@ constexpr uint64_t kMaxCallsPerEntryWithoutWeights = 1024;
 
 /// Removes the entry count of each function of `module` that has no branch
 /// weights and a call site that ran more than
-/// kMaxCallsPerEntryWithoutWeights times its entries (`callsOut`, from
+/// kMaxCallsPerEntryWithoutWeights times its entries (`callSites`, from
 /// addEntryCounts), with a remark naming `pass`: an interpreter's loop,
 /// entered once and turning millions of times, would be estimated from a
 /// count of 1 and compiled as cold; without a count LLVM optimises it as
 /// it would without a profile. Returns how many.
 unsigned withholdMisleadingEntryCounts(Operation *module,
-                                       const llvm::StringMap<uint64_t> &callsOut,
+                                       const CallSiteCounts &callSites,
                                        StringRef pass);
 
 } // namespace mlir::phaedrus
