@@ -676,9 +676,14 @@ def PhaedrusTraceProfilePass : Pass<"phaedrus-trace-profile", "::mlir::ModuleOp"
     turns a loop, twice nested) is left without an entry count, with a
     remark: LLVM would estimate its blocks from the count and take its
     loops for cold, as it did gawk's interpreter loop `r_interpret`,
-    entered once with a call in it run 888,113 times (that run 0.93x as
-    fast as with no profile; 0.97x without the count). `phaedrus-predict`
-    does the same with predicted counts.
+    entered once with a call in it run 888,113 times (that run, by its own
+    trace, 0.935x and 0.925x as fast as with no profile in two interleaved
+    A/Bs of 15 and 31 rounds by CPU time; 0.970x and 0.947x without the
+    count). Lua's `luaV_execute` on numeric.lua is left without one too:
+    1.042x and 1.023x with its count, 1.030x and 1.021x without, the same
+    within noise. Function granularity stays a poor profile to build
+    with: record paths. `phaedrus-predict` does the same with predicted
+    counts.
 
     Path-granularity traces also give branch weights: each Ball-Larus path
     id is decoded on this (plain) module's function into the edges it took,
