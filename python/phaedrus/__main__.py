@@ -424,9 +424,13 @@ def cmd_build(args):
         predicted = Path(tmp) / "predicted.mlir"
         _predict_future_run(args, predicted, "build for")
         lowered = pipeline.lower_profile(predicted, Path(tmp) / "lowered.mlir")
+        # (Stripped once: --keep-ir writes what is compiled.)
+        stripped = None
         if args.keep_ir:
-            Path(args.keep_ir).write_bytes(pipeline.strip_phaedrus(lowered))
-        pipeline.mlir_to_binary(lowered, args.output, shlex.split(args.ldflags))
+            stripped = pipeline.strip_phaedrus(lowered)
+            Path(args.keep_ir).write_bytes(stripped)
+        pipeline.mlir_to_binary(lowered, args.output, shlex.split(args.ldflags),
+                                stripped=stripped)
     log(f"wrote {args.output} (optimised with the profile predicted for "
         f"{shlex.join(args.args)})")
 

@@ -200,14 +200,16 @@ def strip_phaedrus(program: Path) -> bytes:
     return stripped.stdout
 
 
-def mlir_to_llvm_ir(program: Path, output: Path) -> Path:
+def mlir_to_llvm_ir(program: Path, output: Path, stripped: bytes = None) -> Path:
     """LLVM-dialect module -> textual LLVM IR: strip phaedrus IR
-    (strip_phaedrus) and translate with phaedrus-translate, which also
-    emits the weights of indirect branches (mlir-translate would drop
-    them)."""
+    (strip_phaedrus; `stripped`, its result when the caller has it already)
+    and translate with phaedrus-translate, which also emits the weights of
+    indirect branches (mlir-translate would drop them)."""
+    if stripped is None:
+        stripped = strip_phaedrus(program)
     translate = subprocess.run(
         [str(phaedrus_tool("phaedrus-translate")), "--mlir-to-llvmir", "-o", str(output)],
-        input=strip_phaedrus(program), stderr=subprocess.PIPE)
+        input=stripped, stderr=subprocess.PIPE)
     if translate.returncode != 0:
         raise ToolError("phaedrus-translate --mlir-to-llvmir failed:\n" +
                         translate.stderr.decode(errors="replace"))
@@ -289,16 +291,16 @@ def say_if_large(program: Path, what: str):
 
 
 def mlir_to_binary(program: Path, output: Path, ldflags=(), link_runtime=False,
-                   cflags=("-O2",)) -> Path:
-    """LLVM-dialect module -> executable (mlir_to_llvm_ir, then
-    llvm_ir_to_binary)."""
+                   cflags=("-O2",), stripped: bytes = None) -> Path:
+    """LLVM-dialect module -> executable (mlir_to_llvm_ir, with `stripped`
+    if given, then llvm_ir_to_binary)."""
     say_if_large(program, f"compiling (clang-22 {' '.join(cflags)})")
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
     # The LLVM IR in a directory of its own: a file beside the output (as
     # OUTPUT.ll was) could be the user's own, and would be overwritten.
     with tempfile.TemporaryDirectory(prefix="phaedrus-ll-") as tmp:
-        ll = mlir_to_llvm_ir(program, Path(tmp) / "program.ll")
+        ll = mlir_to_llvm_ir(program, Path(tmp) / "program.ll", stripped)
         llvm_ir_to_binary(ll, output, ldflags, link_runtime, cflags)
     return output
 
