@@ -547,12 +547,14 @@ def main(argv=None):
     p.add_argument("--ldflags", default="", help="extra link flags, e.g. '-lm'")
     p.add_argument("--granularity", choices=pipeline.GRANULARITIES, default="function",
                    help="record function entries (with call sites), or also "
-                        "Ball-Larus acyclic paths (default: function). Only "
-                        "paths give branch weights: for 'phaedrus build' and "
-                        "'eval', record paths (function granularity leaves "
-                        "LLVM to estimate every branch, and on an interpreter "
-                        "even a run's own function profile ran slower than "
-                        "none: gawk 0.93-0.98x)")
+                        "Ball-Larus acyclic paths (default: function, the "
+                        "cheaper to record). Paths weigh every branch that "
+                        "ran: for 'phaedrus build' and 'eval', record paths "
+                        "(function granularity weighs only the branches its "
+                        "call sites' counts fix, 7-28%% of them, and leaves "
+                        "LLVM to estimate the rest: on gawk a run's own "
+                        "function profile ran 1.01x as fast as none, its "
+                        "path profile 1.22x)")
     p.set_defaults(func=cmd_instrument)
 
     p = sub.add_parser("compile", help="build the plain (uninstrumented) binary")

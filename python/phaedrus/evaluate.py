@@ -240,9 +240,9 @@ COMPARED = {"path": "entry counts and branch weights",
 def comparable(counters: dict, granularity: str) -> dict:
     """The counters a profile of `granularity` can be compared by: all of
     them for a path-granularity corpus; the entry counts only for a
-    function-granularity one, whose traces give no branch weights (against
-    the oracle's branch counters, even a run's own exact trace would
-    overlap its oracle near 0)."""
+    function-granularity one, whose traces weigh only the branches their
+    call sites' counts fix (against all of the oracle's branch counters,
+    even a run's own exact trace would overlap its oracle near 0)."""
     if granularity == "path":
         return counters
     return {k: v for k, v in counters.items() if k[0] == "entry"}

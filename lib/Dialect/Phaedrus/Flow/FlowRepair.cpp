@@ -262,7 +262,10 @@ bool mlir::phaedrus::repairFlow(LLVM::LLVMFuncOp function) {
     provenance = entryCount.getProvenance();
     confidence = entryCount.getConfidenceValue();
   }
-  if (!entryCount || entryCount.getCount() != flow.Blocks[0].Flow) {
+  // A function the profile gives no entry count (one left without it on
+  // purpose: withholdMisleadingEntryCounts) gets none: the flow's entry is
+  // what its weights imply, not a count.
+  if (entryCount && entryCount.getCount() != flow.Blocks[0].Flow) {
     function->setAttr(entryName, EntryCountAttr::get(context, flow.Blocks[0].Flow,
                                                       provenance, confidence));
     changed = true;

@@ -412,46 +412,6 @@ LogicalResult mlir::phaedrus::addEntryCounts(VocabularyOp vocabulary,
   return success();
 }
 
-unsigned mlir::phaedrus::withholdMisleadingEntryCounts(
-    Operation *module, const CallSiteCounts &callSites, StringRef pass) {
-  StringRef entryName = PhaedrusDialect::getEntryCountAttrName();
-  StringRef weightsName = PhaedrusDialect::getBranchWeightsAttrName();
-  unsigned withheld = 0;
-  module->walk([&](FunctionOpInterface function) {
-    auto entry = function->getAttrOfType<EntryCountAttr>(entryName);
-    if (!entry)
-      return;
-    auto sitesOf = callSites.find(SymbolTable::getSymbolName(function).getValue());
-    if (sitesOf == callSites.end())
-      return;
-    uint64_t most = 0;
-    for (auto &[index, count] : sitesOf->second)
-      most = std::max(most, count);
-    if (most / kMaxCallsPerEntryWithoutWeights <= entry.getCount())
-      return;
-    bool weighed = false;
-    function->walk([&](Operation *op) {
-      if (op->hasAttr(weightsName))
-        weighed = true;
-    });
-    if (weighed)
-      return;
-    function->removeAttr(entryName);
-    ++withheld;
-    // (At the function's location, without printing the function.)
-    mlir::emitRemark(function->getLoc())
-        << pass << ": @" << SymbolTable::getSymbolName(function).getValue()
-        << " is left without an entry count: it is entered "
-        << entry.getCount() << " times, but a call in it ran "
-        << most
-        << " times, and without branch weights LLVM would estimate its "
-           "blocks from the entry count (about 32 turns a loop) and take "
-           "its loops for cold; a path-granularity trace gives its branch "
-           "weights";
-  });
-  return withheld;
-}
-
 unsigned mlir::phaedrus::attachEntryCounts(
     Operation *module, const llvm::StringMap<uint64_t> &entries,
     Provenance provenance, double confidence) {

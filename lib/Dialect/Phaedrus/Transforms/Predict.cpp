@@ -496,7 +496,8 @@ LogicalResult PhaedrusPredictPass::predict(PredictOp op, uint64_t fingerprint,
 void PhaedrusPredictPass::runOnOperation() {
   ModuleOp module = getOperation();
   MLIRContext *context = module.getContext();
-  uint64_t fingerprint = analyzeProgram(module).fingerprint;
+  ProgramShape shape = analyzeProgram(module);
+  uint64_t fingerprint = shape.fingerprint;
   if (!(maxShapeDisagreement >= 0.0)) {
     module.emitError() << "phaedrus-predict: max-shape-disagreement must be "
                           "0 or more (a distance from 0 to 1; 1 keeps every "
@@ -554,6 +555,9 @@ void PhaedrusPredictPass::runOnOperation() {
   numBranchesAnnotated += branches.attach(Provenance::Model, confidence);
   numFunctionsAnnotated +=
       attachEntryCounts(module, entries, Provenance::Model, confidence);
-  numFunctionsAnnotated -=
-      withholdMisleadingEntryCounts(module, callSites, "phaedrus-predict");
+  numBranchesAnnotated +=
+      attachCallSiteWeights(module, shape, callSites, Provenance::Model,
+                            confidence);
+  numFunctionsAnnotated -= withholdMisleadingEntryCounts(
+      module, shape, callSites, "phaedrus-predict");
 }

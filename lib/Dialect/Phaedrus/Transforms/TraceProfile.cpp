@@ -38,6 +38,12 @@ struct PhaedrusTraceProfilePass
     // Traces of other files are checked against this program's fingerprint.
     std::vector<OwningOpRef<ModuleOp>> files;
     std::optional<uint64_t> programFingerprint;
+    std::optional<ProgramShape> shape;
+    auto analyze = [&] {
+      if (!shape)
+        shape = analyzeProgram(module);
+      programFingerprint = shape->fingerprint;
+    };
     SmallVector<TraceOp> traces;
     auto select = [&](ModuleOp from) {
       for (TraceOp trace : from.getOps<TraceOp>())
@@ -63,7 +69,7 @@ struct PhaedrusTraceProfilePass
     if (!traces.empty() &&
         llvm::any_of(module.getOps<FunctionOpInterface>(),
                      [](FunctionOpInterface f) { return !f.isExternal(); })) {
-      programFingerprint = analyzeProgram(module).fingerprint;
+      analyze();
       for (TraceOp trace : traces)
         if (ofAnotherBuild(trace, ""))
           return signalPassFailure();
@@ -90,7 +96,7 @@ struct PhaedrusTraceProfilePass
         return signalPassFailure();
       }
       if (!programFingerprint)
-        programFingerprint = analyzeProgram(module).fingerprint;
+        analyze();
       if ((*buffer)->getBuffer().starts_with(PHAEDRUS_TRACE_MAGIC)) {
         ImportWppOptions options;
         options.expectedFingerprint = *programFingerprint;
@@ -184,8 +190,13 @@ struct PhaedrusTraceProfilePass
 
     numFunctionsAnnotated +=
         attachEntryCounts(module, entries, Provenance::Measured, 1.0);
-    numFunctionsAnnotated -= withholdMisleadingEntryCounts(
-        module, callSites, "phaedrus-trace-profile");
+    if (!callSites.empty()) {
+      analyze();
+      numBranchesAnnotated += attachCallSiteWeights(
+          module, *shape, callSites, Provenance::Measured, 1.0);
+      numFunctionsAnnotated -= withholdMisleadingEntryCounts(
+          module, *shape, callSites, "phaedrus-trace-profile");
+    }
   }
 };
 } // namespace

@@ -112,17 +112,17 @@ uint64_t recordedLength(VocabularyOp vocabulary, ArrayRef<uint64_t> tokenCounts)
 /// a pass rewrote the traces that used them).
 void eraseUnusedGrammars(Operation *module);
 
-/// Function entries implied by per-token counts (one per vocabulary id, as
-/// TraceWalker::countTokens gives them for a trace, or a model predicts
-/// them): a `function` token enters its symbol, a `call_site` token its
-/// callee, a `group` token the callee of each of its members. Every function `vocabulary` names gets a count, 0 if never
-/// entered. Adds to `entries`, so several traces can be summed; fails with a
-/// diagnostic on `diagnosticOp` on 64-bit overflow.
 /// How often each call site ran, by caller and the site's index among the
 /// caller's recorded call sites, summed over traces.
 using CallSiteCounts = llvm::StringMap<llvm::DenseMap<uint64_t, uint64_t>>;
 
-/// With `callSites`, also adds how often each call site ran: its
+/// Function entries implied by per-token counts (one per vocabulary id, as
+/// TraceWalker::countTokens gives them for a trace, or a model predicts
+/// them): a `function` token enters its symbol, a `call_site` token its
+/// callee, a `group` token the callee of each of its members. Every
+/// function `vocabulary` names gets a count, 0 if never entered. Adds to
+/// `entries`, so several traces can be summed; fails with a diagnostic on
+/// `diagnosticOp` on 64-bit overflow. With `callSites`, also adds how often each call site ran: its
 /// `call_site` token, and each group token it is a member of.
 LogicalResult addEntryCounts(VocabularyOp vocabulary,
                              ArrayRef<uint64_t> tokenCounts,
@@ -135,23 +135,6 @@ LogicalResult addEntryCounts(VocabularyOp vocabulary,
 unsigned attachEntryCounts(Operation *module,
                            const llvm::StringMap<uint64_t> &entries,
                            Provenance provenance, double confidence);
-
-/// How many times its entry count a call site in a function may run before
-/// the entry count misleads LLVM, which, without branch weights, estimates
-/// the function's blocks from it and its static guess of about 32 turns a
-/// loop: 32^2, two nested loops.
-constexpr uint64_t kMaxCallsPerEntryWithoutWeights = 1024;
-
-/// Removes the entry count of each function of `module` that has no branch
-/// weights and a call site that ran more than
-/// kMaxCallsPerEntryWithoutWeights times its entries (`callSites`, from
-/// addEntryCounts), with a remark naming `pass`: an interpreter's loop,
-/// entered once and turning millions of times, would be estimated from a
-/// count of 1 and compiled as cold; without a count LLVM optimises it as
-/// it would without a profile. Returns how many.
-unsigned withholdMisleadingEntryCounts(Operation *module,
-                                       const CallSiteCounts &callSites,
-                                       StringRef pass);
 
 } // namespace mlir::phaedrus
 

@@ -1,15 +1,19 @@
-//===- BranchWeights.h - Branch weights from Ball-Larus path counts -*- C++ -*-===//
+//===- BranchWeights.h - Branch weights from trace counts -------*- C++ -*-===//
 //
 // Path-granularity traces (and predictions made from them) count Ball-Larus
 // paths. Decoding each path id on the plain function gives the edges it
-// took, so path counts determine edge counts, hence branch weights. Shared
-// by --phaedrus-trace-profile (measured) and --phaedrus-predict (model).
+// took, so path counts determine edge counts, hence branch weights.
+// Function-granularity traces count call sites, which fix the counts of
+// their blocks and, with the entry count, some edges. Shared by
+// --phaedrus-trace-profile (measured) and --phaedrus-predict (model).
 //
 //===----------------------------------------------------------------------===//
 #ifndef PHAEDRUS_DIALECT_PHAEDRUS_TRANSFORMS_BRANCHWEIGHTS_H
 #define PHAEDRUS_DIALECT_PHAEDRUS_TRANSFORMS_BRANCHWEIGHTS_H
 
 #include "phaedrus/Dialect/Phaedrus/IR/PhaedrusOps.h"
+#include "phaedrus/Dialect/Phaedrus/IR/TraceWalk.h"
+#include "phaedrus/Dialect/Phaedrus/Transforms/ProgramShape.h"
 
 #include "mlir/IR/BuiltinOps.h"
 
@@ -44,6 +48,35 @@ private:
   struct State;
   std::unique_ptr<State> state;
 };
+
+/// Function granularity: attaches `phaedrus.branch_weights` to every
+/// branch of a function whose edge counts its entry count and its call
+/// sites' counts (`callSites`, from addEntryCounts) fix by flow
+/// conservation, and that ran. A block's first call site (`shape`) runs as
+/// often as the block. Functions that already have branch weights (a path
+/// profile) or no entry count are left alone, and so is a function whose
+/// counts are not one flow. Returns how many branches were annotated.
+unsigned attachCallSiteWeights(ModuleOp module, const ProgramShape &shape,
+                               const CallSiteCounts &callSites,
+                               Provenance provenance, double confidence);
+
+/// How many times its entry count a call site in a function may run before
+/// the entry count misleads LLVM, which, without branch weights, estimates
+/// the function's blocks from it and its static guess of about 32 turns a
+/// loop: 32^2, two nested loops.
+constexpr uint64_t kMaxCallsPerEntryWithoutWeights = 1024;
+
+/// Removes the entry count of each function of `module` with a call site
+/// (`shape`) that ran more than kMaxCallsPerEntryWithoutWeights times its
+/// entries (`callSites`, from addEntryCounts) in a loop some branch of
+/// which has no weights, with a remark naming `pass`: an interpreter's
+/// loop, entered once and turning millions of times, would be estimated
+/// from a count of 1 and compiled as cold; without a count LLVM optimises
+/// it as it would without a profile. Returns how many.
+unsigned withholdMisleadingEntryCounts(ModuleOp module,
+                                       const ProgramShape &shape,
+                                       const CallSiteCounts &callSites,
+                                       StringRef pass);
 
 } // namespace mlir::phaedrus
 

@@ -670,20 +670,53 @@ def PhaedrusTraceProfilePass : Pass<"phaedrus-trace-profile", "::mlir::ModuleOp"
     traces never enter get a count of 0: measured as cold. Functions outside
     the vocabulary are left alone.
 
-    A function with no branch weights (a function-granularity trace) and a
-    call site that ran more than 1,024 times its entries
+    Function-granularity traces give the branch weights their call-site
+    counts fix (since 2026-11-27). A call runs as often as its block (the
+    first recorded call of a block; a later one can run less, after a call
+    that did not return), so each block with a recorded call has a count,
+    and the entry block has the entry count. Flow conservation (a block's
+    inflow is its count, and so is its outflow) then fixes more: a block
+    whose in-edges or out-edges are all known, an edge that is the one open
+    edge into or out of a block of known count, every edge of a block that
+    never ran. Every `llvm.cond_br`, `llvm.switch` and `llvm.indirectbr`
+    whose edges are all fixed, and that ran, gets them as measured
+    `phaedrus.branch_weights`; the others stay without (LLVM's static
+    estimate). Counts that are not one flow (a call counted more often than
+    its block can run: a `longjmp` out of it, a trace of other code) fix
+    nothing in that function. On real runs these are exactly the weights
+    the same run's path trace gives, where both have one: bzip2 small-9,
+    30 of the 438 branches the path trace weighs; Lua closures.lua, 240 of
+    861 (test_programs.py). A function whose branches have weights already
+    (a path-granularity trace) is left alone.
+
+    A function with a call site that ran more than 1,024 times its entries
     (`kMaxCallsPerEntryWithoutWeights`: LLVM's static guess of about 32
-    turns a loop, twice nested) is left without an entry count, with a
-    remark: LLVM would estimate its blocks from the count and take its
-    loops for cold, as it did gawk's interpreter loop `r_interpret`,
-    entered once with a call in it run 888,113 times (that run, by its own
-    trace, 0.935x and 0.925x as fast as with no profile in two interleaved
-    A/Bs of 15 and 31 rounds by CPU time; 0.970x and 0.947x without the
-    count). Lua's `luaV_execute` on numeric.lua is left without one too:
-    1.042x and 1.023x with its count, 1.030x and 1.021x without, the same
-    within noise. Function granularity stays a poor profile to build
-    with: record paths. `phaedrus-predict` does the same with predicted
-    counts.
+    turns a loop, twice nested) in a loop (strongly connected blocks) with
+    a branch that has no weights is left without an entry count, with a
+    remark: LLVM would estimate the loop's blocks from the count and take
+    them for cold, as it did gawk's interpreter loop `r_interpret`, entered
+    once with a call in it run 888,113 times (that run, by its own trace,
+    0.935x and 0.925x as fast as with no profile in two interleaved A/Bs of
+    15 and 31 rounds by CPU time; 0.970x and 0.947x without the count).
+    Lua's `luaV_execute` on numeric.lua is left without one too: 1.042x and
+    1.023x with its count, 1.030x and 1.021x without, the same within noise.
+    A loop whose branches the call sites fix keeps its count: the weights
+    say how often it turns. Measured with the function-granularity trace of
+    a run, built into a binary timed on the same script or data at a larger
+    size (interleaved rounds by CPU time, median speedup over no profile,
+    entry counts alone -> with the call sites' weights; the path trace's
+    for comparison): Lua objects.lua 1.055x -> 1.074x (path 1.124x, 31
+    rounds; 1.065x -> 1.126x and 1.045x -> 1.083x in two runs of 21),
+    numeric.lua 0.968x -> 0.991x (path 1.003x; 0.957x -> 0.984x, 0.970x ->
+    1.034x), gawk's wordlen.awk 0.964x -> 1.008x (0.974x -> 1.003x).
+    Filling the branches the counts leave open with profi's inferred flow
+    as well (measured, not adopted) grew gawk's binary from 0.75 to 1.2 MB
+    and was no faster beyond noise (1.033x against 1.003x; Lua objects
+    1.113x against 1.126x, numeric 0.968x against 0.984x): outside what the
+    counts fix, it guesses.
+    `phaedrus-predict` does both with predicted counts, whose blend of runs
+    is one flow up to rounding: a contradiction there fixes nothing where
+    it is, rather than nothing in the function.
 
     Path-granularity traces also give branch weights: each Ball-Larus path
     id is decoded on this (plain) module's function into the edges it took,
@@ -961,7 +994,11 @@ def PhaedrusLowerProfilePass : Pass<"phaedrus-lower-profile", "::mlir::ModuleOp"
     reachable from the entry that reach an exit), which changes the given
     counts as little as possible; only the entry count and branches that
     carry weights are written back, so a branch the profile says nothing
-    about keeps LLVM's static estimate. A consistent (measured) profile
+    about keeps LLVM's static estimate, and a function without an entry
+    count (one left without it on purpose, `--phaedrus-trace-profile`)
+    gets none (before 2026-11-27 it got the flow its weights implied, which
+    gave gawk's interpreter loop back the count of 1 that had been
+    withheld). A consistent (measured) profile
     passes unchanged. A function whose entry block is a loop header is left
     as it is. Cases of a switch that share a destination are one edge for
     the repair; the repaired count of that edge is split back over them in

@@ -1,0 +1,283 @@
+//===- CallSiteWeights.cpp - Branch weights from call-site counts ---------===//
+//
+// A function-granularity trace counts how often each recorded call site ran,
+// and a call runs exactly as often as its block: the first call of a block
+// runs every time the block is entered. With the entry count, those block
+// counts fix some edge counts by flow conservation (every block's inflow is
+// its count and so is its outflow), as a spanning tree's edges fix the rest
+// of a flow: a branch whose every edge the counts fix gets those counts as
+// its weights, measured, not guessed. A branch they leave open keeps LLVM's
+// static estimate.
+//
+//===----------------------------------------------------------------------===//
+
+#include "phaedrus/Dialect/Phaedrus/Transforms/BranchWeights.h"
+#include "phaedrus/Dialect/Phaedrus/IR/PhaedrusDialect.h"
+
+#include "mlir/IR/RegionGraphTraits.h"
+#include "llvm/ADT/SCCIterator.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::phaedrus;
+
+namespace {
+/// The flow of one function, solved from the counts it is given.
+class FlowSolver {
+public:
+  /// `tolerant`: counts that contradict each other by a little (a blend of
+  /// runs, rounded) fix nothing where they do, rather than nothing at all.
+  FlowSolver(LLVM::LLVMFuncOp function, bool tolerant) : tolerant(tolerant) {
+    for (Block &block : function.getBody()) {
+      blockIndex[&block] = blocks.size();
+      blocks.push_back({&block, {}, {}, std::nullopt});
+    }
+    for (auto [b, info] : llvm::enumerate(blocks))
+      for (unsigned i = 0; i < info.block->getNumSuccessors(); ++i) {
+        unsigned e = edges.size();
+        edges.push_back({static_cast<unsigned>(b),
+                         blockIndex[info.block->getSuccessor(i)], std::nullopt});
+        info.out.push_back(e);
+        blocks[edges.back().target].in.push_back(e);
+      }
+  }
+
+  /// Sets a block's count; false if it had another.
+  bool setBlock(Block *block, uint64_t count) {
+    std::optional<uint64_t> &known = blocks[blockIndex[block]].count;
+    if (known && *known != count)
+      return tolerant;
+    known = count;
+    return true;
+  }
+
+  /// Derives every count the given ones fix. False if they contradict
+  /// each other (more flow out of a block than into it): not a flow.
+  bool solve() {
+    // A block no edge enters, other than the entry, never ran.
+    for (auto [b, info] : llvm::enumerate(blocks))
+      if (b != 0 && info.in.empty() && !info.count)
+        info.count = 0;
+    // (The LLVM dialect's entry block has no in-edges: its inflow is the
+    // entry count.)
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      for (auto [b, info] : llvm::enumerate(blocks)) {
+        if (!info.count) {
+          if (auto in = sum(info.in); in && b != 0)
+            info.count = *in;
+          else if (auto out = sum(info.out); out && !info.out.empty())
+            info.count = *out;
+          else
+            continue;
+          changed = true;
+        }
+        // (A block without successors ends the flow: a return; the entry
+        // block's inflow is the entry count.)
+        int out = info.out.empty() ? 0 : fixOne(info.out, *info.count);
+        int in = b == 0 ? 0 : fixOne(info.in, *info.count);
+        if (out < 0 || in < 0)
+          return false;
+        changed |= out + in > 0;
+      }
+    }
+    return true;
+  }
+
+  /// The counts of `block`'s successor edges, if all are fixed.
+  std::optional<SmallVector<uint64_t>> outCounts(Block *block) const {
+    SmallVector<uint64_t> counts;
+    for (unsigned e : blocks[blockIndex.lookup(block)].out) {
+      if (!edges[e].count)
+        return std::nullopt;
+      counts.push_back(*edges[e].count);
+    }
+    return counts;
+  }
+
+private:
+  struct BlockInfo {
+    Block *block;
+    SmallVector<unsigned, 2> in, out; // edge numbers
+    std::optional<uint64_t> count;
+  };
+  struct Edge {
+    unsigned source, target;
+    std::optional<uint64_t> count;
+  };
+
+  std::optional<uint64_t> sum(ArrayRef<unsigned> list) const {
+    uint64_t total = 0;
+    for (unsigned e : list) {
+      if (!edges[e].count)
+        return std::nullopt;
+      total = llvm::SaturatingAdd(total, *edges[e].count);
+    }
+    return total;
+  }
+
+  /// With `total` known for the edges of `list`: a block that never ran
+  /// took none of them, and when one edge is open it carries the rest.
+  /// Returns how many edges it fixed, or -1 if the fixed ones cannot add
+  /// up to `total` (more than it, or all fixed and less).
+  int fixOne(ArrayRef<unsigned> list, uint64_t total) {
+    uint64_t known = 0;
+    SmallVector<unsigned, 4> open;
+    for (unsigned e : list) {
+      if (edges[e].count)
+        known = llvm::SaturatingAdd(known, *edges[e].count);
+      else
+        open.push_back(e);
+    }
+    if (known > total || (open.empty() && known != total))
+      return tolerant ? 0 : -1;
+    if (open.empty())
+      return 0;
+    if (total == known) { // nothing left: every open edge carries 0
+      for (unsigned e : open)
+        edges[e].count = 0;
+      return open.size();
+    }
+    if (open.size() != 1)
+      return 0;
+    edges[open.front()].count = total - known;
+    return 1;
+  }
+
+  bool tolerant;
+  SmallVector<BlockInfo> blocks;
+  SmallVector<Edge> edges;
+  llvm::DenseMap<Block *, unsigned> blockIndex;
+};
+} // namespace
+
+/// The recorded call sites of each function, in index order.
+static llvm::StringMap<SmallVector<const ProgramShape::CallSite *>>
+sitesByCaller(const ProgramShape &shape) {
+  llvm::StringMap<SmallVector<const ProgramShape::CallSite *>> byCaller;
+  for (const ProgramShape::CallSite &site : shape.sites)
+    byCaller[site.caller].push_back(&site);
+  return byCaller;
+}
+
+unsigned mlir::phaedrus::attachCallSiteWeights(ModuleOp module,
+                                               const ProgramShape &shape,
+                                               const CallSiteCounts &callSites,
+                                               Provenance provenance,
+                                               double confidence) {
+  StringRef entryName = PhaedrusDialect::getEntryCountAttrName();
+  StringRef weightsName = PhaedrusDialect::getBranchWeightsAttrName();
+  auto byCaller = sitesByCaller(shape);
+  unsigned annotated = 0;
+  for (auto function : module.getOps<LLVM::LLVMFuncOp>()) {
+    auto entry = function->getAttrOfType<EntryCountAttr>(entryName);
+    auto counted = callSites.find(function.getName());
+    auto sites = byCaller.find(function.getName());
+    // Only where the traces counted this function's call sites (function
+    // granularity) and no paths gave weights already.
+    if (!entry || counted == callSites.end() || sites == byCaller.end() ||
+        function.isExternal())
+      continue;
+    if (function
+            .walk([&](Operation *op) {
+              return op->hasAttr(weightsName) ? WalkResult::interrupt()
+                                              : WalkResult::advance();
+            })
+            .wasInterrupted())
+      continue;
+    // A measured profile is a flow; a predicted one is one up to rounding.
+    FlowSolver flow(function, provenance != Provenance::Measured);
+    bool consistent = flow.setBlock(&function.getBody().front(), entry.getCount());
+    // A block's first recorded call runs as often as the block; a later
+    // one as often or less (an earlier call that did not return).
+    llvm::SmallPtrSet<Block *, 16> seen;
+    for (const ProgramShape::CallSite *site : sites->second) {
+      Block *block = site->call->getBlock();
+      if (!seen.insert(block).second)
+        continue;
+      consistent &= flow.setBlock(block, counted->second.lookup(site->index));
+    }
+    // Measured counts that are not one flow (a longjmp out of a call) fix
+    // nothing here; the lowering's flow repair deals with what the profile
+    // does give.
+    if (!consistent || !flow.solve())
+      continue;
+    for (Block &block : function.getBody()) {
+      Operation *term = block.getTerminator();
+      if (!PhaedrusDialect::takesBranchWeights(term))
+        continue;
+      std::optional<SmallVector<uint64_t>> weights = flow.outCounts(&block);
+      if (!weights)
+        continue;
+      uint64_t total = 0;
+      for (uint64_t w : *weights)
+        total = llvm::SaturatingAdd(total, w);
+      if (!total)
+        continue; // never ran: LLVM keeps its static estimate
+      term->setAttr(weightsName, BranchWeightsAttr::get(term->getContext(),
+                                                        *weights, provenance,
+                                                        confidence));
+      ++annotated;
+    }
+  }
+  return annotated;
+}
+
+/// Whether LLVM, given `function`'s branch weights, sees how hot `block`
+/// is: every branch of the loop (strongly connected blocks) around it has
+/// weights. Otherwise LLVM guesses the loop's trip count (about 32).
+static bool loopIsWeighed(LLVM::LLVMFuncOp function, Block *block) {
+  StringRef weightsName = PhaedrusDialect::getBranchWeightsAttrName();
+  Region *body = &function.getBody();
+  for (auto scc = llvm::scc_begin(body); !scc.isAtEnd(); ++scc) {
+    if (!llvm::is_contained(*scc, block))
+      continue;
+    return llvm::all_of(*scc, [&](Block *member) {
+      Operation *term = member->getTerminator();
+      return !PhaedrusDialect::takesBranchWeights(term) ||
+             term->hasAttr(weightsName);
+    });
+  }
+  return false;
+}
+
+unsigned mlir::phaedrus::withholdMisleadingEntryCounts(
+    ModuleOp module, const ProgramShape &shape, const CallSiteCounts &callSites,
+    StringRef pass) {
+  StringRef entryName = PhaedrusDialect::getEntryCountAttrName();
+  auto byCaller = sitesByCaller(shape);
+  unsigned withheld = 0;
+  for (auto function : module.getOps<LLVM::LLVMFuncOp>()) {
+    auto entry = function->getAttrOfType<EntryCountAttr>(entryName);
+    if (!entry)
+      continue;
+    auto counted = callSites.find(function.getName());
+    auto sites = byCaller.find(function.getName());
+    if (counted == callSites.end() || sites == byCaller.end())
+      continue;
+    const ProgramShape::CallSite *busiest = nullptr;
+    uint64_t most = 0;
+    for (const ProgramShape::CallSite *site : sites->second)
+      if (uint64_t count = counted->second.lookup(site->index); count > most) {
+        most = count;
+        busiest = site;
+      }
+    if (!busiest || most / kMaxCallsPerEntryWithoutWeights <= entry.getCount())
+      continue;
+    if (loopIsWeighed(function, busiest->call->getBlock()))
+      continue;
+    function->removeAttr(entryName);
+    ++withheld;
+    // (At the function's location, without printing the function.)
+    mlir::emitRemark(function->getLoc())
+        << pass << ": @" << function.getName()
+        << " is left without an entry count: it is entered "
+        << entry.getCount() << " times, but a call in it ran " << most
+        << " times, and without branch weights around that call LLVM would "
+           "estimate its blocks from the entry count (about 32 turns a loop) "
+           "and take its loops for cold; a path-granularity trace gives its "
+           "branch weights";
+  }
+  return withheld;
+}
