@@ -5,5 +5,6 @@ cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build}
 ninja -C "$BUILD_DIR" phaedrus-doc
 cp "$BUILD_DIR/docs/Dialects/Phaedrus.md" docs/Dialects/Phaedrus.md
-cp "$BUILD_DIR/docs/PhaedrusPasses.md" docs/Passes.md
+# Both pass libraries' references, joined by the build (cmake/PassDocs.cmake).
+cp "$BUILD_DIR/docs/Passes.md" docs/Passes.md
 echo "docs/Dialects/Phaedrus.md and docs/Passes.md updated"

@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "phaedrus/Dialect/Phaedrus/IR/PhaedrusOps.h"
-#include "phaedrus/Dialect/Phaedrus/Transforms/ModelSpec.h"
+#include "phaedrus/Dialect/Phaedrus/Predict/ModelSpec.h"
 #include "phaedrus/Dialect/Phaedrus/Transforms/ProgramShape.h"
 #include "phaedrus/Featurize/Featurize.h"
 #include "ToolSupport.h"

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "phaedrus/Dialect/Phaedrus/IR/PhaedrusDialect.h"
+#include "phaedrus/Dialect/Phaedrus/Predict/Passes.h"
 #include "phaedrus/Dialect/Phaedrus/Transforms/Passes.h"
 #include "phaedrus/Dialect/Phaedrus/Transforms/ProgramShape.h"
 #include "ToolSupport.h"
@@ -31,6 +32,7 @@ static int optMain(int argc, char **argv) {
                   mlir::func::FuncDialect, mlir::cf::ControlFlowDialect,
                   mlir::arith::ArithDialect, mlir::DLTIDialect>();
   mlir::phaedrus::registerPhaedrusPasses();
+  mlir::phaedrus::registerPhaedrusPredictPasses();
   mlir::phaedrus::registerPhaedrusPipelines();
   mlir::phaedrus::addPhaedrusVersionPrinter();
   mlir::phaedrus::installOutOfMemoryHandler();

@@ -1,6 +1,6 @@
 //===- ModelSpec.h - phaedrus.model ops as inference inputs -----*- C++ -*-===//
-#ifndef PHAEDRUS_DIALECT_PHAEDRUS_TRANSFORMS_MODELSPEC_H
-#define PHAEDRUS_DIALECT_PHAEDRUS_TRANSFORMS_MODELSPEC_H
+#ifndef PHAEDRUS_DIALECT_PHAEDRUS_PREDICT_MODELSPEC_H
+#define PHAEDRUS_DIALECT_PHAEDRUS_PREDICT_MODELSPEC_H
 
 #include "phaedrus/Dialect/Phaedrus/IR/PhaedrusOps.h"
 #include "phaedrus/Inference/Inference.h"
@@ -21,4 +21,4 @@ FailureOr<std::unique_ptr<inference::Model>> loadModel(ModelOp model);
 
 } // namespace mlir::phaedrus
 
-#endif // PHAEDRUS_DIALECT_PHAEDRUS_TRANSFORMS_MODELSPEC_H
+#endif // PHAEDRUS_DIALECT_PHAEDRUS_PREDICT_MODELSPEC_H

@@ -1,6 +1,6 @@
 //===- ModelSpec.cpp - phaedrus.model ops as inference inputs -------------===//
 
-#include "phaedrus/Dialect/Phaedrus/Transforms/ModelSpec.h"
+#include "phaedrus/Dialect/Phaedrus/Predict/ModelSpec.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"

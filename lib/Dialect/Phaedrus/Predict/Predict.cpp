@@ -2,8 +2,8 @@
 
 #include "phaedrus/Dialect/Phaedrus/IR/TraceWalk.h"
 #include "phaedrus/Dialect/Phaedrus/Transforms/BranchWeights.h"
-#include "phaedrus/Dialect/Phaedrus/Transforms/ModelSpec.h"
-#include "phaedrus/Dialect/Phaedrus/Transforms/Passes.h"
+#include "phaedrus/Dialect/Phaedrus/Predict/ModelSpec.h"
+#include "phaedrus/Dialect/Phaedrus/Predict/Passes.h"
 #include "phaedrus/Dialect/Phaedrus/Transforms/ProgramShape.h"
 #include "phaedrus/Featurize/Featurize.h"
 
@@ -23,7 +23,7 @@
 
 namespace mlir::phaedrus {
 #define GEN_PASS_DEF_PHAEDRUSPREDICTPASS
-#include "phaedrus/Dialect/Phaedrus/Transforms/Passes.h.inc"
+#include "phaedrus/Dialect/Phaedrus/Predict/Passes.h.inc"
 } // namespace mlir::phaedrus
 
 using namespace mlir;
