@@ -12,4 +12,9 @@ file(WRITE "${OUT}" "${transforms}
 `--phaedrus-predict` runs models with oneDNN, so it has a library of its
 own: a tool gets it by linking `Phaedrus::PhaedrusPredict` and calling
 `registerPhaedrusPredictPasses()` (phaedrus/Dialect/Phaedrus/Predict/Passes.h).
-${predict}")
+${predict}
+## Named pipelines
+
+`--phaedrus-compress` and `--phaedrus-measured-profile` run the passes
+above in order: [Pipelines.md](Pipelines.md).
+")

@@ -23,7 +23,7 @@ struct CompressOptions : public PassPipelineOptions<CompressOptions> {
   Option<uint64_t> maxTokens{
       *this, "max-tokens",
       llvm::cl::desc("Refuse to fold a trace of more tokens than this "
-                     "(folding reads every token)"),
+                     "(folding reads every token) (default: 2^30)"),
       llvm::cl::init(uint64_t(1) << 30)};
 };
 } // namespace

@@ -91,12 +91,12 @@ def PhaedrusPredictPass : Pass<"phaedrus-predict", "::mlir::ModuleOp"> {
     Option<"seed", "seed", "int64_t", "-1",
            "Sample the generated profile with this seed (default -1: greedy)">,
     Option<"temperature", "temperature", "double", "1.0",
-           "Softmax temperature when sampling">,
+           "Softmax temperature when sampling (default: 1.0)">,
     Option<"maxShapeDisagreement", "max-shape-disagreement", "double", "0.5",
            "A blending model: leave out the branch weights of a function "
            "whose blended runs disagree on its paths by more than this (the "
            "blend-weighted mean total variation distance of each run's "
-           "path shares from the blend's, 0 to 1; 1 keeps every function's)">
+           "path shares from the blend's, 0 to 1; 1 keeps every function's) (default: 0.5)">
   ];
   let statistics = [
     Statistic<"numPredictions", "predictions", "Number of predict ops evaluated">,
@@ -106,7 +106,7 @@ def PhaedrusPredictPass : Pass<"phaedrus-predict", "::mlir::ModuleOp"> {
     Statistic<"numFunctionsAnnotated", "functions-annotated",
               "Number of functions given an entry count">,
     Statistic<"numBranchesAnnotated", "branches-annotated",
-              "Number of branches given weights from predicted path counts">
+              "Number of branches given weights from predicted path or call-site counts">
   ];
   let dependentDialects = ["::mlir::phaedrus::PhaedrusDialect"];
 }

@@ -199,7 +199,7 @@ def PhaedrusInstrumentPass : Pass<"phaedrus-instrument", "::mlir::ModuleOp"> {
   let options = [
     Option<"granularity", "granularity", "::mlir::phaedrus::Granularity",
            "::mlir::phaedrus::Granularity::Function",
-           "What to record",
+           "What to record (default: function)",
            [{::llvm::cl::values(
              clEnumValN(::mlir::phaedrus::Granularity::Function, "function",
                         "function entries with their call sites"),
@@ -208,14 +208,14 @@ def PhaedrusInstrumentPass : Pass<"phaedrus-instrument", "::mlir::ModuleOp"> {
     Option<"directCopies", "direct-copies", "bool", "true",
            "Give functions entered both by direct calls and otherwise an "
            "internal copy for the direct calls, which record their token "
-           "themselves">,
+           "themselves (default: true)">,
     Option<"narrowEvents", "narrow-events", "bool", "true",
            "At function granularity, record 16-bit events when every token "
-           "is below 2^16 (false: always 32-bit)">,
+           "is below 2^16 (false: always 32-bit) (default: true)">,
     Option<"threadCursor", "thread-cursor", "bool", "true",
            "Keep the event cursor in a local of each function, passed along "
            "direct calls as an argument and result, instead of in the "
-           "thread-local at every record">
+           "thread-local at every record (default: true)">
   ];
   let statistics = [
     Statistic<"numPathFunctions", "path-functions",
@@ -281,9 +281,9 @@ def PhaedrusExpandPass : Pass<"phaedrus-expand", "::mlir::ModuleOp"> {
   }];
   let options = [
     Option<"maxTokens", "max-tokens", "uint64_t", "uint64_t(1) << 30",
-           "Refuse to expand a trace into more tokens than this">,
+           "Refuse to expand a trace into more tokens than this (default: 2^30)">,
     Option<"inlineLimit", "inline-limit", "uint64_t", "1024",
-           "Longest sequence written inline; longer ones become dense_resource blobs">
+           "Longest sequence written inline; longer ones become dense_resource blobs (default: 1024)">
   ];
   let statistics = [
     Statistic<"numTracesExpanded", "traces-expanded", "Number of traces expanded">,
@@ -385,17 +385,17 @@ def PhaedrusCallGroupsPass : Pass<"phaedrus-call-groups", "::mlir::ModuleOp"> {
            "the groups in the traces' vocabularies)">,
     Option<"explain", "explain", "bool", "false",
            "Report each group, and why each call site that ends one has no "
-           "next member, as remarks on the program's calls">,
+           "next member, as remarks on the program's calls (default: false)">,
     Option<"maxPeriod", "max-period", "unsigned", "8",
-           "Longest block of items folded into a repeat afterwards">,
+           "Longest block of items folded into a repeat afterwards (default: 8)">,
     Option<"maxTokens", "max-tokens", "uint64_t", "uint64_t(1) << 30",
            "Refuse to fold a trace of more tokens than this (folding reads "
-           "every token)">,
+           "every token) (default: 2^30)">,
     Option<"minRepeatTokens", "min-repeat-tokens", "uint64_t", "0",
            "Write a repeat that stands for fewer tokens than this as its "
-           "tokens (fewer ops; the same trace)">,
+           "tokens (fewer ops; the same trace) (default: 0)">,
     Option<"inlineLimit", "inline-limit", "uint64_t", "1024",
-           "Longest token run written inline; longer ones become dense_resource blobs">
+           "Longest token run written inline; longer ones become dense_resource blobs (default: 1024)">
   ];
   let statistics = [
     Statistic<"numGroups", "groups", "Number of call groups in the program">,
@@ -466,28 +466,28 @@ def PhaedrusAugmentPass : Pass<"phaedrus-augment", "::mlir::ModuleOp"> {
            "The plain program (phaedrus IR or LLVM dialect file) whose call "
            "graph augmented traces must respect, when the module holds only traces">,
     Option<"copies", "copies", "unsigned", "4",
-           "Augmented traces made from each recorded trace (at most 1000)">,
-    Option<"seed", "seed", "uint64_t", "1", "Seed of the random choices">,
+           "Augmented traces made from each recorded trace (at most 1000) (default: 4)">,
+    Option<"seed", "seed", "uint64_t", "1", "Seed of the random choices (default: 1)">,
     ListOption<"transforms", "transforms", "std::string",
                "Transformations to apply: splice, drop-leaves, resample "
                "(default: all)">,
     Option<"spliceRate", "splice-rate", "double", "0.5",
-           "Probability that a copy is spliced with another trace">,
+           "Probability that a copy is spliced with another trace (default: 0.5)">,
     Option<"rareCount", "rare-count", "uint64_t", "2",
-           "Leaf call sites that run at most this often may be dropped">,
+           "Leaf call sites that run at most this often may be dropped (default: 2)">,
     Option<"dropRate", "drop-rate", "double", "0.5",
-           "Probability that each rare leaf call site is dropped">,
+           "Probability that each rare leaf call site is dropped (default: 0.5)">,
     Option<"spread", "spread", "unsigned", "1",
-           "Buckets away from its own that a resampled count may move">,
+           "Buckets away from its own that a resampled count may move (default: 1)">,
     Option<"maxEvents", "max-events", "uint64_t", "uint64_t(1) << 30",
            "Augment only recorded traces of at most this many events (each is "
-           "read in full, and each copy written in full)">,
+           "read in full, and each copy written in full) (default: 2^30)">,
     Option<"bucketsPerOctave", "buckets-per-octave", "unsigned", "4",
-           "Count buckets per doubling (the models' is 4)">,
+           "Count buckets per doubling (the models' is 4) (default: 4)">,
     Option<"maxPeriod", "max-period", "unsigned", "8",
-           "Longest block of items folded into a repeat">,
+           "Longest block of items folded into a repeat (default: 8)">,
     Option<"inlineLimit", "inline-limit", "uint64_t", "1024",
-           "Longest token run written inline; longer ones become dense_resource blobs">
+           "Longest token run written inline; longer ones become dense_resource blobs (default: 1024)">
   ];
   let statistics = [
     Statistic<"numAugmented", "augmented", "Number of augmented traces made">,
@@ -525,7 +525,7 @@ def PhaedrusMergeTracesPass : Pass<"phaedrus-merge-traces", "::mlir::ModuleOp"> 
     ListOption<"files", "files", "std::string",
                "Modules (phaedrus IR files) whose traces to bring in">,
     Option<"inlineLimit", "inline-limit", "uint64_t", "1024",
-           "Longest token run written inline; longer ones become dense_resource blobs">
+           "Longest token run written inline; longer ones become dense_resource blobs (default: 1024)">
   ];
   let statistics = [
     Statistic<"numTracesMerged", "traces-merged", "Number of traces brought in">,
@@ -575,15 +575,15 @@ def PhaedrusFoldRepeatsPass : Pass<"phaedrus-fold-repeats", "::mlir::ModuleOp"> 
   }];
   let options = [
     Option<"maxPeriod", "max-period", "unsigned", "8",
-           "Longest block of items folded into a repeat">,
+           "Longest block of items folded into a repeat (default: 8)">,
     Option<"maxTokens", "max-tokens", "uint64_t", "uint64_t(1) << 30",
            "Refuse to fold a trace of more tokens than this (folding reads "
-           "every token)">,
+           "every token) (default: 2^30)">,
     Option<"minRepeatTokens", "min-repeat-tokens", "uint64_t", "0",
            "Write a repeat that stands for fewer tokens than this as its "
-           "tokens (fewer ops; the same trace)">,
+           "tokens (fewer ops; the same trace) (default: 0)">,
     Option<"inlineLimit", "inline-limit", "uint64_t", "1024",
-           "Longest token run written inline; longer ones become dense_resource blobs">
+           "Longest token run written inline; longer ones become dense_resource blobs (default: 1024)">
   ];
   let statistics = [
     Statistic<"numTracesFolded", "traces-folded", "Number of traces folded">
@@ -631,9 +631,9 @@ def PhaedrusGrammarPass : Pass<"phaedrus-grammar", "::mlir::ModuleOp"> {
   }];
   let options = [
     Option<"minCount", "min-count", "unsigned", "3",
-           "Replace only pairs that occur at least this many times">,
+           "Replace only pairs that occur at least this many times (default: 3)">,
     Option<"inlineLimit", "inline-limit", "uint64_t", "1024",
-           "Longest token run written inline; longer ones become dense_resource blobs">
+           "Longest token run written inline; longer ones become dense_resource blobs (default: 1024)">
   ];
   let statistics = [
     Statistic<"numRules", "rules", "Number of grammar rules made">
@@ -761,7 +761,7 @@ def PhaedrusTraceProfilePass : Pass<"phaedrus-trace-profile", "::mlir::ModuleOp"
     Statistic<"numFunctionsAnnotated", "functions-annotated",
               "Number of functions given an entry count">,
     Statistic<"numBranchesAnnotated", "branches-annotated",
-              "Number of branches given weights from Ball-Larus path counts">
+              "Number of branches given weights from Ball-Larus path counts or call-site counts">
   ];
   let dependentDialects = ["::mlir::phaedrus::PhaedrusDialect"];
 }
@@ -829,7 +829,7 @@ def PhaedrusStaticEstimatePass : Pass<"phaedrus-static-estimate", "::mlir::Modul
     Option<"entryCount", "entry-count", "uint64_t", "1048576",
            "How often each root function (main, address-taken, externally "
            "visible and not called here) is taken to be entered: the scale "
-           "of every count">
+           "of every count (default: 1048576)">
   ];
   let statistics = [
     Statistic<"numFunctionsAnnotated", "functions-annotated",
@@ -938,16 +938,16 @@ def PhaedrusLowerProfilePass : Pass<"phaedrus-lower-profile", "::mlir::ModuleOp"
   }];
   let options = [
     Option<"keepAnnotations", "keep-annotations", "bool", "false",
-           "Keep the phaedrus profile attributes after lowering">,
+           "Keep the phaedrus profile attributes after lowering (default: false)">,
     Option<"emitSummary", "emit-summary", "bool", "true",
-           "Emit the ProfileSummary module flag">,
+           "Emit the ProfileSummary module flag (default: true)">,
     Option<"repairFlow", "repair-flow", "bool", "true",
-           "Make each function's counts a consistent flow first (profi)">,
+           "Make each function's counts a consistent flow first (profi) (default: true)">,
     Option<"markHotCold", "mark-hot-cold", "bool", "true",
-           "Mark hot functions inline_hint and cold ones cold, as LLVM's PGO does">,
+           "Mark hot functions inline_hint and cold ones cold, as LLVM's PGO does (default: true)">,
     Option<"loopHeaderWeights", "loop-header-weights", "bool", "true",
            "Give irreducible loop headers and indirectbr targets their count "
-           "(phaedrus.irr_loop_weight), as LLVM's PGO does">
+           "(phaedrus.irr_loop_weight), as LLVM's PGO does (default: true)">
   ];
   let statistics = [
     Statistic<"numRepaired", "repaired-functions", "Number of functions whose counts the flow repair changed">,
