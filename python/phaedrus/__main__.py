@@ -430,7 +430,9 @@ def cmd_build(args):
             stripped = pipeline.strip_phaedrus(lowered)
             Path(args.keep_ir).write_bytes(stripped)
         pipeline.mlir_to_binary(lowered, args.output, shlex.split(args.ldflags),
-                                stripped=stripped)
+                                stripped=stripped,
+                                shown_as=f"{Path(args.program).name} with its "
+                                         f"predicted profile")
     log(f"wrote {args.output} (optimised with the profile predicted for "
         f"{shlex.join(args.args)})")
 

@@ -752,16 +752,20 @@ class Evaluation:
         log(f"eval: building plain, clang-instrumented and {self.granularity}-"
             f"instrumented binaries of {self.program}")
         if self.granularity == "function":
-            log("eval: the corpus is of function-granularity traces, which give "
-                "no branch weights: overlap, hot coverage and totals compare the "
-                "profiles' entry counts only (a path-granularity corpus, "
-                "'phaedrus instrument --granularity path', compares branches too)")
+            log("eval: the corpus is of function-granularity traces, which weigh "
+                "only the branches their call sites' counts fix: overlap, hot "
+                "coverage and totals compare the profiles' entry counts only (a "
+                "path-granularity corpus, 'phaedrus instrument --granularity "
+                "path', compares branches too)")
         # The instrumented module first: its fingerprint says whether the
         # corpus is of this program, before minutes of builds.
         inst_mlir = self.path("instrumented.mlir")
         self.reuse.step("instrument", [inst_mlir], [self.program], [self.granularity],
-                        lambda: pipeline.instrument_mlir(self.program, inst_mlir,
-                                                         self.granularity))
+                        lambda: pipeline.instrument_mlir(
+                            self.program, inst_mlir, self.granularity,
+                            why=(", for the fingerprint and vocabulary; "
+                                 f"{self.given_instrumented.name} records"
+                                 if self.given_instrumented else "")))
         fingerprint = pipeline.fingerprint_of(inst_mlir)
         if str(fingerprint) != str(self.corpus["fingerprint"]):
             raise ToolError(

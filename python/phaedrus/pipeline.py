@@ -158,15 +158,16 @@ GRANULARITIES = ("function", "path")
 
 
 def instrument_mlir(program: Path, output: Path, granularity="function",
-                    narrow_events=True) -> Path:
+                    narrow_events=True, why: str = "") -> Path:
     """Adds WPP recording at `granularity` ("function" or "path"); the result
     keeps the phaedrus.vocabulary of its tokens. `narrow_events=False` keeps
     function events 32-bit even when every token fits in 16 bits (the pass's
-    narrow-events option)."""
+    narrow-events option). `why`, if given, follows the granularity in the
+    progress message."""
     if granularity not in GRANULARITIES:
         raise ToolError(f"unknown granularity '{granularity}': use one of "
                         f"{', '.join(GRANULARITIES)}")
-    say_if_large(program, f"instrumenting ({granularity} granularity)")
+    say_if_large(program, f"instrumenting ({granularity} granularity{why})")
     options = f"granularity={granularity}"
     if not narrow_events:
         options += " narrow-events=false"
@@ -279,22 +280,26 @@ def llvm_ir_to_binary(ll: Path, output: Path, ldflags=(), link_runtime=False,
 LARGE_MODULE_BYTES = 8 << 20
 
 
-def say_if_large(program: Path, what: str):
-    """Logs `what` (a step about to run on `program`) for a large module."""
+def say_if_large(program: Path, what: str, shown_as: str = None):
+    """Logs `what` (a step about to run on `program`, which the message
+    calls `shown_as` if given: a temporary file's name means nothing to
+    the user) for a large module."""
     try:
         size = Path(program).stat().st_size
     except OSError:
         return
     if size >= LARGE_MODULE_BYTES:
-        log(f"{what} {Path(program).name} ({size / 2**20:.0f} MB of IR): a "
-            f"large program takes a while")
+        log(f"{what} {shown_as or Path(program).name} ({size / 2**20:.0f} MB "
+            f"of IR): a large program takes a while")
 
 
 def mlir_to_binary(program: Path, output: Path, ldflags=(), link_runtime=False,
-                   cflags=("-O2",), stripped: bytes = None) -> Path:
+                   cflags=("-O2",), stripped: bytes = None,
+                   shown_as: str = None) -> Path:
     """LLVM-dialect module -> executable (mlir_to_llvm_ir, with `stripped`
-    if given, then llvm_ir_to_binary)."""
-    say_if_large(program, f"compiling (clang-22 {' '.join(cflags)})")
+    if given, then llvm_ir_to_binary). `shown_as` names `program` in
+    progress messages."""
+    say_if_large(program, f"compiling (clang-22 {' '.join(cflags)})", shown_as)
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
     # The LLVM IR in a directory of its own: a file beside the output (as

@@ -1077,6 +1077,15 @@ def test_long_steps_on_a_large_module_say_what_they_do(tmp_path, capsys, monkeyp
     assert "phaedrus: instrumenting (path granularity) w.mlir (0 MB of IR): a large " \
         "program takes a while" in err
     assert "phaedrus: compiling (clang-22 -O2) w.mlir" in err
+    # A temporary file (build's lowered module, eval's instrumenting for the
+    # fingerprint only) is named as the user knows it.
+    pipeline.mlir_to_binary(module, tmp_path / "w.plain",
+                            shown_as="w.mlir with its predicted profile")
+    pipeline.instrument_mlir(module, tmp_path / "w.inst.mlir",
+                             why=", for the fingerprint; w.inst records")
+    err = capsys.readouterr().err
+    assert "phaedrus: compiling (clang-22 -O2) w.mlir with its predicted profile (0 MB" in err
+    assert "instrumenting (function granularity, for the fingerprint; w.inst records) w.mlir" in err
 
 
 def test_ir_takes_each_sources_flags_from_a_compilation_database(tmp_path):

@@ -248,7 +248,7 @@ def test_mass_and_shape():
 
 
 def test_function_granularity_compares_entry_counts_only():
-    """A function-granularity profile has no branch weights: compared with
+    """A function-granularity profile weighs few branches: compared with
     the oracle's branches too, a run's own exact profile would overlap it
     little; by entry counts, fully."""
     oracle = evaluate.profile_counters(IR)
