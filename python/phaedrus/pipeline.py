@@ -234,6 +234,68 @@ def linker_for(module) -> Path:
     return llvm_tool("clang++" if needs_cxx_runtime(module) else "clang")
 
 
+def _library_search_dirs() -> list:
+    """The directories clang-22 links libraries from (-print-search-dirs)."""
+    try:
+        out = subprocess.run([str(llvm_tool("clang")), "-print-search-dirs"],
+                             capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return []
+    for line in out.splitlines():
+        if line.startswith("libraries: ="):
+            # (Resolved: /lib is /usr/lib on a merged /usr.)
+            return list(dict.fromkeys(Path(d).resolve() for d in
+                                      line[len("libraries: ="):].split(":")
+                                      if d and Path(d).is_dir()))
+    return []
+
+
+def libraries_defining(symbols) -> dict:
+    """Which -l flags would define `symbols` (C names): the shared
+    libraries of clang's search path that export them (`nm -D`; a linker
+    script such as Debian's libm.so stands for the libraries it names).
+    Returns {flag: [symbols]}, chosen greedily so that each symbol is under
+    one flag, the flag that defines the most of them first; symbols no
+    library there defines are left out."""
+    wanted = set(symbols)
+    files = {}  # file nm reads -> the -l flag it stands for
+    for directory in _library_search_dirs():
+        for lib in sorted(Path(directory).glob("lib*.so")):
+            flag = "-l" + lib.name[3:-3]
+            try:
+                head = lib.read_bytes()[:4096]
+            except OSError:
+                continue
+            if head.startswith(b"\x7fELF"):
+                files.setdefault(str(lib.resolve()), flag)
+            elif b"GROUP" in head or b"INPUT" in head:  # a linker script
+                for named in re.findall(rb"(/[^\s()]+\.so[\w.]*)", head):
+                    named = Path(named.decode(errors="replace"))
+                    if named.exists():
+                        files.setdefault(str(named.resolve()), flag)
+    if not files or not wanted:
+        return {}
+    try:
+        out = subprocess.run(["nm", "-D", "--defined-only", "-A", *files],
+                             capture_output=True, text=True).stdout
+    except OSError:
+        return {}
+    defines = {}  # flag -> the wanted symbols it defines
+    for line in out.splitlines():
+        m = re.match(r"(.+?):[0-9a-fA-F]*\s+[TWiVD]\s+([^@\s]+)", line)
+        if m and m.group(2) in wanted and m.group(1) in files:
+            defines.setdefault(files[m.group(1)], set()).add(m.group(2))
+    chosen, left = {}, set(wanted)
+    while left:
+        flag = max(defines, key=lambda f: (len(defines[f] & left), -len(f)),
+                   default=None)
+        if flag is None or not defines[flag] & left:
+            break
+        chosen[flag] = [x for x in symbols if x in defines[flag] & left]
+        left -= defines[flag]
+    return chosen
+
+
 def run_link(cmd, what):
     """Runs a command that links; a link that fails for symbols no library
     given defines says which and what to do, in place of the linker's lines
@@ -253,6 +315,18 @@ def run_link(cmd, what):
         example = ("(as its own build links them; clang++ links the C++ "
                    "runtime already)" if cxx else
                    "e.g. --ldflags '-lm' (as its own build links it)")
+        if not cxx:
+            # Every library at once, where a link that failed for libm's
+            # symbols would fail again for readline's (a gawk user's trial).
+            found = libraries_defining(missing)
+            if found:
+                flags = " ".join(found)
+                by_flag = "; ".join(f"{flag}: {', '.join(syms[:4])}"
+                                    + (" ..." if len(syms) > 4 else "")
+                                    for flag, syms in found.items())
+                example = (f"here --ldflags '{flags}' ({by_flag}; the "
+                           f"libraries of clang's search path that define "
+                           f"them; your build may link others)")
         raise ToolError(f"{what} failed: the program uses symbols no library "
                         f"given to the link defines ({shown}): give its "
                         f"libraries with --ldflags, {example}; or, if they are "

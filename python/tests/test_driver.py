@@ -1251,8 +1251,8 @@ def _long_training_corpus():
 
 def test_a_link_without_the_programs_libraries_says_which_symbols(tmp_path):
     """A program that needs libm, built without --ldflags: one line naming
-    the symbols and --ldflags, where a jq user got 131 lines of the
-    linker's."""
+    the symbols, the library that defines them and --ldflags, where a jq
+    user got 131 lines of the linker's."""
     source = tmp_path / "m.c"
     source.write_text("#include <math.h>\n#include <stdlib.h>\n"
                       "int main(int argc, char **argv) {\n"
@@ -1264,6 +1264,9 @@ def test_a_link_without_the_programs_libraries_says_which_symbols(tmp_path):
         first = result.stderr.strip().splitlines()[-1]
         assert "the program uses symbols no library given to the link defines" in first
         assert "cbrt" in first and "erf" in first and "--ldflags" in first
+        # Which library defines them, from the shared libraries clang links
+        # from (all of them at once: gawk needed -lm, then -lreadline).
+        assert "here --ldflags '-lm' (-lm: cbrt, erf;" in first
         # ... or the program's own code that phaedrus ir did not take.
         assert "the sources that define them were not given to 'phaedrus ir'" in first
         assert "undefined reference" not in result.stderr
