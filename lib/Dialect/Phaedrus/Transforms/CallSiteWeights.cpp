@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "phaedrus/Dialect/Phaedrus/Transforms/BranchWeights.h"
+#include "phaedrus/Dialect/Phaedrus/Flow/FlowRepair.h"
 #include "phaedrus/Dialect/Phaedrus/IR/PhaedrusDialect.h"
 
 #include "mlir/IR/RegionGraphTraits.h"
@@ -225,18 +226,23 @@ unsigned mlir::phaedrus::attachCallSiteWeights(ModuleOp module,
 }
 
 /// Whether LLVM, given `function`'s branch weights, sees how hot `block`
-/// is: every branch of the loop (strongly connected blocks) around it has
-/// weights. Otherwise LLVM guesses the loop's trip count (about 32).
+/// is: every branch of the loop (strongly connected blocks) around it that
+/// ran has weights (a branch that never ran has none: a path profile's
+/// error check inside a loop). Otherwise LLVM guesses the loop's trip
+/// count (about 32).
 static bool loopIsWeighed(LLVM::LLVMFuncOp function, Block *block) {
   StringRef weightsName = PhaedrusDialect::getBranchWeightsAttrName();
   Region *body = &function.getBody();
+  llvm::DenseMap<Block *, uint64_t> known = knownBlockCounts(function);
   for (auto scc = llvm::scc_begin(body); !scc.isAtEnd(); ++scc) {
     if (!llvm::is_contained(*scc, block))
       continue;
     return llvm::all_of(*scc, [&](Block *member) {
       Operation *term = member->getTerminator();
+      auto count = known.find(member);
       return !PhaedrusDialect::takesBranchWeights(term) ||
-             term->hasAttr(weightsName);
+             term->hasAttr(weightsName) ||
+             (count != known.end() && count->second == 0);
     });
   }
   return false;

@@ -69,7 +69,7 @@ constexpr uint64_t kMaxCallsPerEntryWithoutWeights = 1024;
 /// Removes the entry count of each function of `module` with a call site
 /// (`shape`) that ran more than kMaxCallsPerEntryWithoutWeights times its
 /// entries (`callSites`, from addEntryCounts) in a loop some branch of
-/// which has no weights, with a remark naming `pass`: an interpreter's
+/// which ran (knownBlockCounts) and has no weights, with a remark naming `pass`: an interpreter's
 /// loop, entered once and turning millions of times, would be estimated
 /// from a count of 1 and compiled as cold; without a count LLVM optimises
 /// it as it would without a profile. Returns how many.

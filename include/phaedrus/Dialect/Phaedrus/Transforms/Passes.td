@@ -692,7 +692,9 @@ def PhaedrusTraceProfilePass : Pass<"phaedrus-trace-profile", "::mlir::ModuleOp"
     A function with a call site that ran more than 1,024 times its entries
     (`kMaxCallsPerEntryWithoutWeights`: LLVM's static guess of about 32
     turns a loop, twice nested) in a loop (strongly connected blocks) with
-    a branch that has no weights is left without an entry count, with a
+    a branch that ran and has no weights (one the counts say never ran,
+    such as an error check, needs none) is left without an entry count,
+    with a
     remark: LLVM would estimate the loop's blocks from the count and take
     them for cold, as it did gawk's interpreter loop `r_interpret`, entered
     once with a call in it run 888,113 times (that run, by its own trace,
