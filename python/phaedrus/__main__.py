@@ -554,9 +554,9 @@ def main(argv=None):
                         "ran: for 'phaedrus build' and 'eval', record paths "
                         "(function granularity weighs only the branches its "
                         "call sites' counts fix, 7-28%% of them, and leaves "
-                        "LLVM to estimate the rest: on gawk a run's own "
-                        "function profile ran 1.01x as fast as none, its "
-                        "path profile 1.22x)")
+                        "LLVM to estimate the rest: on gawk's wordlen.awk a "
+                        "run's own function profile ran 1.01x as fast as "
+                        "none, its path profile 1.22x)")
     p.set_defaults(func=cmd_instrument)
 
     p = sub.add_parser("compile", help="build the plain (uninstrumented) binary")

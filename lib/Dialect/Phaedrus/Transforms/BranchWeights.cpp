@@ -32,6 +32,7 @@ struct PathBranchCounts::State {
   /// Paths that start at each break target.
   llvm::DenseMap<Block *, uint64_t> starts;
   SmallVector<LLVM::LLVMFuncOp> functions;
+  bool pathVocabulary = false;
 };
 
 PathBranchCounts::PathBranchCounts(ModuleOp module)
@@ -45,6 +46,7 @@ LogicalResult PathBranchCounts::addPathCounts(VocabularyOp vocabulary,
   for (EntryOp entry : vocabulary.getBody().getOps<EntryOp>()) {
     if (entry.getKind() != EntryKind::Path)
       continue;
+    state->pathVocabulary = true;
     uint64_t count = static_cast<size_t>(entry.getId()) < tokenCounts.size()
                          ? tokenCounts[entry.getId()]
                          : 0;
@@ -124,6 +126,8 @@ countsFromStarts(Block &block, const PathNumbering &numbering,
   }
   return weights;
 }
+
+bool PathBranchCounts::hasPathVocabulary() const { return state->pathVocabulary; }
 
 unsigned PathBranchCounts::attach(Provenance provenance, double confidence) {
   unsigned annotated = 0;

@@ -26,8 +26,9 @@ namespace {
 /// The flow of one function, solved from the counts it is given.
 class FlowSolver {
 public:
-  /// `tolerant`: counts that contradict each other by a little (a blend of
-  /// runs, rounded) fix nothing where they do, rather than nothing at all.
+  /// `tolerant`: counts may contradict each other by the rounding of a
+  /// blend of runs (slack()); the first derivation stands. Beyond that, or
+  /// when not tolerant, a contradiction fixes nothing in the function.
   FlowSolver(LLVM::LLVMFuncOp function, bool tolerant) : tolerant(tolerant) {
     for (Block &block : function.getBody()) {
       blockIndex[&block] = blocks.size();
@@ -47,7 +48,7 @@ public:
   bool setBlock(Block *block, uint64_t count) {
     std::optional<uint64_t> &known = blocks[blockIndex[block]].count;
     if (known && *known != count)
-      return tolerant;
+      return within(*known, count);
     known = count;
     return true;
   }
@@ -132,10 +133,11 @@ private:
         open.push_back(e);
     }
     if (known > total || (open.empty() && known != total))
-      return tolerant ? 0 : -1;
+      if (!within(known, total))
+        return -1;
     if (open.empty())
       return 0;
-    if (total == known) { // nothing left: every open edge carries 0
+    if (known >= total) { // nothing left: every open edge carries 0
       for (unsigned e : open)
         edges[e].count = 0;
       return open.size();
@@ -144,6 +146,16 @@ private:
       return 0;
     edges[open.front()].count = total - known;
     return 1;
+  }
+
+  /// How far two counts of one flow may differ in tolerant mode: a
+  /// blend's counts are rounded one token at a time, so a block's count and
+  /// the sum of its edges' differ by a few (1 + 1/256 of the count).
+  bool within(uint64_t a, uint64_t b) const {
+    if (!tolerant)
+      return a == b;
+    uint64_t difference = a > b ? a - b : b - a;
+    return difference <= 1 + std::max(a, b) / 256;
   }
 
   bool tolerant;
@@ -225,27 +237,26 @@ unsigned mlir::phaedrus::attachCallSiteWeights(ModuleOp module,
   return annotated;
 }
 
-/// Whether LLVM, given `function`'s branch weights, sees how hot `block`
-/// is: every branch of the loop (strongly connected blocks) around it that
-/// ran has weights (a branch that never ran has none: a path profile's
-/// error check inside a loop). Otherwise LLVM guesses the loop's trip
-/// count (about 32).
-static bool loopIsWeighed(LLVM::LLVMFuncOp function, Block *block) {
+/// The loops of `function` (strongly connected blocks) whose branches do
+/// not all have weights: LLVM would guess their trip counts (about 32). A
+/// branch the counts say never ran needs none (a path profile's error
+/// check inside a loop has no weights).
+static llvm::DenseSet<Block *> blocksOfUnweighedLoops(LLVM::LLVMFuncOp function) {
   StringRef weightsName = PhaedrusDialect::getBranchWeightsAttrName();
-  Region *body = &function.getBody();
   llvm::DenseMap<Block *, uint64_t> known = knownBlockCounts(function);
-  for (auto scc = llvm::scc_begin(body); !scc.isAtEnd(); ++scc) {
-    if (!llvm::is_contained(*scc, block))
-      continue;
-    return llvm::all_of(*scc, [&](Block *member) {
+  llvm::DenseSet<Block *> unweighed;
+  for (auto scc = llvm::scc_begin(&function.getBody()); !scc.isAtEnd(); ++scc) {
+    bool weighed = llvm::all_of(*scc, [&](Block *member) {
       Operation *term = member->getTerminator();
       auto count = known.find(member);
       return !PhaedrusDialect::takesBranchWeights(term) ||
              term->hasAttr(weightsName) ||
              (count != known.end() && count->second == 0);
     });
+    if (!weighed)
+      unweighed.insert(scc->begin(), scc->end());
   }
-  return false;
+  return unweighed;
 }
 
 unsigned mlir::phaedrus::withholdMisleadingEntryCounts(
@@ -262,16 +273,22 @@ unsigned mlir::phaedrus::withholdMisleadingEntryCounts(
     auto sites = byCaller.find(function.getName());
     if (counted == callSites.end() || sites == byCaller.end())
       continue;
-    const ProgramShape::CallSite *busiest = nullptr;
+    // Every call that ran too often for its entries must sit in a loop
+    // whose weights say how often it turns (the busiest such call is
+    // named).
+    std::optional<llvm::DenseSet<Block *>> unweighed;
     uint64_t most = 0;
-    for (const ProgramShape::CallSite *site : sites->second)
-      if (uint64_t count = counted->second.lookup(site->index); count > most) {
+    for (const ProgramShape::CallSite *site : sites->second) {
+      uint64_t count = counted->second.lookup(site->index);
+      if (count / kMaxCallsPerEntryWithoutWeights <= entry.getCount() ||
+          count <= most)
+        continue;
+      if (!unweighed)
+        unweighed = blocksOfUnweighedLoops(function);
+      if (unweighed->contains(site->call->getBlock()))
         most = count;
-        busiest = site;
-      }
-    if (!busiest || most / kMaxCallsPerEntryWithoutWeights <= entry.getCount())
-      continue;
-    if (loopIsWeighed(function, busiest->call->getBlock()))
+    }
+    if (!most)
       continue;
     function->removeAttr(entryName);
     ++withheld;

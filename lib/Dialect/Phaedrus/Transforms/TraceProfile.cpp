@@ -192,8 +192,11 @@ struct PhaedrusTraceProfilePass
         attachEntryCounts(module, entries, Provenance::Measured, 1.0);
     if (!callSites.empty()) {
       analyze();
-      numBranchesAnnotated += attachCallSiteWeights(
-          module, *shape, callSites, Provenance::Measured, 1.0);
+      // (Paths weigh what they determine; a path profile's call sites
+      // would only weigh again what it leaves open on purpose.)
+      if (!branches.hasPathVocabulary())
+        numBranchesAnnotated += attachCallSiteWeights(
+            module, *shape, callSites, Provenance::Measured, 1.0);
       numFunctionsAnnotated -= withholdMisleadingEntryCounts(
           module, *shape, callSites, "phaedrus-trace-profile");
     }

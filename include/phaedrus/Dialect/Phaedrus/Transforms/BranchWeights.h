@@ -43,13 +43,19 @@ public:
   /// determine and that ran at least once. Returns how many terminators were annotated.
   unsigned attach(Provenance provenance, double confidence);
 
+  /// Whether a vocabulary given to addPathCounts has path entries (a
+  /// path-granularity trace or model), whether or not they ran: its
+  /// branches are weighed by paths, or left without weights on purpose.
+  bool hasPathVocabulary() const;
+
 private:
   ModuleOp module;
   struct State;
   std::unique_ptr<State> state;
 };
 
-/// Function granularity: attaches `phaedrus.branch_weights` to every
+/// Function granularity (callers skip it where PathBranchCounts has a path
+/// vocabulary): attaches `phaedrus.branch_weights` to every
 /// branch of a function whose edge counts its entry count and its call
 /// sites' counts (`callSites`, from addEntryCounts) fix by flow
 /// conservation, and that ran. A block's first call site (`shape`) runs as

@@ -678,24 +678,27 @@ def PhaedrusTraceProfilePass : Pass<"phaedrus-trace-profile", "::mlir::ModuleOp"
     inflow is its count, and so is its outflow) then fixes more: a block
     whose in-edges or out-edges are all known, an edge that is the one open
     edge into or out of a block of known count, every edge of a block that
-    never ran. Every `llvm.cond_br`, `llvm.switch` and `llvm.indirectbr`
-    whose edges are all fixed, and that ran, gets them as measured
-    `phaedrus.branch_weights`; the others stay without (LLVM's static
-    estimate). Counts that are not one flow (a call counted more often than
-    its block can run: a `longjmp` out of it, a trace of other code) fix
-    nothing in that function. On real runs these are exactly the weights
-    the same run's path trace gives, where both have one: bzip2 small-9,
-    30 of the 438 branches the path trace weighs; Lua closures.lua, 240 of
-    861 (test_programs.py). A function whose branches have weights already
-    (a path-granularity trace) is left alone.
+    never ran. Every branch (`llvm.cond_br`, `llvm.switch`,
+    `llvm.indirectbr`, `llvm.invoke`) whose edges are all fixed, and that
+    ran, gets them as measured `phaedrus.branch_weights`; the others stay
+    without (LLVM's static estimate). Counts that are not one flow (a call
+    counted more often than its block can run, a trace of other code) fix
+    nothing in that function. A call that did not return (`exit`,
+    `longjmp`) where the counts still add up shifts the edges after it by
+    the times it did not return: a program that exits from a call in a
+    loop on its tenth turn weighs the loop's exit [9, 1] where the run took
+    [10, 0]. On real runs these are exactly the weights the same run's path
+    trace gives, where both have one: bzip2 small-9, 30 of the 438 branches
+    the path trace weighs; Lua closures.lua, 240 of 861
+    (test_programs.py). Traces with paths (a path-granularity vocabulary)
+    are weighed by their paths alone.
 
     A function with a call site that ran more than 1,024 times its entries
     (`kMaxCallsPerEntryWithoutWeights`: LLVM's static guess of about 32
     turns a loop, twice nested) in a loop (strongly connected blocks) with
     a branch that ran and has no weights (one the counts say never ran,
     such as an error check, needs none) is left without an entry count,
-    with a
-    remark: LLVM would estimate the loop's blocks from the count and take
+    with a remark naming the busiest such call: LLVM would estimate the loop's blocks from the count and take
     them for cold, as it did gawk's interpreter loop `r_interpret`, entered
     once with a call in it run 888,113 times (that run, by its own trace,
     0.935x and 0.925x as fast as with no profile in two interleaved A/Bs of
@@ -716,9 +719,12 @@ def PhaedrusTraceProfilePass : Pass<"phaedrus-trace-profile", "::mlir::ModuleOp"
     and was no faster beyond noise (1.033x against 1.003x; Lua objects
     1.113x against 1.126x, numeric 0.968x against 0.984x): outside what the
     counts fix, it guesses.
-    `phaedrus-predict` does both with predicted counts, whose blend of runs
-    is one flow up to rounding: a contradiction there fixes nothing where
-    it is, rather than nothing in the function.
+    `phaedrus-predict` does both with predicted counts of a
+    function-granularity model. A blend of runs is one flow up to the
+    rounding of each token's count, so there two counts may differ by 1 +
+    1/256 of the larger (the first derivation stands); a larger
+    contradiction (a model that does not blend runs, as an `lstm`) fixes
+    nothing in that function.
 
     Path-granularity traces also give branch weights: each Ball-Larus path
     id is decoded on this (plain) module's function into the edges it took,
