@@ -553,7 +553,7 @@ def main(argv=None):
                         "cheaper to record). Paths weigh every branch that "
                         "ran: for 'phaedrus build' and 'eval', record paths "
                         "(function granularity weighs only the branches its "
-                        "call sites' counts fix, 7-28%% of them, and leaves "
+                        "call sites' counts fix, 7-39%% of them, and leaves "
                         "LLVM to estimate the rest: on gawk's wordlen.awk a "
                         "run's own function profile ran 1.01x as fast as "
                         "none, its path profile 1.22x)")

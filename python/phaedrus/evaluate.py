@@ -749,8 +749,13 @@ class Evaluation:
     # -- the whole evaluation ---------------------------------------------------
     def prepare(self):
         """The builds every held-out input shares."""
-        log(f"eval: building plain, clang-instrumented and {self.granularity}-"
-            f"instrumented binaries of {self.program}")
+        if self.given_instrumented:
+            log(f"eval: building plain and clang-instrumented binaries of "
+                f"{self.program} (the held-out inputs are recorded with "
+                f"{self.given_instrumented})")
+        else:
+            log(f"eval: building plain, clang-instrumented and {self.granularity}-"
+                f"instrumented binaries of {self.program}")
         if self.granularity == "function":
             log("eval: the corpus is of function-granularity traces, which weigh "
                 "only the branches their call sites' counts fix: overlap, hot "
@@ -1304,8 +1309,10 @@ def plot(result: dict, output: Path):
     ax.set_ylabel("speedup over -O2 without profile")
     name = result.get("program_name") or Path(result["program"]).name
     clock = CLOCK_NAMES.get(result.get("clock", "wall"), "wall time")
-    ax.set_title(f"{name}: held-out inputs ({clock}, median of {result['rounds']} "
-                 f"runs, 95% intervals)")
+    # (On two lines: one held-out input makes a narrow figure, whose title
+    # was cut at its right edge.)
+    ax.set_title(f"{name}: held-out inputs\n({clock}, median of {result['rounds']} "
+                 f"runs, 95% intervals)", fontsize="medium")
     ends = [x for r in rows for v in shown
             for x in r.get("speedup_interval", {}).get(v, [r["speedup"][v]])]
     lo = min([r["speedup"][v] for r in rows for v in shown] + ends + [1.0])

@@ -452,6 +452,9 @@ def test_eval_on_the_demo_program(tmp_path):
     assert f"eval: recording the held-out inputs with {tmp_path / 'w.inst'}" \
         in result.stderr
     assert not (elsewhere / "evalwd" / "instrumented").exists()
+    # ... and says it builds none.
+    assert "eval: building plain and clang-instrumented binaries of" in result.stderr
+    assert "path-instrumented binaries" not in result.stderr
     # The module has debug lines, and every build keeps them (a session
     # trying xz as a user found the builds of measured and training-run
     # profiles without them, 35% smaller files for it).

@@ -309,17 +309,28 @@ def test_branch_weights_from_paths_equal_clang(program_name, tmp_path):
 def _phaedrus_branch_weights(mlir_text: str) -> dict:
     """(function, n) -> weights of the n-th branch (llvm.cond_br,
     llvm.switch, llvm.indirectbr) of each function that carries
-    phaedrus.branch_weights, from a profiled module's text."""
-    weights, function, n = {}, None, 0
+    phaedrus.branch_weights, from a profiled module's text. MLIR prints a
+    switch's attributes after its cases, on the line of the closing `]`."""
+    weights, function, n, pending = {}, None, 0, None
+    pattern = r"phaedrus\.branch_weights = #phaedrus\.branch_weights<\[([\d, ]+)\]"
     for line in mlir_text.splitlines():
         m = re.match(r"\s*llvm\.func .*?@([\w.$]+)\(", line)
         if m:
-            function, n = m.group(1), 0
+            function, n, pending = m.group(1), 0, None
+            continue
+        if pending is not None:
+            if line.lstrip().startswith("]"):
+                w = re.search(pattern, line)
+                if w:
+                    weights[(function, pending)] = [int(x) for x in w.group(1).split(",")]
+                pending = None
             continue
         if re.search(r"llvm\.(cond_br|switch|indirectbr)\b", line):
             n += 1
-            w = re.search(r"phaedrus\.branch_weights = #phaedrus\.branch_weights<\[([\d, ]+)\]",
-                          line)
+            if re.search(r"llvm\.switch\b", line) and not line.rstrip().endswith("]"):
+                pending = n  # its cases follow, one per line
+                continue
+            w = re.search(pattern, line)
             if w:
                 weights[(function, n)] = [int(x) for x in w.group(1).split(",")]
     return weights
@@ -330,9 +341,10 @@ def test_call_site_weights_equal_path_weights(program_name, tmp_path):
     """At function granularity, the branch weights that call-site counts fix
     (flow conservation from the entry count and each call's block) are the
     run's real edge counts: the weights that the same run's path trace
-    decodes to, branch by branch. bzip2 runs alike twice, so every one is
-    equal; Lua hashes strings with a per-process seed, so a few counts of
-    string interning differ between the two runs."""
+    decodes to, branch by branch, switches included. Both runs take the
+    same argv[0] (Lua interns it: another length moves its collector) and
+    neither longjmps out of a call (errors, coroutines: docs/Passes.md), so
+    every one is equal."""
     from phaedrus.tools import phaedrus_tool, run as run_tool
     program = PROGRAMS[program_name]
     b = programs.build(program)
@@ -348,15 +360,17 @@ def test_call_site_weights_equal_path_weights(program_name, tmp_path):
              f"--phaedrus-trace-profile=trace-files={trace}"]).stdout.decode())
     ours, paths = profiles["function"], profiles["path"]
     # Not vacuous: the call sites fix many branches (bzip2 small-9: 30 of
-    # the 438 the path trace weighs; Lua closures.lua: 240 of 861), every
+    # the 449 the path trace weighs; Lua closures.lua: 255 of 932), every
     # one of which the path profile weighs too.
     assert len(ours) >= {"bzip2": 15, "lua5.4": 200}[program_name], len(ours)
     assert set(ours) <= set(paths), set(ours) - set(paths)
     different = {k: (ours[k], paths[k]) for k in ours if ours[k] != paths[k]}
-    if program_name == "bzip2":
-        assert not different, different
-    else:
-        assert len(different) <= 0.05 * len(ours), different
+    assert not different, different
+    # Switches are compared too (MLIR prints their weights after the cases;
+    # the call sites fix none of bzip2's on small-9).
+    if program_name == "lua5.4":
+        switches = sum(1 for k in ours if len(ours[k]) > 2)
+        assert switches >= 5, switches
 
 
 def _weight_agreement(ours: dict, theirs: dict, runs: dict):

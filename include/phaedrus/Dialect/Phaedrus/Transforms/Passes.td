@@ -683,15 +683,23 @@ def PhaedrusTraceProfilePass : Pass<"phaedrus-trace-profile", "::mlir::ModuleOp"
     ran, gets them as measured `phaedrus.branch_weights`; the others stay
     without (LLVM's static estimate). Counts that are not one flow (a call
     counted more often than its block can run, a trace of other code) fix
-    nothing in that function. A call that did not return (`exit`,
-    `longjmp`) where the counts still add up shifts the edges after it by
-    the times it did not return: a program that exits from a call in a
-    loop on its tenth turn weighs the loop's exit [9, 1] where the run took
-    [10, 0]. On real runs these are exactly the weights the same run's path
-    trace gives, where both have one: bzip2 small-9, 30 of the 438 branches
-    the path trace weighs; Lua closures.lua, 240 of 861
-    (test_programs.py). Traces with paths (a path-granularity vocabulary)
-    are weighed by their paths alone.
+    nothing in that function. The counts are exact where every call returns
+    (test_programs.py: the same run's path trace weighs every branch alike,
+    switches included: bzip2 small-9, 30 of the 449 branches the path
+    trace weighs; Lua closures.lua, 255 of 932; mujs, 37-39%, in a user's
+    trial). A call that does not return (`exit`, a `longjmp` out of it: Lua's
+    errors and coroutine yields, a JavaScript interpreter's throw) takes
+    flow out of its block that conservation puts on its block's other
+    edges, with nothing to tell: the trial measured Lua's `ccall` [193001,
+    40015] where the run took [193001, 20015], and the loop exit of
+    `unroll` on coroutines.lua [99999, 99999] for [99999, 2]. Path traces
+    are not exact there either (a path that a `longjmp` cuts is never
+    recorded, and a `setjmp` that returns twice counts the edges before it
+    twice): on such programs both profiles are approximations. Traces with
+    paths (a path-granularity vocabulary) are weighed by their paths
+    alone; traces of both granularities given together get a warning,
+    since their entry counts are summed and only the paths weigh branches
+    (a function and a path recording of one run count it twice).
 
     A function with a call site that ran more than 1,024 times its entries
     (`kMaxCallsPerEntryWithoutWeights`: LLVM's static guess of about 32
