@@ -237,15 +237,18 @@ unsigned mlir::phaedrus::attachCallSiteWeights(ModuleOp module,
   return annotated;
 }
 
-/// The loops of `function` (strongly connected blocks) whose branches do
-/// not all have weights: LLVM would guess their trip counts (about 32). A
-/// branch the counts say never ran needs none (a path profile's error
-/// check inside a loop has no weights).
-static llvm::DenseSet<Block *> blocksOfUnweighedLoops(LLVM::LLVMFuncOp function) {
+/// The loops of `function` (strongly connected blocks with a cycle) whose
+/// branches do not all have weights: LLVM would guess their trip counts
+/// (about 32). A branch the counts say never ran needs none (a path
+/// profile's error check inside a loop has no weights).
+static llvm::DenseSet<Block *>
+blocksOfUnweighedLoops(LLVM::LLVMFuncOp function,
+                       const llvm::DenseMap<Block *, uint64_t> &known) {
   StringRef weightsName = PhaedrusDialect::getBranchWeightsAttrName();
-  llvm::DenseMap<Block *, uint64_t> known = knownBlockCounts(function);
   llvm::DenseSet<Block *> unweighed;
   for (auto scc = llvm::scc_begin(&function.getBody()); !scc.isAtEnd(); ++scc) {
+    if (!scc.hasCycle())
+      continue;
     bool weighed = llvm::all_of(*scc, [&](Block *member) {
       Operation *term = member->getTerminator();
       auto count = known.find(member);
@@ -263,6 +266,7 @@ unsigned mlir::phaedrus::withholdMisleadingEntryCounts(
     ModuleOp module, const ProgramShape &shape, const CallSiteCounts &callSites,
     StringRef pass) {
   StringRef entryName = PhaedrusDialect::getEntryCountAttrName();
+  StringRef weightsName = PhaedrusDialect::getBranchWeightsAttrName();
   auto byCaller = sitesByCaller(shape);
   unsigned withheld = 0;
   for (auto function : module.getOps<LLVM::LLVMFuncOp>()) {
@@ -273,34 +277,54 @@ unsigned mlir::phaedrus::withholdMisleadingEntryCounts(
     auto sites = byCaller.find(function.getName());
     if (counted == callSites.end() || sites == byCaller.end())
       continue;
+    llvm::DenseMap<Block *, uint64_t> known = knownBlockCounts(function);
+    llvm::DenseSet<Block *> unweighed = blocksOfUnweighedLoops(function, known);
+    if (unweighed.empty())
+      continue;
     // Every call that ran too often for its entries must sit in a loop
     // whose weights say how often it turns (the busiest such call is
     // named).
-    std::optional<llvm::DenseSet<Block *>> unweighed;
     uint64_t most = 0;
     for (const ProgramShape::CallSite *site : sites->second) {
       uint64_t count = counted->second.lookup(site->index);
-      if (count / kMaxCallsPerEntryWithoutWeights <= entry.getCount() ||
-          count <= most)
-        continue;
-      if (!unweighed)
-        unweighed = blocksOfUnweighedLoops(function);
-      if (unweighed->contains(site->call->getBlock()))
+      if (count / kMaxCallsPerEntryWithoutWeights > entry.getCount() &&
+          count > most && unweighed.contains(site->call->getBlock()))
         most = count;
     }
+    // An interpreter's dispatch: a multiway branch in such a loop, without
+    // weights, that may have run.
+    Operation *dispatch = nullptr;
     if (!most)
+      for (Block *block : unweighed) {
+        Operation *term = block->getTerminator();
+        auto count = known.find(block);
+        if (term->getNumSuccessors() >= kMinDispatchSuccessors &&
+            !term->hasAttr(weightsName) &&
+            !(count != known.end() && count->second == 0) &&
+            (!dispatch || term->getNumSuccessors() > dispatch->getNumSuccessors()))
+          dispatch = term;
+      }
+    if (!most && !dispatch)
       continue;
     function->removeAttr(entryName);
     ++withheld;
     // (At the function's location, without printing the function.)
-    mlir::emitRemark(function->getLoc())
-        << pass << ": @" << function.getName()
-        << " is left without an entry count: it is entered "
-        << entry.getCount() << " times, but a call in it ran " << most
-        << " times, and without branch weights around that call LLVM would "
-           "estimate its blocks from the entry count (about 32 turns a loop) "
-           "and take its loops for cold; a path-granularity trace gives its "
-           "branch weights";
+    InFlightDiagnostic remark = mlir::emitRemark(function->getLoc());
+    remark << pass << ": @" << function.getName()
+           << " is left without an entry count: ";
+    if (most)
+      remark << "it is entered " << entry.getCount()
+             << " times, but a call in it ran " << most
+             << " times, and without branch weights around that call LLVM "
+                "would estimate its blocks from the entry count (about 32 "
+                "turns a loop) and take its loops for cold";
+    else
+      remark << "a branch of " << dispatch->getNumSuccessors()
+             << " ways in a loop has no weights (an interpreter's dispatch), "
+                "and LLVM would spread the entry count evenly over its ways "
+                "and take the calls of every one for as hot as the loop "
+                "(and inline them)";
+    remark << "; a path-granularity trace gives its branch weights";
   }
   return withheld;
 }

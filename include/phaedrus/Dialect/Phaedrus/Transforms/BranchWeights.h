@@ -72,13 +72,21 @@ unsigned attachCallSiteWeights(ModuleOp module, const ProgramShape &shape,
 /// loop: 32^2, two nested loops.
 constexpr uint64_t kMaxCallsPerEntryWithoutWeights = 1024;
 
+/// How many ways a branch in a loop must have to be taken for an
+/// interpreter's dispatch (a `switch` over opcodes, a computed `goto`).
+constexpr unsigned kMinDispatchSuccessors = 16;
+
 /// Removes the entry count of each function of `module` with a call site
 /// (`shape`) that ran more than kMaxCallsPerEntryWithoutWeights times its
 /// entries (`callSites`, from addEntryCounts) in a loop some branch of
 /// which ran (knownBlockCounts) and has no weights, with a remark naming `pass`: an interpreter's
 /// loop, entered once and turning millions of times, would be estimated
 /// from a count of 1 and compiled as cold; without a count LLVM optimises
-/// it as it would without a profile. Returns how many.
+/// it as it would without a profile. Also of each function (with counted
+/// call sites) whose such loop holds a branch of kMinDispatchSuccessors or
+/// more ways without weights that may have run: LLVM would spread the
+/// count evenly over the ways and take every opcode's calls for hot (mujs's
+/// jsR_run grew 3x with 7,300 inlined calls). Returns how many.
 unsigned withholdMisleadingEntryCounts(ModuleOp module,
                                        const ProgramShape &shape,
                                        const CallSiteCounts &callSites,
