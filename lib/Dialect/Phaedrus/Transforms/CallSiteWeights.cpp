@@ -174,48 +174,67 @@ sitesByCaller(const ProgramShape &shape) {
   return byCaller;
 }
 
+/// A function with an entry count whose call sites the traces counted (a
+/// function-granularity profile): its recorded call sites, in index
+/// order, and their counts by index.
+struct CountedFunction {
+  LLVM::LLVMFuncOp function;
+  EntryCountAttr entry;
+  ArrayRef<const ProgramShape::CallSite *> sites;
+  const llvm::DenseMap<uint64_t, uint64_t> &counts;
+};
+
+static void
+forEachCountedFunction(ModuleOp module, const ProgramShape &shape,
+                       const CallSiteCounts &callSites,
+                       function_ref<void(const CountedFunction &)> fn) {
+  auto byCaller = sitesByCaller(shape);
+  for (auto function : module.getOps<LLVM::LLVMFuncOp>()) {
+    auto entry = function->getAttrOfType<EntryCountAttr>(
+        PhaedrusDialect::getEntryCountAttrName());
+    auto counted = callSites.find(function.getName());
+    auto sites = byCaller.find(function.getName());
+    if (entry && counted != callSites.end() && sites != byCaller.end() &&
+        !function.isExternal())
+      fn({function, entry, sites->second, counted->second});
+  }
+}
+
 unsigned mlir::phaedrus::attachCallSiteWeights(ModuleOp module,
                                                const ProgramShape &shape,
                                                const CallSiteCounts &callSites,
                                                Provenance provenance,
                                                double confidence) {
-  StringRef entryName = PhaedrusDialect::getEntryCountAttrName();
   StringRef weightsName = PhaedrusDialect::getBranchWeightsAttrName();
-  auto byCaller = sitesByCaller(shape);
   unsigned annotated = 0;
-  for (auto function : module.getOps<LLVM::LLVMFuncOp>()) {
-    auto entry = function->getAttrOfType<EntryCountAttr>(entryName);
-    auto counted = callSites.find(function.getName());
-    auto sites = byCaller.find(function.getName());
-    // Only where the traces counted this function's call sites (function
-    // granularity) and no paths gave weights already.
-    if (!entry || counted == callSites.end() || sites == byCaller.end() ||
-        function.isExternal())
-      continue;
+  forEachCountedFunction(module, shape, callSites, [&](const CountedFunction &f) {
+    LLVM::LLVMFuncOp function = f.function;
+    // Only where no paths gave weights already.
     if (function
             .walk([&](Operation *op) {
               return op->hasAttr(weightsName) ? WalkResult::interrupt()
                                               : WalkResult::advance();
             })
             .wasInterrupted())
-      continue;
+      return;
     // A measured profile is a flow; a predicted one is one up to rounding.
     FlowSolver flow(function, provenance != Provenance::Measured);
-    bool consistent = flow.setBlock(&function.getBody().front(), entry.getCount());
+    bool consistent =
+        flow.setBlock(&function.getBody().front(), f.entry.getCount());
     // A block's first recorded call runs as often as the block; a later
     // one as often or less (an earlier call that did not return).
     llvm::SmallPtrSet<Block *, 16> seen;
-    for (const ProgramShape::CallSite *site : sites->second) {
+    for (const ProgramShape::CallSite *site : f.sites) {
       Block *block = site->call->getBlock();
       if (!seen.insert(block).second)
         continue;
-      consistent &= flow.setBlock(block, counted->second.lookup(site->index));
+      consistent &= flow.setBlock(block, f.counts.lookup(site->index));
     }
     // Measured counts that are not one flow (a longjmp out of a call) fix
     // nothing here; the lowering's flow repair deals with what the profile
     // does give.
     if (!consistent || !flow.solve())
-      continue;
+      return;
     for (Block &block : function.getBody()) {
       Operation *term = block.getTerminator();
       if (!PhaedrusDialect::takesBranchWeights(term))
@@ -233,7 +252,7 @@ unsigned mlir::phaedrus::attachCallSiteWeights(ModuleOp module,
                                                         confidence));
       ++annotated;
     }
-  }
+  });
   return annotated;
 }
 
@@ -265,28 +284,21 @@ blocksOfUnweighedLoops(LLVM::LLVMFuncOp function,
 unsigned mlir::phaedrus::withholdMisleadingEntryCounts(
     ModuleOp module, const ProgramShape &shape, const CallSiteCounts &callSites,
     StringRef pass) {
-  StringRef entryName = PhaedrusDialect::getEntryCountAttrName();
   StringRef weightsName = PhaedrusDialect::getBranchWeightsAttrName();
-  auto byCaller = sitesByCaller(shape);
   unsigned withheld = 0;
-  for (auto function : module.getOps<LLVM::LLVMFuncOp>()) {
-    auto entry = function->getAttrOfType<EntryCountAttr>(entryName);
-    if (!entry)
-      continue;
-    auto counted = callSites.find(function.getName());
-    auto sites = byCaller.find(function.getName());
-    if (counted == callSites.end() || sites == byCaller.end())
-      continue;
+  forEachCountedFunction(module, shape, callSites, [&](const CountedFunction &f) {
+    LLVM::LLVMFuncOp function = f.function;
+    EntryCountAttr entry = f.entry;
     llvm::DenseMap<Block *, uint64_t> known = knownBlockCounts(function);
     llvm::DenseSet<Block *> unweighed = blocksOfUnweighedLoops(function, known);
     if (unweighed.empty())
-      continue;
+      return;
     // Every call that ran too often for its entries must sit in a loop
     // whose weights say how often it turns (the busiest such call is
     // named).
     uint64_t most = 0;
-    for (const ProgramShape::CallSite *site : sites->second) {
-      uint64_t count = counted->second.lookup(site->index);
+    for (const ProgramShape::CallSite *site : f.sites) {
+      uint64_t count = f.counts.lookup(site->index);
       if (count / kMaxCallsPerEntryWithoutWeights > entry.getCount() &&
           count > most && unweighed.contains(site->call->getBlock()))
         most = count;
@@ -305,8 +317,8 @@ unsigned mlir::phaedrus::withholdMisleadingEntryCounts(
           dispatch = term;
       }
     if (!most && !dispatch)
-      continue;
-    function->removeAttr(entryName);
+      return;
+    function->removeAttr(PhaedrusDialect::getEntryCountAttrName());
     ++withheld;
     // (At the function's location, without printing the function.)
     InFlightDiagnostic remark = mlir::emitRemark(function->getLoc());
@@ -325,6 +337,6 @@ unsigned mlir::phaedrus::withholdMisleadingEntryCounts(
                 "and take the calls of every one for as hot as the loop "
                 "(and inline them)";
     remark << "; a path-granularity trace gives its branch weights";
-  }
+  });
   return withheld;
 }
