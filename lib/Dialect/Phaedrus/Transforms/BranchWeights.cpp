@@ -32,7 +32,7 @@ struct PathBranchCounts::State {
   /// Paths that start at each break target.
   llvm::DenseMap<Block *, uint64_t> starts;
   SmallVector<LLVM::LLVMFuncOp> functions;
-  bool pathVocabulary = false;
+  bool pathVocabulary = false, vocabularyWithoutPaths = false;
 };
 
 PathBranchCounts::PathBranchCounts(ModuleOp module)
@@ -43,10 +43,11 @@ LogicalResult PathBranchCounts::addPathCounts(VocabularyOp vocabulary,
                                               ArrayRef<uint64_t> tokenCounts,
                                               Operation *diagnosticOp) {
   SmallVector<PathStep> steps;
+  bool paths = false;
   for (EntryOp entry : vocabulary.getBody().getOps<EntryOp>()) {
     if (entry.getKind() != EntryKind::Path)
       continue;
-    state->pathVocabulary = true;
+    paths = state->pathVocabulary = true;
     uint64_t count = static_cast<size_t>(entry.getId()) < tokenCounts.size()
                          ? tokenCounts[entry.getId()]
                          : 0;
@@ -98,6 +99,8 @@ LogicalResult PathBranchCounts::addPathCounts(VocabularyOp vocabulary,
       }
     }
   }
+  if (!paths)
+    state->vocabularyWithoutPaths = true;
   return success();
 }
 
@@ -128,6 +131,10 @@ countsFromStarts(Block &block, const PathNumbering &numbering,
 }
 
 bool PathBranchCounts::hasPathVocabulary() const { return state->pathVocabulary; }
+
+bool PathBranchCounts::mixesGranularities() const {
+  return state->pathVocabulary && state->vocabularyWithoutPaths;
+}
 
 unsigned PathBranchCounts::attach(Provenance provenance, double confidence) {
   unsigned annotated = 0;

@@ -166,15 +166,6 @@ struct PhaedrusTraceProfilePass
     llvm::StringMap<uint64_t> entries;
     CallSiteCounts callSites;
     PathBranchCounts branches(module);
-    // Traces of both granularities (a function and a path recording of one
-    // run, say) sum their entries, but only the paths weigh branches.
-    bool anyPaths = false, anyWithoutPaths = false;
-    auto noteGranularity = [&](VocabularyOp vocabulary) {
-      bool paths = llvm::any_of(
-          vocabulary.getBody().getOps<EntryOp>(),
-          [](EntryOp entry) { return entry.getKind() == EntryKind::Path; });
-      (paths ? anyPaths : anyWithoutPaths) = true;
-    };
     for (TraceOp trace : traces) {
       auto vocabulary = symbolTable.lookupNearestSymbolFrom<VocabularyOp>(
           trace, trace.getVocabularyAttr());
@@ -182,7 +173,6 @@ struct PhaedrusTraceProfilePass
         trace.emitOpError("has no vocabulary");
         return signalPassFailure();
       }
-      noteGranularity(vocabulary);
       FailureOr<SmallVector<uint64_t>> counts =
           walker.countTokens(trace, vocabulary.getNumEntries());
       if (failed(counts) ||
@@ -191,14 +181,14 @@ struct PhaedrusTraceProfilePass
           failed(branches.addPathCounts(vocabulary, *counts, trace)))
         return signalPassFailure();
     }
-    for (auto &[vocabulary, counts] : counted) {
-      noteGranularity(vocabulary);
+    for (auto &[vocabulary, counts] : counted)
       if (failed(addEntryCounts(vocabulary, counts, entries, vocabulary,
                                 &callSites)) ||
           failed(branches.addPathCounts(vocabulary, counts, vocabulary)))
         return signalPassFailure();
-    }
-    if (anyPaths && anyWithoutPaths)
+    // Traces of both granularities (a function and a path recording of one
+    // run, say) sum their entries, but only the paths weigh branches.
+    if (branches.mixesGranularities())
       module.emitWarning()
           << "phaedrus-trace-profile: the traces mix function- and "
              "path-granularity recordings: their entry counts are summed, "

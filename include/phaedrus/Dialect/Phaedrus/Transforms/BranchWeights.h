@@ -48,6 +48,9 @@ public:
   /// branches are weighed by paths, or left without weights on purpose.
   bool hasPathVocabulary() const;
 
+  /// Whether vocabularies with and without path entries were both given.
+  bool mixesGranularities() const;
+
 private:
   ModuleOp module;
   struct State;
