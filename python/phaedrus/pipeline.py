@@ -252,7 +252,7 @@ def _library_search_dirs() -> list:
 
 def libraries_defining(symbols) -> dict:
     """Which -l flags would define `symbols` (C names): the shared
-    libraries of clang's search path that export them (`nm -D`; a linker
+    libraries of clang's search path that export them (`llvm-nm -D`; a linker
     script such as Debian's libm.so stands for the libraries it names).
     Returns {flag: [symbols]}, chosen greedily so that each symbol is under
     one flag, the flag that defines the most of them first; symbols no
@@ -263,7 +263,8 @@ def libraries_defining(symbols) -> dict:
         for lib in sorted(Path(directory).glob("lib*.so")):
             flag = "-l" + lib.name[3:-3]
             try:
-                head = lib.read_bytes()[:4096]
+                with open(lib, "rb") as f:  # (not all of a 40 MB library)
+                    head = f.read(4096)
             except OSError:
                 continue
             if head.startswith(b"\x7fELF"):
@@ -276,13 +277,13 @@ def libraries_defining(symbols) -> dict:
     if not files or not wanted:
         return {}
     try:
-        out = subprocess.run(["nm", "-D", "--defined-only", "-A", *files],
-                             capture_output=True, text=True).stdout
-    except OSError:
+        out = subprocess.run([str(llvm_tool("llvm-nm")), "-D", "--defined-only",
+                              "-A", *files], capture_output=True, text=True).stdout
+    except (OSError, ToolError):
         return {}
     defines = {}  # flag -> the wanted symbols it defines
     for line in out.splitlines():
-        m = re.match(r"(.+?):[0-9a-fA-F]*\s+[TWiVD]\s+([^@\s]+)", line)
+        m = re.match(r"(.+?):\s*[0-9a-fA-F]*\s+[TWiVD]\s+([^@\s]+)", line)
         if m and m.group(2) in wanted and m.group(1) in files:
             defines.setdefault(files[m.group(1)], set()).add(m.group(2))
     chosen, left = {}, set(wanted)
