@@ -749,10 +749,9 @@ class Evaluation:
     # -- the whole evaluation ---------------------------------------------------
     def prepare(self):
         """The builds every held-out input shares."""
-        if self.given_instrumented:
+        if self.given_instrumented:  # (the next lines say what records)
             log(f"eval: building plain and clang-instrumented binaries of "
-                f"{self.program} (the held-out inputs are recorded with "
-                f"{self.given_instrumented})")
+                f"{self.program}")
         else:
             log(f"eval: building plain, clang-instrumented and {self.granularity}-"
                 f"instrumented binaries of {self.program}")

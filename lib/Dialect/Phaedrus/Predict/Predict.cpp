@@ -555,11 +555,8 @@ void PhaedrusPredictPass::runOnOperation() {
   numBranchesAnnotated += branches.attach(Provenance::Model, confidence);
   numFunctionsAnnotated +=
       attachEntryCounts(module, entries, Provenance::Model, confidence);
-  // (A path model's functions whose blended runs disagree are left without
-  // weights on purpose: their call sites must not weigh them again.)
-  if (!branches.hasPathVocabulary())
-    numBranchesAnnotated += attachCallSiteWeights(
-        module, shape, callSites, Provenance::Model, confidence);
+  numBranchesAnnotated += attachCallSiteWeights(
+      module, shape, callSites, branches, Provenance::Model, confidence);
   numFunctionsAnnotated -= withholdMisleadingEntryCounts(
       module, shape, callSites, "phaedrus-predict");
 }

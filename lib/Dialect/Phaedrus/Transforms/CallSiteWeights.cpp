@@ -27,7 +27,7 @@ namespace {
 class FlowSolver {
 public:
   /// `tolerant`: counts may contradict each other by the rounding of a
-  /// blend of runs (slack()); the first derivation stands. Beyond that, or
+  /// blend of runs (within()); the first derivation stands. Beyond that, or
   /// when not tolerant, a contradiction fixes nothing in the function.
   FlowSolver(LLVM::LLVMFuncOp function, bool tolerant) : tolerant(tolerant) {
     for (Block &block : function.getBody()) {
@@ -165,6 +165,14 @@ private:
 };
 } // namespace
 
+/// Whether `block` may have run: the counts (knownBlockCounts) do not say
+/// it never did.
+static bool mayHaveRun(const llvm::DenseMap<Block *, uint64_t> &known,
+                       Block *block) {
+  auto count = known.find(block);
+  return count == known.end() || count->second != 0;
+}
+
 /// The recorded call sites of each function, in index order.
 static llvm::StringMap<SmallVector<const ProgramShape::CallSite *>>
 sitesByCaller(const ProgramShape &shape) {
@@ -203,8 +211,14 @@ forEachCountedFunction(ModuleOp module, const ProgramShape &shape,
 unsigned mlir::phaedrus::attachCallSiteWeights(ModuleOp module,
                                                const ProgramShape &shape,
                                                const CallSiteCounts &callSites,
+                                               const PathBranchCounts &paths,
                                                Provenance provenance,
                                                double confidence) {
+  // Paths weigh what they determine, and leave without weights on purpose
+  // what they do not (a path model's functions whose blended runs
+  // disagree): call sites must not weigh those again.
+  if (paths.hasPathVocabulary())
+    return 0;
   StringRef weightsName = PhaedrusDialect::getBranchWeightsAttrName();
   unsigned annotated = 0;
   forEachCountedFunction(module, shape, callSites, [&](const CountedFunction &f) {
@@ -270,10 +284,8 @@ blocksOfUnweighedLoops(LLVM::LLVMFuncOp function,
       continue;
     bool weighed = llvm::all_of(*scc, [&](Block *member) {
       Operation *term = member->getTerminator();
-      auto count = known.find(member);
       return !PhaedrusDialect::takesBranchWeights(term) ||
-             term->hasAttr(weightsName) ||
-             (count != known.end() && count->second == 0);
+             term->hasAttr(weightsName) || !mayHaveRun(known, member);
     });
     if (!weighed)
       unweighed.insert(scc->begin(), scc->end());
@@ -309,10 +321,8 @@ unsigned mlir::phaedrus::withholdMisleadingEntryCounts(
     if (!most)
       for (Block *block : unweighed) {
         Operation *term = block->getTerminator();
-        auto count = known.find(block);
         if (term->getNumSuccessors() >= kMinDispatchSuccessors &&
-            !term->hasAttr(weightsName) &&
-            !(count != known.end() && count->second == 0) &&
+            !term->hasAttr(weightsName) && mayHaveRun(known, block) &&
             (!dispatch || term->getNumSuccessors() > dispatch->getNumSuccessors()))
           dispatch = term;
       }

@@ -201,11 +201,8 @@ struct PhaedrusTraceProfilePass
         attachEntryCounts(module, entries, Provenance::Measured, 1.0);
     if (!callSites.empty()) {
       analyze();
-      // (Paths weigh what they determine; a path profile's call sites
-      // would only weigh again what it leaves open on purpose.)
-      if (!branches.hasPathVocabulary())
-        numBranchesAnnotated += attachCallSiteWeights(
-            module, *shape, callSites, Provenance::Measured, 1.0);
+      numBranchesAnnotated += attachCallSiteWeights(
+          module, *shape, callSites, branches, Provenance::Measured, 1.0);
       numFunctionsAnnotated -= withholdMisleadingEntryCounts(
           module, *shape, callSites, "phaedrus-trace-profile");
     }

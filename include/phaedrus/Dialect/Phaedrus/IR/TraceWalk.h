@@ -122,8 +122,9 @@ using CallSiteCounts = llvm::StringMap<llvm::DenseMap<uint64_t, uint64_t>>;
 /// callee, a `group` token the callee of each of its members. Every
 /// function `vocabulary` names gets a count, 0 if never entered. Adds to
 /// `entries`, so several traces can be summed; fails with a diagnostic on
-/// `diagnosticOp` on 64-bit overflow. With `callSites`, also adds how often each call site ran: its
-/// `call_site` token, and each group token it is a member of.
+/// `diagnosticOp` on 64-bit overflow. With `callSites`, also adds how often
+/// each call site ran: its `call_site` token, and each group token it is a
+/// member of.
 LogicalResult addEntryCounts(VocabularyOp vocabulary,
                              ArrayRef<uint64_t> tokenCounts,
                              llvm::StringMap<uint64_t> &entries,

@@ -57,8 +57,8 @@ private:
   std::unique_ptr<State> state;
 };
 
-/// Function granularity (callers skip it where PathBranchCounts has a path
-/// vocabulary): attaches `phaedrus.branch_weights` to every
+/// Function granularity (nothing where `paths` had a path vocabulary):
+/// attaches `phaedrus.branch_weights` to every
 /// branch of a function whose edge counts its entry count and its call
 /// sites' counts (`callSites`, from addEntryCounts) fix by flow
 /// conservation, and that ran. A block's first call site (`shape`) runs as
@@ -67,6 +67,7 @@ private:
 /// counts are not one flow. Returns how many branches were annotated.
 unsigned attachCallSiteWeights(ModuleOp module, const ProgramShape &shape,
                                const CallSiteCounts &callSites,
+                               const PathBranchCounts &paths,
                                Provenance provenance, double confidence);
 
 /// How many times its entry count a call site in a function may run before
