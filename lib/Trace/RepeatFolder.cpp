@@ -47,6 +47,7 @@ bool RepeatFolder::fold(bool absorb, bool square) {
       continue;
     ++repeat.count;
     output.truncate(sealed + n - p);
+    touch(sealed + n - 1 - p);
     return true;
   }
   // A square: the last p items equal the p before them.
@@ -57,6 +58,7 @@ bool RepeatFolder::fold(bool absorb, bool square) {
       continue;
     std::vector<Item> body(output.end() - p, output.end());
     output.truncate(sealed + n - 2 * p);
+    touch(sealed + n - 2 * p);
     Item repeat;
     repeat.body = intern(std::move(body));
     repeat.count = 2;
@@ -80,6 +82,7 @@ void RepeatFolder::seal() {
   handed = sealed;
   if (handed >= 4 * kSealWindow) {
     output.dropFront(handed);
+    dropped += handed;
     sealed -= handed;
     handed = 0;
   }
@@ -92,6 +95,7 @@ void RepeatFolder::setSink(std::function<void(const Item &)> newSink) {
   for (size_t i = handed; i < sealed; ++i)
     sink(output[i]);
   output.dropFront(sealed);
+  dropped += sealed;
   sealed = handed = 0;
   // What was kept until now (all of the output, without a sink) is the
   // sink's: the buffer need only hold the window from here on.
@@ -104,8 +108,11 @@ void RepeatFolder::finish() {
     return;
   for (size_t i = handed; i < output.size(); ++i)
     sink(output[i]);
+  dropped += output.size();
   output.clear();
   sealed = handed = 0;
+  longDist = longRun = 0;
+  numOpenLong = 0;
 }
 
 void RepeatFolder::rebuildFilter() {
@@ -161,6 +168,8 @@ void RepeatFolder::push(uint32_t token) {
     while (fold()) {
     }
   }
+  if (longPeriod && foldLong())
+    folded = true;
   if (filtered) {
     if (folded)
       filterValid = false;
@@ -185,14 +194,20 @@ void RepeatFolder::pushRun(uint32_t token, uint64_t count) {
     Item &last = output.back();
     if (last.body == body) {
       last.count += count;
+      touch(output.size() - 1);
+      if (longPeriod)
+        foldLong();
       return;
     }
     if (last == tokenItem) {
       last.body = body;
       last.token = 0;
       last.count = count + 1;
+      touch(output.size() - 1);
       while (fold()) {
       }
+      if (longPeriod)
+        foldLong();
       seal();
       return;
     }
@@ -203,7 +218,132 @@ void RepeatFolder::pushRun(uint32_t token, uint64_t count) {
   output.push_back(run);
   while (fold()) {
   }
+  if (longPeriod)
+    foldLong();
   seal();
+}
+
+bool RepeatFolder::absorbLong() {
+  size_t size = output.size();
+  // The newest first; those that can no longer absorb are dropped.
+  for (unsigned i = numOpenLong; i-- > 0;) {
+    OpenRepeat open = openLong[i];
+    bool gone = open.position < dropped + sealed ||
+                open.position >= dropped + size;
+    size_t index = open.position - dropped;
+    if (!gone) {
+      const Item &repeat = output[index];
+      gone = repeat.isToken() || repeat.body != open.body;
+    }
+    const std::vector<Item> &body = bodies[open.body];
+    size_t after = gone ? 0 : size - 1 - index;
+    if (gone || after > body.size()) { // past the block it could absorb
+      std::copy(openLong + i + 1, openLong + numOpenLong, openLong + i);
+      --numOpenLong;
+      continue;
+    }
+    if (after < body.size() || !(output.back() == body.back()) ||
+        !std::equal(body.begin(), body.end(), output.end() - after))
+      continue;
+    ++output[index].count;
+    output.truncate(index + 1);
+    touch(index);
+    numOpenLong = i + 1; // those after it were in what it absorbed
+    return true;
+  }
+  return false;
+}
+
+void RepeatFolder::findLongCandidate() {
+  size_t size = output.size();
+  if (size < kGram)
+    return;
+  if (gramEnds.empty())
+    gramEnds.assign(size_t(1) << kGramBits, 0);
+  uint64_t hash = 0;
+  for (size_t k = 1; k <= kGram; ++k)
+    hash = (hash ^ hashItem(output[size - k])) * 0x100000001b3ull;
+  uint32_t &slot = gramEnds[hash >> (64 - kGramBits)];
+  uint64_t end = dropped + size;
+  uint32_t previous = slot;
+  slot = static_cast<uint32_t>(end);
+  if (longDist || previous == 0)
+    return;
+  uint64_t distance = static_cast<uint32_t>(end - previous);
+  if (distance <= maxPeriod || distance > longPeriod ||
+      end - dropped - sealed < distance + 1)
+    return;
+  // How far back the items already match a period back: after a nested
+  // repeat folds, its loop's candidate is found again with the run it has.
+  // (Only items not sealed are compared: which sealed items are still in
+  // memory depends on the sink, and the result must not.)
+  uint64_t run = 0;
+  while (run < distance &&
+         end - 1 - run >= dropped + sealed + distance &&
+         at(end - 1 - run) == at(end - 1 - run - distance))
+    ++run;
+  if (run == 0)
+    return;
+  longDist = distance;
+  longRun = run;
+  longVerified = end;
+}
+
+bool RepeatFolder::foldLong() {
+  bool changed = false;
+  for (;;) {
+    uint64_t end = dropped + output.size();
+    // What a fold changed must be compared again.
+    if (touchedFrom < longVerified) {
+      uint64_t lost = longVerified - touchedFrom;
+      longRun = lost >= longRun ? 0 : longRun - lost;
+      longVerified = touchedFrom;
+    }
+    touchedFrom = kNone;
+    if (absorbLong()) {
+      changed = true;
+      while (fold()) {
+      }
+      continue;
+    }
+    if (longDist) {
+      for (; longVerified < end; ++longVerified, ++longRun) {
+        uint64_t j = longVerified;
+        if (j < dropped + sealed + longDist ||
+            !(at(j) == at(j - longDist))) {
+          longDist = longRun = 0;
+          break;
+        }
+      }
+    }
+    findLongCandidate();
+    if (!longDist || longRun < longDist)
+      return changed;
+    // A square: the last longDist items equal the longDist before them.
+    size_t size = output.size(), p = longDist;
+    longDist = longRun = 0;
+    if (size < sealed + 2 * p ||
+        !std::equal(output.end() - p, output.end(), output.end() - 2 * p))
+      return changed;
+    std::vector<Item> body(output.end() - p, output.end());
+    output.truncate(size - 2 * p);
+    Item repeat;
+    repeat.body = intern(std::move(body));
+    repeat.count = 2;
+    output.push_back(repeat);
+    touch(size - 2 * p);
+    uint64_t position = dropped + size - 2 * p;
+    while (numOpenLong && openLong[numOpenLong - 1].position >= position)
+      --numOpenLong; // in what the new repeat holds
+    if (numOpenLong == kMaxOpenLong) {
+      std::copy(openLong + 1, openLong + kMaxOpenLong, openLong);
+      --numOpenLong;
+    }
+    openLong[numOpenLong++] = {position, repeat.body};
+    changed = true;
+    while (fold()) {
+    }
+  }
 }
 
 uint64_t RepeatFolder::length(const Item &item) const {

@@ -17,6 +17,8 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include <tuple>
 
 using namespace mlir;
@@ -569,11 +571,15 @@ TEST_F(ImportWppTest, PackingPastTheBudgetFoldsAgainToTheSameFile) {
                              "2\tcall_site\tmain\t0\tf\n"
                              "3\tcall_site\tmain\t1\tf\n");
   for (TraceBuilder *b : {&grouped, &plain}) {
-    // Long enough to seal items (more than RepeatFolder::kSealWindow).
+    // Long enough to seal items (more than RepeatFolder::kSealWindow), and
+    // without a period (a seeded generator picks the events) for the
+    // long-period rule to fold it into a few items.
     std::vector<uint32_t> events;
+    std::mt19937 rng(2026);
     for (uint32_t i = 0; i < 30000; ++i) {
-      events.push_back(i % 7 == 0 ? 0 : 1);
-      if (i % 3 == 0) {
+      uint32_t hash = rng();
+      events.push_back(hash % 7 == 0 ? 0 : 1);
+      if (hash % 3 == 0) {
         events.push_back(2);
         events.push_back(3);
       }
@@ -591,8 +597,12 @@ TEST_F(ImportWppTest, PackingPastTheBudgetFoldsAgainToTheSameFile) {
   path.record(PHAEDRUS_TAG_ARGV, 0, std::string("prog\0", 5));
   path.record(PHAEDRUS_TAG_VOCB, 0, kVocabulary);
   std::vector<uint32_t> runs{0};
-  for (uint32_t i = 0; i < 20000; ++i) // runs of f's paths 1 to 3
-    runs.insert(runs.end(), {PHAEDRUS_PATH_MARK | 1, 1 + i % 3, 1 + i % 5 % 3});
+  std::mt19937 rng(1127);
+  for (uint32_t i = 0; i < 20000; ++i) { // runs of f's paths 1 to 40
+    uint32_t hash = rng();
+    runs.insert(runs.end(),
+                {PHAEDRUS_PATH_MARK | 1, 1 + hash % 40, 1 + (hash >> 8) % 3});
+  }
   path.events(0, 0, runs);
   path.events(1, 0, {0, PHAEDRUS_PATH_MARK | 1, 2, 4});
   path.end();

@@ -13,8 +13,9 @@ using namespace mlir::phaedrus::trace;
 namespace {
 
 /// Folds `tokens`; checks that the folder's own expansion is exact.
-RepeatFolder fold(const std::vector<uint32_t> &tokens, unsigned maxPeriod = 8) {
-  RepeatFolder folder(maxPeriod);
+RepeatFolder fold(const std::vector<uint32_t> &tokens, unsigned maxPeriod = 8,
+                  unsigned longPeriod = RepeatFolder::kDefaultLongPeriod) {
+  RepeatFolder folder(maxPeriod, longPeriod);
   folder.push(tokens.data(), tokens.size());
   folder.finish();
   EXPECT_EQ(folder.size(), tokens.size());
@@ -62,15 +63,23 @@ TEST(RepeatFolderTest, PeriodicBlockWithPrefixAndSuffix) {
   EXPECT_EQ(expand(folder), tokens);
 }
 
-TEST(RepeatFolderTest, BlocksLongerThanMaxPeriodStayLiteral) {
+// A block longer than maxPeriod folds by the long-period rule, and stays
+// literal without it.
+TEST(RepeatFolderTest, BlocksLongerThanMaxPeriodFoldByTheLongRule) {
   std::vector<uint32_t> tokens;
   for (int i = 0; i < 4; ++i)
     for (uint32_t t = 0; t < 10; ++t)
       tokens.push_back(t);
-  EXPECT_EQ(fold(tokens, /*maxPeriod=*/8).items().size(), 40u);
-  RepeatFolder longer = fold(tokens, /*maxPeriod=*/10);
-  ASSERT_EQ(longer.items().size(), 1u);
-  EXPECT_EQ(longer.items()[0].count, 4u);
+  EXPECT_EQ(fold(tokens, /*maxPeriod=*/8, /*longPeriod=*/0).items().size(),
+            40u);
+  for (unsigned maxPeriod : {8u, 10u}) {
+    RepeatFolder longer = fold(tokens, maxPeriod);
+    ASSERT_EQ(longer.items().size(), 1u);
+    EXPECT_EQ(longer.items()[0].count, 4u);
+    EXPECT_EQ(longer.body(longer.items()[0].body).size(), 10u);
+  }
+  // Past longPeriod, it stays literal too.
+  EXPECT_EQ(fold(tokens, 8, /*longPeriod=*/9).items().size(), 40u);
 }
 
 TEST(RepeatFolderTest, EmptyStream) { EXPECT_TRUE(fold({}).items().empty()); }
@@ -91,14 +100,16 @@ TEST(RepeatFolderTest, LosslessOnRandomStreams) {
         tokens.insert(tokens.end(), block.begin(), block.end());
     }
     unsigned maxPeriod = rng() % 10 + 1;
-    RepeatFolder folder = fold(tokens, maxPeriod);
+    unsigned longPeriod = trial % 2 ? 0 : RepeatFolder::kDefaultLongPeriod;
+    RepeatFolder folder = fold(tokens, maxPeriod, longPeriod);
     std::vector<uint32_t> out;
     expandInto(folder, folder.items(), out);
     ASSERT_EQ(out, tokens) << "trial " << trial;
     for (const RepeatFolder::Item &item : folder.items())
       if (!item.isToken()) {
         EXPECT_GE(item.count, 2u);
-        EXPECT_LE(folder.body(item.body).size(), maxPeriod);
+        EXPECT_LE(folder.body(item.body).size(),
+                  std::max(maxPeriod, longPeriod));
       }
   }
 }
@@ -166,7 +177,8 @@ std::string canonical(const RepeatFolder &folder,
 }
 
 // The folder makes what the rule written plainly makes, for short periods
-// and for periods past 64.
+// and for periods past 64 (without the long-period rule, which the plain
+// rule does not have).
 TEST(RepeatFolderTest, FoldsAsTheRuleWrittenPlainly) {
   std::mt19937_64 rng(5);
   for (int trial = 0; trial < 300; ++trial) {
@@ -184,7 +196,7 @@ TEST(RepeatFolderTest, FoldsAsTheRuleWrittenPlainly) {
         tokens.insert(tokens.end(), block.begin(), block.end());
     }
     unsigned maxPeriod = longBlocks ? 60 + rng() % 40 : rng() % 10 + 1;
-    RepeatFolder folder = fold(tokens, maxPeriod);
+    RepeatFolder folder = fold(tokens, maxPeriod, /*longPeriod=*/0);
     ASSERT_EQ(canonical(folder, folder.items()),
               referenceFold(tokens, maxPeriod))
         << "trial " << trial << ", max period " << maxPeriod;
@@ -289,7 +301,7 @@ TEST(RepeatFolderTest, SinkGetsTheKeptItemsInBoundedMemory) {
     // Loops of random bodies (periods 1 to 12, so some are too long to
     // fold) with runs between them: far more items than the window.
     std::vector<uint32_t> tokens;
-    while (tokens.size() < 20 * RepeatFolder::kSealWindow) {
+    while (tokens.size() < 40 * RepeatFolder::kSealWindow) {
       std::vector<uint32_t> body(1 + rng() % 12);
       for (uint32_t &t : body)
         t = rng() % 40;
@@ -297,6 +309,8 @@ TEST(RepeatFolderTest, SinkGetsTheKeptItemsInBoundedMemory) {
         tokens.insert(tokens.end(), body.begin(), body.end());
       tokens.push_back(40 + rng() % 1000); // a token that rarely recurs
     }
+    // (Both with the long-period rule: what it compares must not depend
+    // on which sealed items a sink has taken.)
     RepeatFolder kept(8), streamed(8);
     std::vector<RepeatFolder::Item> handed;
     streamed.setSink(
@@ -361,6 +375,134 @@ TEST(RepeatFolderTest, CompactItemsGiveBackWhatTheyKeep) {
   small.clear();
   EXPECT_EQ(small.size(), 0u);
   small.forEach([](const RepeatFolder::Item &) { ADD_FAILURE(); });
+}
+
+} // namespace
+
+namespace {
+
+// An interpreter's loop: an iteration of hundreds of tokens that holds a
+// run and a nested loop of its own, repeated many times, folds to a repeat
+// of a body that holds a repeat, by the long-period rule (found by hash,
+// not by trying every period).
+TEST(RepeatFolderTest, LongLoopsWithNestedLoopsFold) {
+  std::mt19937 rng(20261127);
+  std::vector<uint32_t> inner(40), before(300), after(200);
+  for (std::vector<uint32_t> *part : {&inner, &before, &after})
+    for (uint32_t &t : *part)
+      t = rng() % 100000;
+  std::vector<uint32_t> iteration = before;
+  iteration.insert(iteration.end(), 5, 7); // a run
+  for (int i = 0; i < 6; ++i)
+    iteration.insert(iteration.end(), inner.begin(), inner.end());
+  iteration.insert(iteration.end(), after.begin(), after.end());
+  std::vector<uint32_t> tokens = {1, 2, 3};
+  for (int i = 0; i < 1000; ++i)
+    tokens.insert(tokens.end(), iteration.begin(), iteration.end());
+  tokens.push_back(4);
+  RepeatFolder folder = fold(tokens);
+  EXPECT_EQ(expand(folder), tokens);
+  // 1 2 3, the loop, 4 (the loop may begin with a few items folding only
+  // from the second iteration on).
+  ASSERT_LE(folder.items().size(), 6u);
+  uint64_t most = 0;
+  const RepeatFolder::Item *loop = nullptr;
+  for (const RepeatFolder::Item &item : folder.items())
+    if (!item.isToken() && item.count > most)
+      most = item.count, loop = &item;
+  ASSERT_TRUE(loop);
+  EXPECT_GE(most, 998u);
+  // The body holds the nested loop as one repeat item, six times its body.
+  bool nested = false;
+  for (const RepeatFolder::Item &item : folder.body(loop->body))
+    nested |= !item.isToken() && item.count == 6 &&
+              folder.body(item.body).size() == inner.size();
+  EXPECT_TRUE(nested);
+  // Without the rule, nothing past the run folds.
+  EXPECT_GT(fold(tokens, 8, 0).items().size(), 1000 * 500u);
+}
+
+// Property, long periods: streams of blocks of 9 to 300 tokens repeated
+// and nested, pushed as tokens and as runs, expand exactly; a folder with a
+// sink hands on what one without keeps; no body exceeds the long period.
+TEST(RepeatFolderTest, LongPeriodsLosslessAndAlikeWithASink) {
+  std::mt19937_64 rng(1127);
+  for (int trial = 0; trial < 200; ++trial) {
+    std::vector<uint32_t> tokens;
+    auto block = [&](size_t length) {
+      std::vector<uint32_t> b(length);
+      for (uint32_t &t : b)
+        t = rng() % 5 == 0 ? rng() % 4 : rng() % 500; // some short squares
+      return b;
+    };
+    while (tokens.size() < 3 * RepeatFolder::kSealWindow) {
+      std::vector<uint32_t> outer = block(9 + rng() % 300);
+      if (rng() % 2) { // a nested loop inside
+        std::vector<uint32_t> inner = block(9 + rng() % 40);
+        std::vector<uint32_t> nested;
+        for (uint64_t i = 0, n = 1 + rng() % 4; i < n; ++i)
+          nested.insert(nested.end(), inner.begin(), inner.end());
+        outer.insert(outer.begin() + rng() % outer.size(), nested.begin(),
+                     nested.end());
+      }
+      for (uint64_t i = 0, n = 1 + rng() % 8; i < n; ++i) {
+        tokens.insert(tokens.end(), outer.begin(), outer.end());
+        if (rng() % 8 == 0) // a break in the loop
+          tokens.push_back(rng() % 500);
+      }
+    }
+    unsigned maxPeriod = 1 + rng() % 8;
+    unsigned longPeriod =
+        rng() % 3 ? RepeatFolder::kDefaultLongPeriod : 9 + rng() % 200;
+    RepeatFolder kept(maxPeriod, longPeriod), streamed(maxPeriod, longPeriod);
+    std::vector<RepeatFolder::Item> handed;
+    streamed.setSink(
+        [&](const RepeatFolder::Item &item) { handed.push_back(item); });
+    for (size_t i = 0; i < tokens.size();) {
+      size_t j = i;
+      while (j < tokens.size() && tokens[j] == tokens[i])
+        ++j;
+      if (rng() % 2) {
+        kept.pushRun(tokens[i], j - i);
+        streamed.pushRun(tokens[i], j - i);
+      } else {
+        for (size_t k = i; k < j; ++k) {
+          kept.push(tokens[k]);
+          streamed.push(tokens[k]);
+        }
+      }
+      i = j;
+    }
+    kept.finish();
+    streamed.finish();
+    ASSERT_EQ(handed, std::vector<RepeatFolder::Item>(kept.items().begin(),
+                                                       kept.items().end()))
+        << "trial " << trial;
+    std::vector<uint32_t> out;
+    expandInto(kept, kept.items(), out);
+    ASSERT_EQ(out, tokens) << "trial " << trial;
+    for (const RepeatFolder::Item &item : kept.items())
+      if (!item.isToken())
+        EXPECT_LE(kept.body(item.body).size(), std::max(maxPeriod, longPeriod));
+  }
+}
+
+// A block longer than kMaxLongPeriod items never folds (both occurrences
+// must fit the window that may still fold), and a larger longPeriod is
+// clamped to it.
+TEST(RepeatFolderTest, LongPeriodIsBoundedByTheWindow) {
+  std::vector<uint32_t> block(RepeatFolder::kMaxLongPeriod + 1);
+  for (uint32_t i = 0; i < block.size(); ++i)
+    block[i] = 100 + i;
+  std::vector<uint32_t> tokens;
+  for (int i = 0; i < 3; ++i)
+    tokens.insert(tokens.end(), block.begin(), block.end());
+  EXPECT_EQ(fold(tokens, 8, UINT32_MAX).items().size(), tokens.size());
+  block.pop_back();
+  tokens.clear();
+  for (int i = 0; i < 3; ++i)
+    tokens.insert(tokens.end(), block.begin(), block.end());
+  EXPECT_EQ(fold(tokens, 8, UINT32_MAX).items().size(), 1u);
 }
 
 } // namespace

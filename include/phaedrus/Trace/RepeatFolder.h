@@ -14,6 +14,18 @@
 // loops are longer than maxPeriod. Expanding the items gives back the
 // stream exactly.
 //
+// Longer blocks, up to longPeriod items, fold too, found without trying
+// every period: a hash of the last few items names where they occurred
+// before, that distance is a candidate period, and each push compares one
+// item with the one a period back. When the items match for a whole
+// period, the last two periods are a square and become a repeat; that
+// repeat absorbs the next block when it is one more occurrence of its body
+// (checked once, at the push where the block would be complete). A loop
+// whose iteration is longer than maxPeriod items, an interpreter's loop
+// over bytecodes, folds so; a square whose candidate the hash misses (its
+// last items also occur nearer) stays unfolded, which loses size, never
+// tokens. Each push costs O(1) amortised for this rule too.
+//
 // Only the last kSealWindow items of the output may still fold: an item
 // further back is sealed, never part of a later repeat (whatever folds
 // after it). A fold that reaches that far back needs thousands of items to
@@ -83,7 +95,20 @@ public:
   /// Items that may still fold, at the end of the output.
   static constexpr size_t kSealWindow = 4096;
 
-  explicit RepeatFolder(unsigned maxPeriod = 8) : maxPeriod(maxPeriod) {}
+  /// The longest long period: both occurrences of a square must lie in the
+  /// window of items that may still fold.
+  static constexpr unsigned kMaxLongPeriod = kSealWindow / 2;
+  static constexpr unsigned kDefaultLongPeriod = kMaxLongPeriod;
+
+  /// Folds blocks of up to `maxPeriod` items wherever they repeat, and
+  /// longer ones, up to `longPeriod` items (at most kMaxLongPeriod; 0 or at
+  /// most maxPeriod: none), where the hash finds them.
+  explicit RepeatFolder(unsigned maxPeriod = 8,
+                        unsigned longPeriod = kDefaultLongPeriod)
+      : maxPeriod(maxPeriod),
+        longPeriod(longPeriod > maxPeriod
+                       ? std::min<unsigned>(longPeriod, kMaxLongPeriod)
+                       : 0) {}
 
   /// Hands every sealed item to `sink` in order and drops it from items():
   /// those sealed so far at once, the others as they are sealed; finish()
@@ -134,6 +159,24 @@ private:
   void slideFilter();
   /// Seals what lies before the window, and hands it to the sink.
   void seal();
+  /// The long-period rule, after the short ones have folded what they can;
+  /// true if it changed the output.
+  bool foldLong();
+  /// True if the last long repeat absorbed the items after it.
+  bool absorbLong();
+  /// Looks for a long period ending at the last item.
+  void findLongCandidate();
+  /// Records that output[index] and what follows it changed.
+  void touch(size_t index) {
+    touchedFrom = std::min<uint64_t>(touchedFrom, dropped + index);
+  }
+  /// The item at absolute position `at` (dropped <= at < dropped + size).
+  const Item &at(uint64_t position) const { return output[position - dropped]; }
+  static uint64_t hashItem(const Item &item) {
+    return (uint64_t(item.body) * 0x9e3779b97f4a7c15ull) ^
+           (uint64_t(item.token) * 0xc2b2ae3d27d4eb4full) ^
+           (item.count * 0x165667b19e3779f9ull);
+  }
   uint32_t intern(std::vector<Item> body);
 
   /// The output's storage: a vector of items that grows with realloc (they
@@ -208,7 +251,37 @@ private:
   };
 
   unsigned maxPeriod;
+  /// 0: no long periods.
+  unsigned longPeriod;
   uint64_t pushed = 0;
+  /// Items dropped from the front of `output` so far: output[i] is the
+  /// item at absolute position dropped + i.
+  uint64_t dropped = 0;
+  /// The long-period rule's state, in absolute positions. The items in
+  /// [longVerified - longRun, longVerified) each equal the item longDist
+  /// before them (longDist 0: no candidate); touchedFrom is the first
+  /// position a fold changed since the rule last looked.
+  uint64_t longDist = 0, longRun = 0, longVerified = 0;
+  uint64_t touchedFrom = UINT64_MAX;
+  static constexpr uint64_t kNone = UINT64_MAX;
+  /// The last long repeats that may absorb what follows them, oldest
+  /// first: a loop's and those of loops nested in it, each the absolute
+  /// position of the repeat and its body.
+  struct OpenRepeat {
+    uint64_t position;
+    uint32_t body;
+  };
+  static constexpr unsigned kMaxOpenLong = 4;
+  OpenRepeat openLong[kMaxOpenLong];
+  unsigned numOpenLong = 0;
+  /// Per hash of the last kGram items, the absolute position after them
+  /// when they last ended the output, modulo 2^32 (0: none). A table small
+  /// enough for the first-level cache: a slot two blocks share, or a
+  /// position 2^32 back, makes a wrong candidate, which the comparisons
+  /// reject.
+  static constexpr unsigned kGram = 4;
+  static constexpr unsigned kGramBits = 12;
+  std::vector<uint32_t> gramEnds;
   ItemBuffer output;
   /// output[0, sealed) can no longer fold; with a sink, output[0, handed)
   /// has gone to it (handed <= sealed).
