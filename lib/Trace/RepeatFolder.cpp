@@ -103,6 +103,8 @@ void RepeatFolder::setSink(std::function<void(const Item &)> newSink) {
 }
 
 void RepeatFolder::finish() {
+  if (fastOn)
+    leaveFast();
   filterValid = false;
   if (!sink)
     return;
@@ -145,7 +147,15 @@ void RepeatFolder::slideFilter() {
   }
 }
 
-void RepeatFolder::push(uint32_t token) {
+void RepeatFolder::pushMiss(uint32_t token) {
+  if (fastOn)
+    leaveFast();
+  pushSlow(token);
+  if (numOpenLong)
+    maybeFast();
+}
+
+void RepeatFolder::pushSlow(uint32_t token) {
   ++pushed;
   Item item;
   item.token = token;
@@ -180,10 +190,27 @@ void RepeatFolder::push(uint32_t token) {
 }
 
 void RepeatFolder::pushRun(uint32_t token, uint64_t count) {
+  while (fastOn && count && fastTokens[fastAt] == token) {
+    // As many of the run as the expansion holds from fastAt on.
+    uint64_t taken = std::min<uint64_t>(count, fastRuns[fastAt]);
+    pushed += taken;
+    count -= taken;
+    fastAt += taken;
+    if (fastAt == fastTokens.size())
+      fastAbsorb();
+  }
   if (count == 0)
     return;
+  if (fastOn)
+    leaveFast();
+  pushRunSlow(token, count);
+  if (numOpenLong)
+    maybeFast();
+}
+
+void RepeatFolder::pushRunSlow(uint32_t token, uint64_t count) {
   if (count == 1)
-    return push(token);
+    return pushSlow(token);
   filterValid = false; // (the last item may change in place)
   pushed += count;
   Item tokenItem;
@@ -221,6 +248,49 @@ void RepeatFolder::pushRun(uint32_t token, uint64_t count) {
   if (longPeriod)
     foldLong();
   seal();
+}
+
+void RepeatFolder::maybeFast() {
+  if (fastOn || !numOpenLong || output.size() == 0)
+    return;
+  const OpenRepeat &open = openLong[numOpenLong - 1];
+  const Item &last = output.back();
+  if (open.position != dropped + output.size() - 1 || last.isToken() ||
+      last.body != open.body)
+    return;
+  if (fastBody != open.body) {
+    Item once;
+    once.body = open.body;
+    if (length(once) > kFastMaxTokens)
+      return;
+    fastTokens.clear();
+    expand(once, fastTokens);
+    fastRuns.resize(fastTokens.size());
+    for (size_t i = fastTokens.size(); i-- > 0;)
+      fastRuns[i] = i + 1 < fastTokens.size() &&
+                            fastTokens[i + 1] == fastTokens[i]
+                        ? fastRuns[i + 1] + 1
+                        : 1;
+    fastBody = open.body;
+  }
+  fastOn = true;
+  fastAt = 0;
+}
+
+void RepeatFolder::fastAbsorb() {
+  ++output.back().count;
+  touch(output.size() - 1);
+  filterValid = false;
+  fastAt = 0;
+}
+
+void RepeatFolder::leaveFast() {
+  fastOn = false;
+  size_t matched = fastAt;
+  fastAt = 0;
+  pushed -= matched; // (counted again below)
+  for (size_t i = 0; i < matched; i += fastRuns[i])
+    pushRunSlow(fastTokens[i], std::min<size_t>(fastRuns[i], matched - i));
 }
 
 bool RepeatFolder::absorbLong() {

@@ -506,3 +506,52 @@ TEST(RepeatFolderTest, LongPeriodIsBoundedByTheWindow) {
 }
 
 } // namespace
+
+namespace {
+
+// While the last item is a long repeat, pushes only compare tokens with its
+// expansion: whole iterations add to the count, a run that crosses from one
+// iteration into the next is split between them, and an iteration that
+// breaks off is folded as usual from its first token on, as is the rest
+// at finish(). Nothing is lost and size() counts every token once.
+TEST(RepeatFolderTest, FastPushesGiveBackEveryToken) {
+  std::mt19937 rng(1128);
+  std::vector<uint32_t> iteration = {7};
+  for (int i = 0; i < 20; ++i)
+    iteration.push_back(100 + rng() % 1000);
+  iteration.insert(iteration.end(), {7, 7}); // runs 7 7 7 between iterations
+  for (bool runs : {false, true}) {
+    for (size_t cut : {size_t(0), size_t(1), size_t(10), size_t(22)}) {
+      std::vector<uint32_t> tokens;
+      for (int i = 0; i < 100; ++i)
+        tokens.insert(tokens.end(), iteration.begin(), iteration.end());
+      // A last iteration broken off after `cut` tokens, then other tokens.
+      tokens.insert(tokens.end(), iteration.begin(), iteration.begin() + cut);
+      tokens.insert(tokens.end(), {5, 5, 5, 6});
+      RepeatFolder folder;
+      for (size_t i = 0; i < tokens.size();) {
+        size_t j = i + 1;
+        while (runs && j < tokens.size() && tokens[j] == tokens[i])
+          ++j;
+        folder.pushRun(tokens[i], j - i);
+        i = j;
+      }
+      folder.finish();
+      EXPECT_EQ(folder.size(), tokens.size());
+      std::vector<uint32_t> out;
+      expandInto(folder, folder.items(), out);
+      ASSERT_EQ(out, tokens) << "runs " << runs << ", cut " << cut;
+      uint64_t most = 0;
+      for (const RepeatFolder::Item &item : folder.items())
+        if (!item.isToken())
+          most = std::max(most, item.count);
+      EXPECT_GE(most, 98u) << "runs " << runs << ", cut " << cut;
+      // At most the first iteration (which the loop's repeat may begin
+      // after), the repeat, the broken iteration and the rest.
+      EXPECT_LE(folder.items().size(), iteration.size() + 1 + cut + 4)
+          << "runs " << runs << ", cut " << cut;
+    }
+  }
+}
+
+} // namespace

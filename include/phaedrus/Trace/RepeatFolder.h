@@ -26,6 +26,13 @@
 // last items also occur nearer) stays unfolded, which loses size, never
 // tokens. Each push costs O(1) amortised for this rule too.
 //
+// While the last item is such a repeat, pushes skip the folding: each
+// token is compared with the next token of the body's expansion, and a
+// whole expansion adds one to the count (what folding those tokens and
+// absorbing them would give). At the first token that differs, the tokens
+// matched so far are folded as usual, then that token. A loop that runs
+// the same iteration again and again so costs a comparison a token.
+//
 // Only the last kSealWindow items of the output may still fold: an item
 // further back is sealed, never part of a later repeat (whatever folds
 // after it). A fold that reaches that far back needs thousands of items to
@@ -115,7 +122,15 @@ public:
   /// hands on the rest.
   void setSink(std::function<void(const Item &)> sink);
 
-  void push(uint32_t token);
+  void push(uint32_t token) {
+    if (fastOn && fastTokens[fastAt] == token) {
+      ++pushed;
+      if (++fastAt == fastTokens.size())
+        fastAbsorb();
+      return;
+    }
+    pushMiss(token);
+  }
   void push(const uint32_t *tokens, size_t count) {
     for (size_t i = 0; i < count; ++i)
       push(tokens[i]);
@@ -143,6 +158,20 @@ public:
   void expand(const Item &item, std::vector<uint32_t> &out) const;
 
 private:
+  /// push() when the fast pushes are off or `token` ends them.
+  void pushMiss(uint32_t token);
+  /// push() and pushRun() with the items folded as usual.
+  void pushSlow(uint32_t token);
+  void pushRunSlow(uint32_t token, uint64_t count);
+  /// Pushes while the last item is an open long repeat: the tokens of its
+  /// body's expansion (at most kFastMaxTokens), the next one at fastAt.
+  static constexpr size_t kFastMaxTokens = size_t(1) << 15;
+  /// Starts the fast pushes if the last item is an open long repeat.
+  void maybeFast();
+  /// A whole expansion matched: the repeat's count grows by one.
+  void fastAbsorb();
+  /// Ends the fast pushes: the tokens matched so far are folded as usual.
+  void leaveFast();
   /// One folding step at the end of the output; true if it changed
   /// anything. `absorb` and `square` say which of its two rules may apply
   /// (the filter rules one or both out for the first step after a push).
@@ -282,6 +311,14 @@ private:
   static constexpr unsigned kGram = 4;
   static constexpr unsigned kGramBits = 12;
   std::vector<uint32_t> gramEnds;
+  /// The fast pushes: on or not, the body whose expansion fastTokens holds
+  /// (fastRuns[i]: how many tokens from i on equal fastTokens[i]), and the
+  /// next token expected.
+  bool fastOn = false;
+  uint32_t fastBody = kToken;
+  size_t fastAt = 0;
+  std::vector<uint32_t> fastTokens;
+  std::vector<uint32_t> fastRuns;
   ItemBuffer output;
   /// output[0, sealed) can no longer fold; with a sink, output[0, handed)
   /// has gone to it (handed <= sealed).
