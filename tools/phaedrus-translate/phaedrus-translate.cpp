@@ -230,8 +230,16 @@ static llvm::cl::opt<uint64_t> wppMinRepeatTokens(
     llvm::cl::init(0), llvm::cl::cat(wppCategory));
 static llvm::cl::opt<unsigned> wppMaxPeriod(
     "wpp-max-period",
-    llvm::cl::desc("Longest block of tokens folded into a repeat on import"),
+    llvm::cl::desc("Longest block of items folded into a repeat on import "
+                   "wherever it repeats"),
     llvm::cl::init(8), llvm::cl::cat(wppCategory));
+static llvm::cl::opt<unsigned> wppLongPeriod(
+    "wpp-long-period",
+    llvm::cl::desc("Longest block of items folded into a repeat on import "
+                   "where a hash of its last items finds it (an "
+                   "interpreter's loop; at most 2048; 0: none)"),
+    llvm::cl::init(trace::RepeatFolder::kDefaultLongPeriod),
+    llvm::cl::cat(wppCategory));
 
 /// The bytes of a translation's input file, and a location naming it.
 static std::pair<StringRef, Location> mainInput(const llvm::SourceMgr &sourceMgr,
@@ -299,6 +307,7 @@ static ImportWppOptions importWppOptions() {
     options.expectedFingerprint = wppFingerprint;
   options.keepCorruptPrefix = wppKeepPrefix;
   options.maxPeriod = std::max(1u, wppMaxPeriod.getValue());
+  options.longPeriod = wppLongPeriod;
   options.minRepeatTokens = wppMinRepeatTokens;
   return options;
 }

@@ -260,8 +260,9 @@ void CallGroupExpander::push(const uint32_t *tokens, size_t count, Out &out) {
 /// folding must not be used).
 class CallGroupRepeatFolder {
 public:
-  CallGroupRepeatFolder(const CallGroupTable &table, unsigned maxPeriod)
-      : groups(table), expander(table), repeats(maxPeriod) {}
+  CallGroupRepeatFolder(const CallGroupTable &table, unsigned maxPeriod,
+                        unsigned longPeriod = RepeatFolder::kDefaultLongPeriod)
+      : groups(table), expander(table), repeats(maxPeriod, longPeriod) {}
 
   void analyze(const uint32_t *tokens, size_t count) {
     groups.analyze(tokens, count);

@@ -396,7 +396,7 @@ OwningOpRef<ModuleOp> mlir::phaedrus::importWpp(StringRef bytes,
                                                 const ImportWppOptions &options) {
   std::map<uint32_t, trace::RepeatFolder> folders;
   auto folderOf = [&](uint32_t thread) -> trace::RepeatFolder & {
-    return folders.try_emplace(thread, options.maxPeriod).first->second;
+    return folders.try_emplace(thread, options.maxPeriod, options.longPeriod).first->second;
   };
   FailureOr<WppShell> shell = readWpp(
       bytes, context, loc, options,
@@ -411,7 +411,7 @@ OwningOpRef<ModuleOp> mlir::phaedrus::importWpp(StringRef bytes,
     return {};
   for (auto [thread, traceOp] : shell->traces) {
     trace::RepeatFolder &folder =
-        folders.try_emplace(thread, options.maxPeriod).first->second;
+        folders.try_emplace(thread, options.maxPeriod, options.longPeriod).first->second;
     folder.finish();
     OpBuilder body = OpBuilder::atBlockEnd(&traceOp.getBody().front());
     emitFoldedItems(body, loc, folder, traceOp.getSymName(), options.inlineLimit,

@@ -49,8 +49,11 @@ struct ImportWppOptions {
   std::optional<uint64_t> expectedFingerprint;
   /// Import the intact prefix of a corrupt trace instead of failing.
   bool keepCorruptPrefix = false;
-  /// Longest block folded into a repeat on import.
+  /// Longest block folded into a repeat on import wherever it repeats.
   unsigned maxPeriod = 8;
+  /// Longest block folded where a hash finds it (RepeatFolder's long
+  /// periods; 0: none).
+  unsigned longPeriod = trace::RepeatFolder::kDefaultLongPeriod;
   /// Repeats that stand for fewer tokens are written as their tokens.
   uint64_t minRepeatTokens = 0;
   /// Longest token run written inline; longer runs become dense_resource.

@@ -320,7 +320,7 @@ struct PhaedrusAugmentPass
     }
 
     trace::LeafDropper dropper(table, std::move(dropped));
-    trace::RepeatFolder folder(maxPeriod);
+    trace::RepeatFolder folder(maxPeriod, longPeriod);
     std::vector<uint32_t> kept;
     if (failed(stream(walker, recipe, [&](const uint32_t *tokens, size_t n) {
           kept.clear();

@@ -409,7 +409,7 @@ struct PhaedrusCallGroupsPass
     auto asTokens = [](ArrayRef<int32_t> piece) {
       return reinterpret_cast<const uint32_t *>(piece.data());
     };
-    trace::CallGroupRepeatFolder folder(table, maxPeriod);
+    trace::CallGroupRepeatFolder folder(table, maxPeriod, longPeriod);
     if (failed(walker.expand(trace, [&](ArrayRef<int32_t> piece) {
           folder.analyze(asTokens(piece), piece.size());
         })) ||

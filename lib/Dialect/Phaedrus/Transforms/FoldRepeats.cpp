@@ -34,7 +34,7 @@ struct PhaedrusFoldRepeatsPass
           failed(checkMaxTokens(trace, *length, maxTokens,
                                 "left as it is (folding reads every token)")))
         return signalPassFailure();
-      trace::RepeatFolder folder(maxPeriod);
+      trace::RepeatFolder folder(maxPeriod, longPeriod);
       if (failed(walker.expand(trace, [&](ArrayRef<int32_t> piece) {
             folder.push(reinterpret_cast<const uint32_t *>(piece.data()),
                         piece.size());

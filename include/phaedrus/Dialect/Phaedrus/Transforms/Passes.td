@@ -387,7 +387,12 @@ def PhaedrusCallGroupsPass : Pass<"phaedrus-call-groups", "::mlir::ModuleOp"> {
            "Report each group, and why each call site that ends one has no "
            "next member, as remarks on the program's calls (default: false)">,
     Option<"maxPeriod", "max-period", "unsigned", "8",
-           "Longest block of items folded into a repeat afterwards (default: 8)">,
+           "Longest block of items folded into a repeat afterwards wherever it "
+           "repeats (default: 8)">,
+    Option<"longPeriod", "long-period", "unsigned", "2048",
+           "Longest block of items folded into a repeat afterwards where a hash of its "
+           "last items finds it (at most 2048; 0 or at most max-period: none) "
+           "(default: 2048)">,
     Option<"maxTokens", "max-tokens", "uint64_t", "uint64_t(1) << 30",
            "Refuse to fold a trace of more tokens than this (folding reads "
            "every token) (default: 2^30)">,
@@ -485,7 +490,12 @@ def PhaedrusAugmentPass : Pass<"phaedrus-augment", "::mlir::ModuleOp"> {
     Option<"bucketsPerOctave", "buckets-per-octave", "unsigned", "4",
            "Count buckets per doubling (the models' is 4) (default: 4)">,
     Option<"maxPeriod", "max-period", "unsigned", "8",
-           "Longest block of items folded into a repeat (default: 8)">,
+           "Longest block of items folded into a repeat wherever it repeats "
+           "(default: 8)">,
+    Option<"longPeriod", "long-period", "unsigned", "2048",
+           "Longest block of items folded into a repeat where a hash of its "
+           "last items finds it (at most 2048; 0 or at most max-period: none) "
+           "(default: 2048)">,
     Option<"inlineLimit", "inline-limit", "uint64_t", "1024",
            "Longest token run written inline; longer ones become dense_resource blobs (default: 1024)">
   ];
@@ -542,7 +552,11 @@ def PhaedrusFoldRepeatsPass : Pass<"phaedrus-fold-repeats", "::mlir::ModuleOp"> 
     its nested-repeat form: the trace is expanded as a stream and folded in
     one pass (a block of up to `max-period` items that occurs twice in a row
     becomes a `phaedrus.repeat`, which absorbs further occurrences; items are
-    tokens or repeats, so loops within loops nest). Expansion of the result
+    tokens or repeats, so loops within loops nest). Longer blocks, up to
+    `long-period` items, fold too where a hash of their last 4 items names
+    the distance to their previous occurrence (an interpreter's loop over
+    bytecodes, hundreds of items an iteration); while the last item is such
+    a repeat, tokens are only compared with its expansion. Expansion of the result
     is exactly the original trace. It is the repeat-folding step of trace
     compression, and also refolds traces that were expanded or imported with
     a smaller period. Memory is the folded output; the expanded trace is
@@ -575,7 +589,12 @@ def PhaedrusFoldRepeatsPass : Pass<"phaedrus-fold-repeats", "::mlir::ModuleOp"> 
   }];
   let options = [
     Option<"maxPeriod", "max-period", "unsigned", "8",
-           "Longest block of items folded into a repeat (default: 8)">,
+           "Longest block of items folded into a repeat wherever it repeats "
+           "(default: 8)">,
+    Option<"longPeriod", "long-period", "unsigned", "2048",
+           "Longest block of items folded into a repeat where a hash of its "
+           "last items finds it (at most 2048; 0 or at most max-period: none) "
+           "(default: 2048)">,
     Option<"maxTokens", "max-tokens", "uint64_t", "uint64_t(1) << 30",
            "Refuse to fold a trace of more tokens than this (folding reads "
            "every token) (default: 2^30)">,
