@@ -340,7 +340,8 @@ void RepeatFolder::findLongCandidate() {
   if (longDist || previous == 0)
     return;
   uint64_t distance = static_cast<uint32_t>(end - previous);
-  if (distance <= maxPeriod || distance > longPeriod ||
+  if (distance <= maxPeriod || distance < kMinLongPeriod ||
+      distance > longPeriod ||
       end - dropped - sealed < distance + 1)
     return;
   // How far back the items already match a period back: after a nested
@@ -348,7 +349,7 @@ void RepeatFolder::findLongCandidate() {
   // (Only items not sealed are compared: which sealed items are still in
   // memory depends on the sink, and the result must not.)
   uint64_t run = 0;
-  while (run < distance &&
+  while (run < (kLongOccurrences - 1) * distance &&
          end - 1 - run >= dropped + sealed + distance &&
          at(end - 1 - run) == at(end - 1 - run - distance))
     ++run;
@@ -387,22 +388,24 @@ bool RepeatFolder::foldLong() {
       }
     }
     findLongCandidate();
-    if (!longDist || longRun < longDist)
+    if (!longDist || longRun < (kLongOccurrences - 1) * longDist)
       return changed;
-    // A square: the last longDist items equal the longDist before them.
-    size_t size = output.size(), p = longDist;
+    // The last longDist items occur kLongOccurrences times in a row.
+    size_t size = output.size(), p = longDist, n = kLongOccurrences;
     longDist = longRun = 0;
-    if (size < sealed + 2 * p ||
-        !std::equal(output.end() - p, output.end(), output.end() - 2 * p))
+    if (size < sealed + n * p)
       return changed;
+    for (size_t k = 2; k <= n; ++k)
+      if (!std::equal(output.end() - p, output.end(), output.end() - k * p))
+        return changed;
     std::vector<Item> body(output.end() - p, output.end());
-    output.truncate(size - 2 * p);
+    output.truncate(size - n * p);
     Item repeat;
     repeat.body = intern(std::move(body));
-    repeat.count = 2;
+    repeat.count = n;
     output.push_back(repeat);
-    touch(size - 2 * p);
-    uint64_t position = dropped + size - 2 * p;
+    touch(size - n * p);
+    uint64_t position = dropped + size - n * p;
     while (numOpenLong && openLong[numOpenLong - 1].position >= position)
       --numOpenLong; // in what the new repeat holds
     if (numOpenLong == kMaxOpenLong) {

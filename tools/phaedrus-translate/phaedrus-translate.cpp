@@ -236,8 +236,9 @@ static llvm::cl::opt<unsigned> wppMaxPeriod(
 static llvm::cl::opt<unsigned> wppLongPeriod(
     "wpp-long-period",
     llvm::cl::desc("Longest block of items folded into a repeat on import "
-                   "where a hash of its last items finds it (an "
-                   "interpreter's loop; at most 2048; 0: none)"),
+                   "where a hash of its last items finds it, when it has "
+                   "at least 32 items and occurs three times in a row (an "
+                   "interpreter's loop; at most 2730; 0: none)"),
     llvm::cl::init(trace::RepeatFolder::kDefaultLongPeriod),
     llvm::cl::cat(wppCategory));
 

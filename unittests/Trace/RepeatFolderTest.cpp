@@ -63,23 +63,40 @@ TEST(RepeatFolderTest, PeriodicBlockWithPrefixAndSuffix) {
   EXPECT_EQ(expand(folder), tokens);
 }
 
-// A block longer than maxPeriod folds by the long-period rule, and stays
-// literal without it.
+// A block longer than maxPeriod folds by the long-period rule when it has
+// kMinLongPeriod items or more and occurs kLongOccurrences times in a row,
+// and stays literal without the rule, or past longPeriod.
 TEST(RepeatFolderTest, BlocksLongerThanMaxPeriodFoldByTheLongRule) {
+  for (uint32_t length : {10u, 32u, 40u}) {
+    for (int times : {2, 3, 4}) {
+      std::vector<uint32_t> tokens;
+      for (int i = 0; i < times; ++i)
+        for (uint32_t t = 0; t < length; ++t)
+          tokens.push_back(t);
+      EXPECT_EQ(fold(tokens, 8, /*longPeriod=*/0).items().size(),
+                tokens.size());
+      EXPECT_EQ(fold(tokens, 8, /*longPeriod=*/length - 1).items().size(),
+                tokens.size());
+      bool folds = length >= RepeatFolder::kMinLongPeriod &&
+                   times >= int(RepeatFolder::kLongOccurrences);
+      for (unsigned longPeriod : {length, RepeatFolder::kDefaultLongPeriod}) {
+        RepeatFolder longer = fold(tokens, 8, longPeriod);
+        if (!folds) {
+          EXPECT_EQ(longer.items().size(), tokens.size());
+          continue;
+        }
+        ASSERT_EQ(longer.items().size(), 1u) << length << " x " << times;
+        EXPECT_EQ(longer.items()[0].count, uint64_t(times));
+        EXPECT_EQ(longer.body(longer.items()[0].body).size(), length);
+      }
+    }
+  }
+  // A maxPeriod that covers the block folds it by the exhaustive rule.
   std::vector<uint32_t> tokens;
-  for (int i = 0; i < 4; ++i)
+  for (int i = 0; i < 2; ++i)
     for (uint32_t t = 0; t < 10; ++t)
       tokens.push_back(t);
-  EXPECT_EQ(fold(tokens, /*maxPeriod=*/8, /*longPeriod=*/0).items().size(),
-            40u);
-  for (unsigned maxPeriod : {8u, 10u}) {
-    RepeatFolder longer = fold(tokens, maxPeriod);
-    ASSERT_EQ(longer.items().size(), 1u);
-    EXPECT_EQ(longer.items()[0].count, 4u);
-    EXPECT_EQ(longer.body(longer.items()[0].body).size(), 10u);
-  }
-  // Past longPeriod, it stays literal too.
-  EXPECT_EQ(fold(tokens, 8, /*longPeriod=*/9).items().size(), 40u);
+  EXPECT_EQ(fold(tokens, 10, 0).items().size(), 1u);
 }
 
 TEST(RepeatFolderTest, EmptyStream) { EXPECT_TRUE(fold({}).items().empty()); }
@@ -487,7 +504,7 @@ TEST(RepeatFolderTest, LongPeriodsLosslessAndAlikeWithASink) {
   }
 }
 
-// A block longer than kMaxLongPeriod items never folds (both occurrences
+// A block longer than kMaxLongPeriod items never folds (its occurrences
 // must fit the window that may still fold), and a larger longPeriod is
 // clamped to it.
 TEST(RepeatFolderTest, LongPeriodIsBoundedByTheWindow) {
@@ -517,11 +534,11 @@ namespace {
 TEST(RepeatFolderTest, FastPushesGiveBackEveryToken) {
   std::mt19937 rng(1128);
   std::vector<uint32_t> iteration = {7};
-  for (int i = 0; i < 20; ++i)
+  for (int i = 0; i < 40; ++i)
     iteration.push_back(100 + rng() % 1000);
   iteration.insert(iteration.end(), {7, 7}); // runs 7 7 7 between iterations
   for (bool runs : {false, true}) {
-    for (size_t cut : {size_t(0), size_t(1), size_t(10), size_t(22)}) {
+    for (size_t cut : {size_t(0), size_t(1), size_t(10), size_t(42)}) {
       std::vector<uint32_t> tokens;
       for (int i = 0; i < 100; ++i)
         tokens.insert(tokens.end(), iteration.begin(), iteration.end());

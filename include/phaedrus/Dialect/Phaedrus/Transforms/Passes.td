@@ -391,8 +391,9 @@ def PhaedrusCallGroupsPass : Pass<"phaedrus-call-groups", "::mlir::ModuleOp"> {
            "repeats (default: 8)">,
     Option<"longPeriod", "long-period", "unsigned", "2048",
            "Longest block of items folded into a repeat afterwards where a hash of its "
-           "last items finds it (at most 2048; 0 or at most max-period: none) "
-           "(default: 2048)">,
+           "last items finds it, when it has at least 32 items and occurs "
+           "three times in a row (at most 2730; 0 or at most max-period: "
+           "none) (default: 2048)">,
     Option<"maxTokens", "max-tokens", "uint64_t", "uint64_t(1) << 30",
            "Refuse to fold a trace of more tokens than this (folding reads "
            "every token) (default: 2^30)">,
@@ -494,8 +495,9 @@ def PhaedrusAugmentPass : Pass<"phaedrus-augment", "::mlir::ModuleOp"> {
            "(default: 8)">,
     Option<"longPeriod", "long-period", "unsigned", "2048",
            "Longest block of items folded into a repeat where a hash of its "
-           "last items finds it (at most 2048; 0 or at most max-period: none) "
-           "(default: 2048)">,
+           "last items finds it, when it has at least 32 items and occurs "
+           "three times in a row (at most 2730; 0 or at most max-period: "
+           "none) (default: 2048)">,
     Option<"inlineLimit", "inline-limit", "uint64_t", "1024",
            "Longest token run written inline; longer ones become dense_resource blobs (default: 1024)">
   ];
@@ -552,15 +554,16 @@ def PhaedrusFoldRepeatsPass : Pass<"phaedrus-fold-repeats", "::mlir::ModuleOp"> 
     its nested-repeat form: the trace is expanded as a stream and folded in
     one pass (a block of up to `max-period` items that occurs twice in a row
     becomes a `phaedrus.repeat`, which absorbs further occurrences; items are
-    tokens or repeats, so loops within loops nest). Longer blocks, up to
-    `long-period` items, fold too where a hash of their last 4 items names
-    the distance to their previous occurrence (an interpreter's loop over
-    bytecodes, hundreds of items an iteration); while the last item is such
-    a repeat, tokens are only compared with its expansion. Expansion of the result
+    tokens or repeats, so loops within loops nest). Longer blocks, of 32 to
+    `long-period` items, fold too when they occur three times in a row,
+    where a hash of their last 4 items names the distance to their previous
+    occurrence (an interpreter's loop over bytecodes, hundreds of items an
+    iteration); while the last item is such a repeat, tokens are only
+    compared with its expansion. Expansion of the result
     is exactly the original trace. It is the repeat-folding step of trace
     compression, and also refolds traces that were expanded or imported with
     a smaller period. Memory is the folded output; the expanded trace is
-    never held. Only the last 4096 items may still fold: an item further
+    never held. Only the last 8192 items may still fold: an item further
     back is final (the same rule as the import's folding and `--pack-wpp`'s,
     so that they fold alike; folding is greedy, so a fold that would reach
     that far back is rare).
@@ -593,8 +596,9 @@ def PhaedrusFoldRepeatsPass : Pass<"phaedrus-fold-repeats", "::mlir::ModuleOp"> 
            "(default: 8)">,
     Option<"longPeriod", "long-period", "unsigned", "2048",
            "Longest block of items folded into a repeat where a hash of its "
-           "last items finds it (at most 2048; 0 or at most max-period: none) "
-           "(default: 2048)">,
+           "last items finds it, when it has at least 32 items and occurs "
+           "three times in a row (at most 2730; 0 or at most max-period: "
+           "none) (default: 2048)">,
     Option<"maxTokens", "max-tokens", "uint64_t", "uint64_t(1) << 30",
            "Refuse to fold a trace of more tokens than this (folding reads "
            "every token) (default: 2^30)">,
