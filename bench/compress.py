@@ -108,6 +108,10 @@ METHOD = (
     "call groups, folding and coding, without IR; pack_wpp_same_file: its "
     "output is byte for byte the packed file of the IR route; "
     "pack_wpp_peak_rss_mb: its peak resident memory, from wait4); "
+    "short_only_s and short_only_bytes: the same --pack-wpp with "
+    "--wpp-long-period=0 (no long-period repeats: what it did before "
+    "2026-11-27), run right after it, the reference of speedup_vs_short_only "
+    "(short_only_s / compress_s) and bytes_vs_short_only; "
     "ir_route_events_per_s = raw_events / wall time of the IR route's two "
     "compress commands (reading the imported IR included, import excluded); "
     "import_events_per_s = raw_events / wall time of the import. Times are time.perf_counter around subprocess.run, one "
@@ -212,6 +216,7 @@ def measure_trace(program, run, b, granularity, binary, instrumented_mlir,
     folded = d / "folded.mlirbc"
     packed = d / "packed.phpk"
     streamed = d / "streamed.phpk"
+    short_packed = d / "short.phpk"
     unpacked = d / "unpacked.mlir"
     expanded = d / "expanded.bin"
     label = f"{program.name} {run.name} {granularity}"
@@ -240,6 +245,15 @@ def measure_trace(program, run, b, granularity, binary, instrumented_mlir,
             [translate, "--pack-wpp", trace, "--wpp-fingerprint", str(fingerprint),
              "-o", streamed], "phaedrus-translate --pack-wpp",
             peak_sink=pack_wpp_peak)
+        # The reference, right after it: without the long-period rule
+        # (what --pack-wpp did before 2026-11-27), side by side on the
+        # same machine.
+        short_s, _ = timed(
+            [translate, "--pack-wpp", trace, "--wpp-fingerprint", str(fingerprint),
+             "--wpp-long-period=0", "-o", short_packed],
+            "phaedrus-translate --pack-wpp --wpp-long-period=0")
+        short_bytes = short_packed.stat().st_size
+        short_packed.unlink()
         trace.unlink()
         imported_bytes = imported.stat().st_size
 
@@ -346,6 +360,10 @@ def measure_trace(program, run, b, granularity, binary, instrumented_mlir,
         "xz_s": xz_s,
         "zstd_s": zstd_s,
         "events_per_s": raw_events / pack_wpp_s,
+        "short_only_s": short_s,
+        "short_only_bytes": short_bytes,
+        "speedup_vs_short_only": short_s / pack_wpp_s,
+        "bytes_vs_short_only": compressed_bytes / short_bytes,
         "pack_wpp_peak_rss_mb": pack_wpp_peak[0] / 2**20,
         "ir_route_events_per_s": raw_events / compress_s,
         "import_events_per_s": raw_events / import_s,
@@ -406,6 +424,12 @@ def aggregate(rows):
         "xz_ratio_geomean": geomean(r["xz_ratio"] for r in rows),
         "zstd_ratio_geomean": geomean(r["zstd_ratio"] for r in rows),
         "events_per_s_median": median(r["events_per_s"] for r in rows),
+        "short_only_events_per_s_median": median(
+            r["raw_events"] / r["short_only_s"] for r in rows),
+        "speedup_vs_short_only_median": median(
+            r["speedup_vs_short_only"] for r in rows),
+        "bytes_vs_short_only_geomean": geomean(
+            r["bytes_vs_short_only"] for r in rows),
         "import_events_per_s_median": median(r["import_events_per_s"]
                                              for r in rows),
         "lossless_all": all(r["lossless"] for r in rows) if rows else None,
@@ -473,6 +497,11 @@ def print_summary(summary):
     print("  compress events/s, median    : "
           + ("n/a" if eps is None else f"{eps / 1e6:.2f}M")
           + f"   goal >= 50M: {ok(met['50M_events_per_s'])}")
+    print(f"  against --wpp-long-period=0 : "
+          f"{summary['short_only_events_per_s_median'] / 1e6:.2f}M events/s "
+          f"median, ours {x(summary['speedup_vs_short_only_median'])} as "
+          f"fast (median per trace), {x(summary['bytes_vs_short_only_geomean'])} "
+          f"the bytes (geomean)")
     rieps = summary["ir_route_events_per_s_median"]
     print("  (the IR route: fold + pack)  : "
           + ("n/a" if rieps is None else f"{rieps / 1e6:.2f}M")

@@ -178,7 +178,11 @@ void RepeatFolder::pushSlow(uint32_t token) {
     while (fold()) {
     }
   }
-  if (longPeriod && foldLong())
+  // (Most pushes leave the long-period rule nothing to do: no fold to
+  // follow up, no candidate or open repeat, and no anchor to record.)
+  if (longPeriod &&
+      (folded || longDist || numOpenLong || isAnchor(output.back())) &&
+      foldLong())
     folded = true;
   if (filtered) {
     if (folded)
@@ -330,10 +334,16 @@ void RepeatFolder::findLongCandidate() {
     return;
   if (gramEnds.empty())
     gramEnds.assign(size_t(1) << kGramBits, 0);
-  uint64_t hash = 0;
-  for (size_t k = 1; k <= kGram; ++k)
-    hash = (hash ^ hashItem(output[size - k])) * 0x100000001b3ull;
-  uint32_t &slot = gramEnds[hash >> (64 - kGramBits)];
+  // Only grams that end in 1 of 2^kAnchorBits items are recorded and
+  // looked up (which ones, the last item decides, so a block's anchors are
+  // the same in each occurrence): a long block has a few, and most pushes
+  // cost one product here.
+  const Item *last = output.end() - kGram;
+  if (!isAnchor(last[3]))
+    return;
+  uint64_t hash = hashItem(last[3]) ^ rotate(hashItem(last[2]), 17) ^
+                  rotate(hashItem(last[1]), 31) ^ rotate(hashItem(last[0]), 47);
+  uint32_t &slot = gramEnds[(hash >> 20) & ((size_t(1) << kGramBits) - 1)];
   uint64_t end = dropped + size;
   uint32_t previous = slot;
   slot = static_cast<uint32_t>(end);

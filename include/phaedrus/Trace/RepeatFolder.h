@@ -211,9 +211,9 @@ private:
   /// The item at absolute position `at` (dropped <= at < dropped + size).
   const Item &at(uint64_t position) const { return output[position - dropped]; }
   static uint64_t hashItem(const Item &item) {
-    return (uint64_t(item.body) * 0x9e3779b97f4a7c15ull) ^
-           (uint64_t(item.token) * 0xc2b2ae3d27d4eb4full) ^
-           (item.count * 0x165667b19e3779f9ull);
+    return ((uint64_t(item.body) << 32 | item.token) ^
+            (item.count * 0x9e3779b97f4a7c15ull)) *
+           0xc2b2ae3d27d4eb4full;
   }
   uint32_t intern(std::vector<Item> body);
 
@@ -319,6 +319,14 @@ private:
   /// reject.
   static constexpr unsigned kGram = 4;
   static constexpr unsigned kGramBits = 12;
+  /// 1 in 2^kAnchorBits items is an anchor (kMinLongPeriod / 4 a block).
+  static constexpr unsigned kAnchorBits = 2;
+  static bool isAnchor(const Item &item) {
+    return !(hashItem(item) >> (64 - kAnchorBits));
+  }
+  static uint64_t rotate(uint64_t v, unsigned bits) {
+    return (v << bits) | (v >> (64 - bits));
+  }
   std::vector<uint32_t> gramEnds;
   /// The fast pushes: on or not, the body whose expansion fastTokens holds
   /// (fastRuns[i]: how many tokens from i on equal fastTokens[i]), and the
