@@ -330,7 +330,9 @@ bool RepeatFolder::absorbLong() {
 
 void RepeatFolder::findLongCandidate() {
   size_t size = output.size();
-  if (size < kGram)
+  // (Only unsealed items: which sealed ones are still in memory depends on
+  // the sink.)
+  if (size - sealed < kGram)
     return;
   if (gramEnds.empty())
     gramEnds.assign(size_t(1) << kGramBits, 0);

@@ -36,6 +36,15 @@
 // absorbing them would give). At the first token that differs, the tokens
 // matched so far are folded as usual, then that token. A loop that runs
 // the same iteration again and again so costs a comparison a token.
+// Before finish(), items() leaves out the tokens matched so far (size()
+// counts them).
+//
+// Known misses of the long rule (they cost size and time, never tokens): a
+// mismatch that a short fold would mend a push later ("t" before "t t"
+// folds) drops the candidate, which only an anchor further on finds again;
+// and a long repeat stops absorbing at the push one item past its body, so
+// a loop whose iteration ends in a short repeat pushed token by token
+// folds into several repeats.
 //
 // Only the last kSealWindow items of the output may still fold: an item
 // further back is sealed, never part of a later repeat (whatever folds
