@@ -195,13 +195,16 @@ void RepeatFolder::pushSlow(uint32_t token) {
 
 void RepeatFolder::pushRun(uint32_t token, uint64_t count) {
   while (fastOn && count && fastTokens[fastAt] == token) {
-    // As many of the run as the expansion holds from fastAt on.
-    uint64_t taken = std::min<uint64_t>(count, fastRuns[fastAt]);
+    // As many of the run as the expansion's run still holds.
+    uint64_t taken = std::min(count, fastLengths[fastAt] - fastInRun);
     pushed += taken;
     count -= taken;
-    fastAt += taken;
-    if (fastAt == fastTokens.size())
-      fastAbsorb();
+    fastInRun += taken;
+    if (fastInRun == fastLengths[fastAt]) {
+      fastInRun = 0;
+      if (++fastAt == fastTokens.size())
+        fastAbsorb();
+    }
   }
   if (count == 0)
     return;
@@ -254,6 +257,31 @@ void RepeatFolder::pushRunSlow(uint32_t token, uint64_t count) {
   seal();
 }
 
+bool RepeatFolder::expandFast(Items items, size_t &work) {
+  for (const Item &item : items) {
+    if (++work > kFastMaxRuns)
+      return false;
+    if (item.isToken() || (bodies[item.body].size() == 1 &&
+                           bodies[item.body][0].isToken())) {
+      // A token, or a run of one (in time independent of its count).
+      uint32_t token = item.isToken() ? item.token : bodies[item.body][0].token;
+      if (!fastTokens.empty() && fastTokens.back() == token) {
+        fastLengths.back() += item.count;
+        continue;
+      }
+      if (fastTokens.size() == kFastMaxRuns)
+        return false;
+      fastTokens.push_back(token);
+      fastLengths.push_back(item.count);
+      continue;
+    }
+    for (uint64_t i = 0; i < item.count; ++i)
+      if (!expandFast(bodies[item.body], work))
+        return false;
+  }
+  return true;
+}
+
 void RepeatFolder::maybeFast() {
   if (fastOn || !numOpenLong || output.size() == 0)
     return;
@@ -263,22 +291,17 @@ void RepeatFolder::maybeFast() {
       last.body != open.body)
     return;
   if (fastBody != open.body) {
-    Item once;
-    once.body = open.body;
-    if (length(once) > kFastMaxTokens)
-      return;
     fastTokens.clear();
-    expand(once, fastTokens);
-    fastRuns.resize(fastTokens.size());
-    for (size_t i = fastTokens.size(); i-- > 0;)
-      fastRuns[i] = i + 1 < fastTokens.size() &&
-                            fastTokens[i + 1] == fastTokens[i]
-                        ? fastRuns[i + 1] + 1
-                        : 1;
+    fastLengths.clear();
+    size_t work = 0;
+    fastBody = kToken;
+    if (!expandFast(bodies[open.body], work))
+      return;
     fastBody = open.body;
   }
   fastOn = true;
   fastAt = 0;
+  fastInRun = 0;
 }
 
 void RepeatFolder::fastAbsorb() {
@@ -290,11 +313,17 @@ void RepeatFolder::fastAbsorb() {
 
 void RepeatFolder::leaveFast() {
   fastOn = false;
-  size_t matched = fastAt;
+  size_t runs = fastAt;
+  uint64_t part = fastInRun, matched = part;
   fastAt = 0;
+  fastInRun = 0;
+  for (size_t i = 0; i < runs; ++i)
+    matched += fastLengths[i];
   pushed -= matched; // (counted again below)
-  for (size_t i = 0; i < matched; i += fastRuns[i])
-    pushRunSlow(fastTokens[i], std::min<size_t>(fastRuns[i], matched - i));
+  for (size_t i = 0; i < runs; ++i)
+    pushRunSlow(fastTokens[i], fastLengths[i]);
+  if (part)
+    pushRunSlow(fastTokens[runs], part);
 }
 
 bool RepeatFolder::absorbLong() {

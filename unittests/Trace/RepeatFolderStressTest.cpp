@@ -397,7 +397,7 @@ namespace {
 size_t countItems(RepeatFolder &folder) { return folder.items().size(); }
 
 // A loop absorbs every iteration into one long repeat, with the fast
-// pushes on and off (an expansion over kFastMaxTokens); every case expands
+// pushes and with a run of 40,000 in the body; every case expands
 // back exactly.
 TEST(RepeatFolderStress, LoopsAbsorbEveryIteration) {
   for (bool squareAtEnd : {false, true}) {
@@ -410,7 +410,7 @@ TEST(RepeatFolderStress, LoopsAbsorbEveryIteration) {
       };
       for (int it = 0; it < 31; ++it) {
         if (bigRun) {
-          folder.pushRun(7, bigRun); // expansion > kFastMaxTokens
+          folder.pushRun(7, bigRun); // one run of the expansion
           tokens.insert(tokens.end(), bigRun, 7);
         }
         for (uint32_t t = 200; t < 240; ++t)
@@ -432,7 +432,7 @@ TEST(RepeatFolderStress, LoopsAbsorbEveryIteration) {
       if (squareAtEnd)
         continue;
       EXPECT_EQ(countItems(folder), 1u)
-          << "fast pushes " << (bigRun ? "off" : "on");
+          << "a run of " << bigRun << " in the body";
     }
   }
 }

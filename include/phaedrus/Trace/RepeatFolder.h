@@ -143,8 +143,11 @@ public:
   void push(uint32_t token) {
     if (fastOn && fastTokens[fastAt] == token) {
       ++pushed;
-      if (++fastAt == fastTokens.size())
-        fastAbsorb();
+      if (++fastInRun == fastLengths[fastAt]) {
+        fastInRun = 0;
+        if (++fastAt == fastTokens.size())
+          fastAbsorb();
+      }
       return;
     }
     pushMiss(token);
@@ -181,9 +184,12 @@ private:
   /// push() and pushRun() with the items folded as usual.
   void pushSlow(uint32_t token);
   void pushRunSlow(uint32_t token, uint64_t count);
-  /// Pushes while the last item is an open long repeat: the tokens of its
-  /// body's expansion (at most kFastMaxTokens), the next one at fastAt.
-  static constexpr size_t kFastMaxTokens = size_t(1) << 15;
+  /// Pushes while the last item is an open long repeat compare with its
+  /// body's expansion, kept as runs of equal tokens (at most kFastMaxRuns).
+  static constexpr size_t kFastMaxRuns = size_t(1) << 15;
+  /// Appends the expansion of `items` to the fast runs; false if that
+  /// takes more than kFastMaxRuns runs, or as much work.
+  bool expandFast(Items items, size_t &work);
   /// Starts the fast pushes if the last item is an open long repeat.
   void maybeFast();
   /// A whole expansion matched: the repeat's count grows by one.
@@ -337,14 +343,15 @@ private:
     return (v << bits) | (v >> (64 - bits));
   }
   std::vector<uint32_t> gramEnds;
-  /// The fast pushes: on or not, the body whose expansion fastTokens holds
-  /// (fastRuns[i]: how many tokens from i on equal fastTokens[i]), and the
-  /// next token expected.
+  /// The fast pushes: on or not, the body whose expansion the runs hold
+  /// (run i: fastLengths[i] times fastTokens[i]), the run being matched
+  /// and how many of its tokens matched.
   bool fastOn = false;
   uint32_t fastBody = kToken;
   size_t fastAt = 0;
+  uint64_t fastInRun = 0;
   std::vector<uint32_t> fastTokens;
-  std::vector<uint32_t> fastRuns;
+  std::vector<uint64_t> fastLengths;
   ItemBuffer output;
   /// output[0, sealed) can no longer fold; with a sink, output[0, handed)
   /// has gone to it (handed <= sealed).
