@@ -28,10 +28,17 @@ void CompactItems::grow() {
 }
 
 uint32_t RepeatFolder::intern(std::vector<Item> body) {
-  auto [it, inserted] = bodyIds.try_emplace(body, bodies.size());
-  if (inserted)
-    bodies.push_back(std::move(body));
-  return it->second;
+  uint64_t hash = body.size();
+  for (const Item &item : body)
+    hash = rotate(hash, 23) ^ hashItem(item);
+  auto [first, last] = bodyIds.equal_range(hash);
+  for (auto it = first; it != last; ++it)
+    if (bodies[it->second] == body)
+      return it->second;
+  uint32_t id = static_cast<uint32_t>(bodies.size());
+  bodyIds.emplace(hash, id);
+  bodies.push_back(std::move(body));
+  return id;
 }
 
 bool RepeatFolder::fold(bool absorb, bool square) {

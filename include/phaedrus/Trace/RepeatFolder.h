@@ -65,8 +65,8 @@
 #include <cstdint>
 #include <cstdlib>
 #include <functional>
-#include <map>
 #include <type_traits>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -360,7 +360,9 @@ private:
   static constexpr size_t kHandBatch = 1024;
   std::function<void(const Item &)> sink;
   std::vector<std::vector<Item>> bodies;
-  std::map<std::vector<Item>, uint32_t> bodyIds;
+  /// Body numbers by a hash of their items (a body is kept once, in
+  /// `bodies`; equal hashes are told apart by comparing the items).
+  std::unordered_multimap<uint64_t, uint32_t> bodyIds;
   /// Expanded length of each body, computed when first asked (0: not yet).
   mutable std::vector<uint64_t> bodyLengths;
   /// The filter, valid until a fold: per hash slot, how many of the last
