@@ -24,7 +24,10 @@
 // whose iteration is longer than maxPeriod items, an interpreter's loop
 // over bytecodes, folds so; a block whose candidate the hash misses (its
 // last items also occur nearer) stays unfolded, which loses size, never
-// tokens. Each push costs O(1) amortised for this rule too. (Three
+// tokens. A push costs O(1) for this rule, but at an anchor that finds a
+// new candidate: the scan back that sizes its run reads up to two periods
+// (after a nested loop folds, that is how its outer loop's candidate comes
+// back with the run it has). (Three
 // occurrences, not two, and 32 items at least: the packed coder predicts a
 // block seen once before, or a short one, for less than a repeat of a new
 // body costs. Lua's traces packed 2-10% smaller so than with squares of 9
@@ -327,8 +330,9 @@ private:
   static constexpr unsigned kMaxOpenLong = 4;
   OpenRepeat openLong[kMaxOpenLong];
   unsigned numOpenLong = 0;
-  /// Per hash of the last kGram items, the absolute position after them
-  /// when they last ended the output, modulo 2^32 (0: none). A table small
+  /// Per hash of the last kGram items (those that end at an anchor item),
+  /// the absolute position after them when they last ended the output,
+  /// modulo 2^32 (0: none). A table small
   /// enough for the first-level cache: a slot two blocks share, or a
   /// position 2^32 back, makes a wrong candidate, which the comparisons
   /// reject.
