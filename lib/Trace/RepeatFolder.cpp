@@ -273,12 +273,13 @@ bool RepeatFolder::expandFast(Items items, size_t &work) {
       // A token, or a run of one (in time independent of its count).
       uint32_t token = item.isToken() ? item.token : bodies[item.body][0].token;
       if (!fastTokens.empty() && fastTokens.back() == token) {
-        fastLengths.back() += item.count;
+        // (A run past 2^64 - 1 tokens is not matched fast.)
+        if (__builtin_add_overflow(fastLengths.back(), item.count,
+                                   &fastLengths.back()))
+          return false;
         continue;
       }
-      if (fastTokens.size() == kFastMaxRuns)
-        return false;
-      fastTokens.push_back(token);
+      fastTokens.push_back(token); // (runs <= work <= kFastMaxRuns)
       fastLengths.push_back(item.count);
       continue;
     }

@@ -486,9 +486,8 @@ namespace {
 // The window of items that may still fold collapses to 3 items right after
 // a sink dropped every sealed item: the folder with the sink then holds
 // fewer than kGram (4) items, the one without holds sealed items before
-// them, and findLongCandidate hashes (and records in gramEnds) a gram of
-// sealed items in one and not in the other. The outputs here stay alike,
-// but the state differs.
+// them. findLongCandidate hashes no gram there (only unsealed items count),
+// so both go on alike and hand on the same items.
 TEST(RepeatFolderStress, WindowCollapsesBelowAGramAfterADrop) {
   const size_t p = RepeatFolder::kMaxLongPeriod; // 2730
   std::mt19937 rng(4); // (a seed whose gram slot survives until B' ends)

@@ -396,7 +396,9 @@ OwningOpRef<ModuleOp> mlir::phaedrus::importWpp(StringRef bytes,
                                                 const ImportWppOptions &options) {
   std::map<uint32_t, trace::RepeatFolder> folders;
   auto folderOf = [&](uint32_t thread) -> trace::RepeatFolder & {
-    return folders.try_emplace(thread, options.maxPeriod, options.longPeriod).first->second;
+    return folders
+        .try_emplace(thread, options.maxPeriod, options.longPeriod)
+        .first->second;
   };
   FailureOr<WppShell> shell = readWpp(
       bytes, context, loc, options,
@@ -410,8 +412,7 @@ OwningOpRef<ModuleOp> mlir::phaedrus::importWpp(StringRef bytes,
   if (failed(shell))
     return {};
   for (auto [thread, traceOp] : shell->traces) {
-    trace::RepeatFolder &folder =
-        folders.try_emplace(thread, options.maxPeriod, options.longPeriod).first->second;
+    trace::RepeatFolder &folder = folderOf(thread);
     folder.finish();
     OpBuilder body = OpBuilder::atBlockEnd(&traceOp.getBody().front());
     emitFoldedItems(body, loc, folder, traceOp.getSymName(), options.inlineLimit,

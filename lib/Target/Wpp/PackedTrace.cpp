@@ -1287,7 +1287,8 @@ LogicalResult mlir::phaedrus::packWpp(StringRef bytes, MLIRContext *context,
   auto foldInto = [&](Folders &into, LastFolder &last, uint32_t thread,
                       uint32_t token, uint64_t length, auto &&onNewFolder) {
     if (!last.folder || last.thread != thread) {
-      auto [it, fresh] = into.try_emplace(thread, options.maxPeriod, options.longPeriod);
+      auto [it, fresh] =
+          into.try_emplace(thread, options.maxPeriod, options.longPeriod);
       if (fresh)
         onNewFolder(thread, it->second);
       last = {thread, &it->second};
@@ -1508,10 +1509,14 @@ LogicalResult mlir::phaedrus::packWpp(StringRef bytes, MLIRContext *context,
       continue;
     }
     const trace::RepeatFolder &folder =
-        useGroups ? grouped.try_emplace(thread, *table, options.maxPeriod,
-                                      options.longPeriod)
+        useGroups ? grouped
+                        .try_emplace(thread, *table, options.maxPeriod,
+                                     options.longPeriod)
                         .first->second.folded()
-                  : folders.try_emplace(thread, options.maxPeriod, options.longPeriod).first->second;
+                  : folders
+                        .try_emplace(thread, options.maxPeriod,
+                                     options.longPeriod)
+                        .first->second;
     if (!compact) {
       countItems(folder, folder.items(), body.symbols);
       body.produce = [&folder](FoldedItemSink sink) {
