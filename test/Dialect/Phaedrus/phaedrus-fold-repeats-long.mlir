@@ -8,6 +8,11 @@
 // RUN: phaedrus-opt %s --phaedrus-fold-repeats=long-period=31 | FileCheck %s --check-prefix=OFF
 // RUN: phaedrus-opt %s --phaedrus-fold-repeats=long-period=32 | FileCheck %s
 // RUN: phaedrus-opt %s --phaedrus-fold-repeats --phaedrus-expand | FileCheck %s --check-prefix=FLAT
+// A value that is not a number is refused, as the option parser words it:
+// RUN: not phaedrus-opt %s --phaedrus-fold-repeats=long-period=abc 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: for the --long-period option: 'abc' value invalid for uint argument!
+// RUN: not phaedrus-translate --import-wpp %s --wpp-long-period=abc 2>&1 | FileCheck %s --check-prefix=BADWPP
+// BADWPP: for the --wpp-long-period option: 'abc' value invalid for uint argument!
 // Twice in a row is not enough:
 // RUN: phaedrus-opt %s --phaedrus-fold-repeats | FileCheck %s --check-prefix=TWICE
 
