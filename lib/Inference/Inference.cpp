@@ -72,6 +72,10 @@ struct Model::Impl {
   // With `output_counts`, the output layer gives counts (the retrieval
   // model's mixture of profiles), not log(1 + count).
   bool outputCounts = false;
+  // A blend's floor (hyper-parameter blend_floor, 0 when absent): runs
+  // weighing less are left out of the blend and the rest scaled to sum to
+  // 1 again (floorBlend).
+  double blendFloor = 0;
   // A retrieval model with a size law (weights runs.log2_*, docs/Model.md):
   // the total of its prediction is the blend of its runs' totals, each
   // scaled by the input's size over the run's to the power sizeExponent.
@@ -107,6 +111,9 @@ struct Model::Impl {
   /// MLP: the hidden layer (and its softmax) for `descriptorIds`, into
   /// mlpHidden; oneDNN may throw.
   bool runHidden(const std::vector<int64_t> &descriptorIds, std::string &error);
+  /// The blend in mlpHidden without the runs below blendFloor (the
+  /// heaviest run always stays), the rest scaled to sum to 1.
+  void floorBlend();
   /// runHidden, waited for, with oneDNN's exceptions caught: the blend's
   /// weights in mlpHidden.
   bool blend(const std::vector<int64_t> &descriptorIds, std::string &error);
@@ -209,6 +216,18 @@ bool Model::Impl::check(std::string &error) {
     if (!flag("hidden_softmax", hiddenSoftmax) ||
         !flag("output_counts", outputCounts))
       return false;
+    if (auto it = spec.hyperparameters.find("blend_floor");
+        it != spec.hyperparameters.end()) {
+      if (!hiddenSoftmax || !(it->second >= 0 && it->second < 1)) {
+        error = "hyper-parameter 'blend_floor' is " +
+                std::to_string(it->second) +
+                (hiddenSoftmax ? ", expected a weight in [0, 1)"
+                               : ", but the model does not blend runs "
+                                 "(hidden_softmax is not 1)");
+        return false;
+      }
+      blendFloor = it->second;
+    }
     if (!spec.runs.empty() && !hiddenSoftmax) {
       error = "the model names " + std::to_string(spec.runs.size()) +
               " training runs, but it does not blend runs (hidden_softmax "
@@ -714,10 +733,29 @@ bool Model::Impl::runHidden(const std::vector<int64_t> &descriptorIds,
                           {DNNL_ARG_WEIGHTS, mlpHiddenW},
                           {DNNL_ARG_BIAS, mlpHiddenB},
                           {DNNL_ARG_DST, mlpHidden}});
-  if (hiddenSoftmax)
+  if (hiddenSoftmax) {
     hiddenNormalize.execute(stream, {{DNNL_ARG_SRC, mlpHidden},
                                      {DNNL_ARG_DST, mlpHidden}});
+    if (blendFloor > 0) {
+      stream.wait();
+      floorBlend();
+    }
+  }
   return true;
+}
+
+void Model::Impl::floorBlend() {
+  float *w = static_cast<float *>(mlpHidden.get_data_handle());
+  float heaviest = *std::max_element(w, w + hiddenSize);
+  float floor = std::min(static_cast<float>(blendFloor), heaviest);
+  double kept = 0;
+  for (int64_t r = 0; r < hiddenSize; ++r) {
+    if (w[r] < floor)
+      w[r] = 0;
+    kept += w[r];
+  }
+  for (int64_t r = 0; r < hiddenSize; ++r)
+    w[r] = static_cast<float>(w[r] / kept);
 }
 
 bool Model::Impl::blend(const std::vector<int64_t> &descriptorIds,
@@ -790,6 +828,8 @@ double Model::Impl::blendedTotal(std::optional<double> inputLog2Size) const {
 }
 
 bool Model::hasSizeLaw() const { return impl->sizeLaw; }
+
+double Model::blendFloor() const { return impl->blendFloor; }
 
 double Model::sizeExponent() const { return impl->sizeExponent; }
 

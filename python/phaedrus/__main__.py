@@ -51,6 +51,18 @@ def at_least(minimum):
     return parse
 
 
+def weight_below_one(text):
+    """An argparse type: a number in [0, 1)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number")
+    if not 0 <= value < 1:  # (also refuses nan)
+        raise argparse.ArgumentTypeError(f"must be at least 0 and below 1, "
+                                         f"not {text}")
+    return value
+
+
 def positive_float(text):
     """An argparse type: a number above 0."""
     try:
@@ -269,6 +281,8 @@ def cmd_train(args):
         patience=args.patience, learning_rate=args.learning_rate,
         hidden_size=args.hidden_size, embedding_dim=args.embedding_dim,
         num_layers=args.num_layers,
+        blend_floor=(model_mod.BLEND_FLOOR if args.blend_floor is None
+                     else args.blend_floor),
         validation=args.validation.split(",") if args.validation else None,
         progress=sys.stderr.isatty())
     output = Path(args.output)
@@ -638,6 +652,12 @@ def main(argv=None):
                    help="lstm: the size of its token embeddings (default 64)")
     p.add_argument("--num-layers", type=at_least(1), default=1,
                    help="lstm: stacked layers (default 1)")
+    p.add_argument("--blend-floor", type=weight_below_one,
+                   default=None,
+                   help="retrieval: a prediction leaves out the training runs "
+                        "that weigh less than this in its blend, so that code "
+                        "only they ran stays cold (default "
+                        "0.01; 0 keeps every run; docs/Model.md)")
     p.add_argument("--validation", help="comma-separated run names held out "
                    "for early stopping, then trained on too (default: from 10 "
                    "runs on one run in five, seeded; below 10 none; retrieval "

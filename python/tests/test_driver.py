@@ -870,7 +870,10 @@ def test_bad_arguments_and_files_get_errors_not_tracebacks(tmp_path):
                                  ("--patience", "-1", "must be at least 1, not -1"),
                                  ("--hidden-size", "x", "'x' is not an integer"),
                                  ("--learning-rate", "0", "must be above 0, not 0"),
-                                 ("--learning-rate", "nan", "must be above 0, not nan")]:
+                                 ("--learning-rate", "nan", "must be above 0, not nan"),
+                                 ("--blend-floor", "1", "must be at least 0 and below 1, not 1"),
+                                 ("--blend-floor", "-0.1", "must be at least 0 and below 1, not -0.1"),
+                                 ("--blend-floor", "x", "'x' is not a number")]:
         result = phaedrus("train", corpus, "-o", tmp_path / "m.mlir", option, value)
         assert result.returncode == 2
         assert f"phaedrus train: error: argument {option}: {words}" in result.stderr

@@ -130,6 +130,51 @@ def test_mlp_log_counts_match_pytorch(tmp_path):
         assert (got - expected).abs().max().item() < 1e-4
 
 
+def test_retrieval_blend_floor_leaves_out_light_runs(tmp_path):
+    """A prediction leaves out the runs below the model's blend floor
+    (BLEND_FLOOR by default, `blend_floor` in the model file): lib/Inference
+    and PyTorch drop the same runs and predict the same counts, and a token
+    only the dropped runs have is predicted 0 (code the blend's own runs
+    never ran stays cold), where without the floor it was not."""
+    corpus = synthetic_corpus(runs=4)
+    # A token only run3 has.
+    corpus["runs"][3]["tokens"].append((12, 50000))
+    corpus["vocabulary"]["entries"].append({"id": 12, "kind": "function",
+                                            "symbol": "f12"})
+    config = M.TrainConfig(kind="retrieval", seed=3, epochs=0, progress=False)
+    assert config.blend_floor == M.BLEND_FLOOR > 0
+    query = ["argc=1", "opt=-0", "opt=-1", "stdin=none"]
+    results = {}
+    for floor in (0.0, None):
+        model, space, report = M.train(corpus, config if floor is None else
+                                       dataclasses.replace(config, blend_floor=floor))
+        x = M.multi_hot(space, query)
+        with torch.no_grad():
+            softmax = torch.softmax(model.scores(x), 0)
+        if floor is None:
+            # A floor between the second and the third heaviest runs.
+            ranked = sorted(softmax.tolist(), reverse=True)
+            model.blend_floor = (ranked[1] + ranked[2]) / 2
+        path = tmp_path / f"floor-{floor}.mlir"
+        path.write_text(M.model_ir(model, space, corpus, "retrieval", report))
+        assert f"blend_floor = {model.blend_floor!r} : f64" in path.read_text()
+        out = run_model(path, "--log-counts", "--descriptor-ids=" + ",".join(
+            str(space.index[d]) for d in query))
+        blend = torch.tensor([out["blend"][r["name"]] for r in corpus["runs"]])
+        with torch.no_grad():
+            weights = model.blend(x)
+        assert (blend - weights).abs().max().item() < 1e-5
+        got = torch.tensor(out["predicted_counts"], dtype=torch.float64)
+        want = model.predicted_counts(x)
+        assert (got - want).abs().max().item() <= max(1.0, 1e-6 * want.max().item())
+        results[floor] = (softmax, blend, got)
+    softmax, blend, got = results[None]
+    kept = blend > 0
+    assert int(kept.sum()) == 2 and bool((softmax[kept] >= softmax[~kept].max()).all())
+    assert float(blend.sum()) == pytest.approx(1.0, rel=1e-5)
+    assert not kept[3] and got[12] == 0 and results[0.0][2][12] > 0
+
+
 def test_retrieval_model_trains_and_matches_pytorch(tmp_path):
     """The retrieval model: trained leave-one-out, written as an mlp with a
     softmax hidden layer whose output layer gives counts, and run by
@@ -156,8 +201,10 @@ def test_retrieval_model_trains_and_matches_pytorch(tmp_path):
     for run in corpus["runs"]:
         x = M.multi_hot(space, run["descriptor"]).unsqueeze(0)
         with torch.no_grad():
-            expected = model(x)[0]
-            weights = torch.softmax(model.scores(x)[0], 0)
+            # The blend as a prediction makes it: without the runs below
+            # the model's floor.
+            weights = model.blend(x)[0]
+            expected = model.output(weights)
         out = run_model(path, "--log-counts", "--descriptor-ids=" + ",".join(
             str(space.index[d]) for d in run["descriptor"]))
         got = torch.tensor(out["counts"])
@@ -429,7 +476,7 @@ def test_retrieval_total_follows_the_input_size(tmp_path):
     ids = ",".join(str(space.index[d]) for d in corpus["runs"][1]["descriptor"])
     x = M.multi_hot(space, corpus["runs"][1]["descriptor"]).unsqueeze(0)
     with torch.no_grad():
-        weights = torch.softmax(model.scores(x)[0], 0)
+        weights = model.blend(x)[0]
     # Token 11 ran once in every run: it keeps its count, the rest scale.
     assert dict(corpus["runs"][0]["tokens"])[11] == 1
     fixed = model.tokens.fixed_count
@@ -459,7 +506,7 @@ def test_retrieval_total_follows_the_input_size(tmp_path):
     assert M.input_log2_size(tokens) == pytest.approx(20.5)
     out = run_model(path, "--log-counts", "--argv=p", f"--stdin={data}")
     with torch.no_grad():
-        weights = torch.softmax(model.scores(M.multi_hot(space, tokens).unsqueeze(0))[0], 0)
+        weights = model.blend(M.multi_hot(space, tokens).unsqueeze(0))[0]
     assert out["total"] == pytest.approx(model.runs.total(weights, 20.5), rel=1e-5)
 
 
@@ -509,7 +556,7 @@ def test_local_size_law_follows_each_workload(tmp_path):
     ids = ",".join(str(space.index[d]) for d in descriptor)
     x = M.multi_hot(space, descriptor)
     with torch.no_grad():
-        weights = torch.softmax(model.scores(x.unsqueeze(0))[0], 0)
+        weights = model.blend(x.unsqueeze(0))[0]
     assert float(weights[:3].sum()) > 0.9, weights
     b = model.runs.exponent_for(weights)
     assert 0.8 <= b <= 1.05, b

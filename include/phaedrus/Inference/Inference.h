@@ -119,7 +119,8 @@ public:
   const std::vector<std::string> &runNames() const;
 
   /// A model that names its runs: the weight of each run in the blend it
-  /// predicts for `descriptorIds` (the hidden softmax; sums to 1).
+  /// predicts for `descriptorIds` (the hidden softmax, without the runs
+  /// below blendFloor(); sums to 1).
   bool blendWeights(const std::vector<int64_t> &descriptorIds,
                     std::vector<float> &weights, std::string &error);
 
@@ -128,6 +129,11 @@ public:
   /// size][runs] row-major: element token * runs + run is the run's count
   /// of the token over its total, times the model's scale.
   const std::vector<float> &runProfiles() const;
+
+  /// A retrieval model: the weight below which a run is left out of a
+  /// blend (hyper-parameter blend_floor, docs/Model.md; 0 when the model
+  /// file has none). The heaviest run always stays.
+  double blendFloor() const;
 
   /// A retrieval model whose totals follow its inputs' sizes (weights
   /// runs.log2_*, docs/Model.md).

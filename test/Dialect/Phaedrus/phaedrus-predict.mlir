@@ -239,6 +239,115 @@ phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
 
 // -----
 
+// The blend floor (hyper-parameter blend_floor): runs weighing less are
+// left out and the rest scaled to sum to 1 (0.87 / 0.98 = 0.88). f1 ran only
+// in random-1 (weight 0.02): without the floor it would get 100 * 0.02 = 2
+// calls and not be cold; with it, none.
+// CHECK-LABEL: llvm.func @f0()
+// CHECK-SAME: phaedrus.entry_count = #phaedrus.entry_count<9, model
+// CHECK-LABEL: llvm.func @f1()
+// CHECK-SAME: phaedrus.entry_count = #phaedrus.entry_count<0, model
+llvm.func @f0() {
+  llvm.return
+}
+llvm.func @f1() {
+  llvm.call @f0() : () -> ()
+  llvm.return
+}
+phaedrus.vocabulary @v fingerprint(16334456020999947734) {
+  phaedrus.entry 0 function @f0
+  phaedrus.entry 1 function @f1
+}
+phaedrus.model @m mlp vocabulary(@v) fingerprint(16334456020999947734) vocab_size(2)
+    descriptors(["argc=0", "stdin=none"]) runs(["text-9", "small-9", "random-1"])
+    hyperparameters({featurizer = 6 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
+                     hidden_size = 3 : i64, hidden_softmax = 1 : i64, output_counts = 1 : i64, blend_floor = 0.05 : f64})
+    weights({"hidden.weight" = dense<[[2.0, 0.0], [0.0, 0.0], [-2.0, 0.0]]> : tensor<3x2xf32>,
+             "hidden.bias" = dense<0.0> : tensor<3xf32>,
+             "output.weight" = dense<[[10.0, 0.0, 0.0], [0.0, 0.0, 100.0]]> : tensor<2x3xf32>,
+             "output.bias" = dense<0.0> : tensor<2xf32>})
+// expected-remark @below {{the prediction blends the training runs text-9 0.88, small-9 0.12 (1 run below the blend floor 0.05 left out)}}
+phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
+
+// -----
+
+// A floor above every weight keeps the heaviest run alone.
+// CHECK-LABEL: llvm.func @f0()
+// CHECK-SAME: phaedrus.entry_count = #phaedrus.entry_count<10, model
+llvm.func @f0() {
+  llvm.return
+}
+llvm.func @f1() {
+  llvm.call @f0() : () -> ()
+  llvm.return
+}
+phaedrus.vocabulary @v fingerprint(16334456020999947734) {
+  phaedrus.entry 0 function @f0
+  phaedrus.entry 1 function @f1
+}
+phaedrus.model @m mlp vocabulary(@v) fingerprint(16334456020999947734) vocab_size(2)
+    descriptors(["argc=0", "stdin=none"]) runs(["text-9", "small-9", "random-1"])
+    hyperparameters({featurizer = 6 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
+                     hidden_size = 3 : i64, hidden_softmax = 1 : i64, output_counts = 1 : i64, blend_floor = 0.9 : f64})
+    weights({"hidden.weight" = dense<[[2.0, 0.0], [0.0, 0.0], [-2.0, 0.0]]> : tensor<3x2xf32>,
+             "hidden.bias" = dense<0.0> : tensor<3xf32>,
+             "output.weight" = dense<[[10.0, 0.0, 0.0], [0.0, 0.0, 100.0]]> : tensor<2x3xf32>,
+             "output.bias" = dense<0.0> : tensor<2xf32>})
+// expected-remark @below {{the prediction blends the training runs text-9 1.00 (2 runs below the blend floor 0.9 left out)}}
+phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
+
+// -----
+
+// A floor is a weight below 1.
+llvm.func @f0() {
+  llvm.return
+}
+llvm.func @f1() {
+  llvm.call @f0() : () -> ()
+  llvm.return
+}
+phaedrus.vocabulary @v fingerprint(16334456020999947734) {
+  phaedrus.entry 0 function @f0
+  phaedrus.entry 1 function @f1
+}
+// expected-error @below {{cannot be run: hyper-parameter 'blend_floor' is 1.000000, expected a weight in [0, 1)}}
+phaedrus.model @m mlp vocabulary(@v) fingerprint(16334456020999947734) vocab_size(2)
+    descriptors(["argc=0", "stdin=none"]) runs(["text-9", "small-9", "random-1"])
+    hyperparameters({featurizer = 6 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
+                     hidden_size = 3 : i64, hidden_softmax = 1 : i64, output_counts = 1 : i64, blend_floor = 1.0 : f64})
+    weights({"hidden.weight" = dense<[[2.0, 0.0], [0.0, 0.0], [-2.0, 0.0]]> : tensor<3x2xf32>,
+             "hidden.bias" = dense<0.0> : tensor<3xf32>,
+             "output.weight" = dense<[[10.0, 0.0, 0.0], [0.0, 0.0, 100.0]]> : tensor<2x3xf32>,
+             "output.bias" = dense<0.0> : tensor<2xf32>})
+phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
+
+// -----
+
+// Only a model that blends runs has a floor.
+llvm.func @f0() {
+  llvm.return
+}
+llvm.func @f1() {
+  llvm.call @f0() : () -> ()
+  llvm.return
+}
+phaedrus.vocabulary @v fingerprint(16334456020999947734) {
+  phaedrus.entry 0 function @f0
+  phaedrus.entry 1 function @f1
+}
+// expected-error @below {{cannot be run: hyper-parameter 'blend_floor' is 0.010000, but the model does not blend runs (hidden_softmax is not 1)}}
+phaedrus.model @m mlp vocabulary(@v) fingerprint(16334456020999947734) vocab_size(2)
+    descriptors(["argc=0", "stdin=none"])
+    hyperparameters({featurizer = 6 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
+                     hidden_size = 3 : i64, hidden_softmax = 0 : i64, output_counts = 1 : i64, blend_floor = 0.01 : f64})
+    weights({"hidden.weight" = dense<[[2.0, 0.0], [0.0, 0.0], [-2.0, 0.0]]> : tensor<3x2xf32>,
+             "hidden.bias" = dense<0.0> : tensor<3xf32>,
+             "output.weight" = dense<[[10.0, 0.0, 0.0], [0.0, 0.0, 100.0]]> : tensor<2x3xf32>,
+             "output.bias" = dense<0.0> : tensor<2xf32>})
+phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
+
+// -----
+
 // A model that names more or fewer runs than it has hidden units cannot be
 // run: the names would be those of other units.
 llvm.func @f0() {

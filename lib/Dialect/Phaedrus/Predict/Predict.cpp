@@ -296,20 +296,29 @@ static LogicalResult remarkBlend(PredictOp op, inference::Model &model,
   std::string message;
   llvm::raw_string_ostream os(message);
   os << "the prediction blends the training runs ";
-  size_t shown = 0;
+  size_t shown = 0, small = 0, dropped = 0;
   double rest = 0;
   for (size_t r : order) {
+    if (shown && weights[r] == 0 && model.blendFloor() > 0) {
+      ++dropped;
+      continue;
+    }
     if (shown && weights[r] < kShown) {
       rest += weights[r];
+      ++small;
       continue;
     }
     os << (shown++ ? ", " : "") << runs[r] << " "
        << llvm::format("%.2f", weights[r]);
   }
-  if (shown < runs.size())
-    os << " and " << runs.size() - shown << " more below "
-       << llvm::format("%.2f", kShown) << " each ("
-       << llvm::format("%.2f", rest) << " together)";
+  if (small)
+    os << " and " << small << " more below " << llvm::format("%.2f", kShown)
+       << " each (" << llvm::format("%.2f", rest) << " together)";
+  // The floor's runs: what they would have added is not in the profile.
+  if (dropped)
+    os << " (" << dropped << (dropped == 1 ? " run" : " runs")
+       << " below the blend floor " << llvm::format("%g", model.blendFloor())
+       << " left out)";
   // With a size law, how much the blend is scaled to: what the user checks
   // against the input (a larger input should get a larger total).
   if (model.hasSizeLaw()) {
