@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <unordered_map>
 
@@ -73,9 +74,13 @@ struct Model::Impl {
   // model's mixture of profiles), not log(1 + count).
   bool outputCounts = false;
   // A blend's floor (hyper-parameter blend_floor, 0 when absent): runs
-  // weighing less are left out of the blend and the rest scaled to sum to
-  // 1 again (floorBlend).
+  // weighing less than it times the heaviest run are left out of the blend
+  // and the rest scaled to sum to 1 again (floorBlend). The softmax before
+  // the floor is kept in unfloored: the local size law fits its exponent
+  // over it (exponentFor), against the blended runs' siblings, which the
+  // floor may leave out.
   double blendFloor = 0;
+  std::vector<float> unfloored;
   // A retrieval model with a size law (weights runs.log2_*, docs/Model.md):
   // the total of its prediction is the blend of its runs' totals, each
   // scaled by the input's size over the run's to the power sizeExponent.
@@ -108,12 +113,18 @@ struct Model::Impl {
   /// MLP: the optional size law of a retrieval model (weights runs.log2_*
   /// and tokens.fixed_count, hyper-parameter size_exponent).
   bool checkSizeLaw(std::string &error);
+  /// The optional hyper-parameter blend_floor, into blendFloor.
+  bool checkBlendFloor(std::string &error);
   /// MLP: the hidden layer (and its softmax) for `descriptorIds`, into
   /// mlpHidden; oneDNN may throw.
   bool runHidden(const std::vector<int64_t> &descriptorIds, std::string &error);
-  /// The blend in mlpHidden without the runs below blendFloor (the
-  /// heaviest run always stays), the rest scaled to sum to 1.
+  /// The blend in mlpHidden without the runs below blendFloor times the
+  /// heaviest, the rest scaled to sum to 1; the softmax as it was into
+  /// unfloored.
   void floorBlend();
+  /// The weights the local size law fits its exponent over: the blend in
+  /// mlpHidden before the floor.
+  const float *exponentWeights() const;
   /// runHidden, waited for, with oneDNN's exceptions caught: the blend's
   /// weights in mlpHidden.
   bool blend(const std::vector<int64_t> &descriptorIds, std::string &error);
@@ -216,18 +227,8 @@ bool Model::Impl::check(std::string &error) {
     if (!flag("hidden_softmax", hiddenSoftmax) ||
         !flag("output_counts", outputCounts))
       return false;
-    if (auto it = spec.hyperparameters.find("blend_floor");
-        it != spec.hyperparameters.end()) {
-      if (!hiddenSoftmax || !(it->second >= 0 && it->second < 1)) {
-        error = "hyper-parameter 'blend_floor' is " +
-                std::to_string(it->second) +
-                (hiddenSoftmax ? ", expected a weight in [0, 1)"
-                               : ", but the model does not blend runs "
-                                 "(hidden_softmax is not 1)");
-        return false;
-      }
-      blendFloor = it->second;
-    }
+    if (!checkBlendFloor(error))
+      return false;
     if (!spec.runs.empty() && !hiddenSoftmax) {
       error = "the model names " + std::to_string(spec.runs.size()) +
               " training runs, but it does not blend runs (hidden_softmax "
@@ -251,6 +252,8 @@ bool Model::Impl::check(std::string &error) {
     error = "an lstm model names training runs; only a blending mlp may";
     return false;
   }
+  if (!checkBlendFloor(error))
+    return false;
   if (!hyper("embedding_dim", embeddingDim, 1) ||
       !hyper("num_layers", numLayers, 1))
     return false;
@@ -268,6 +271,26 @@ bool Model::Impl::check(std::string &error) {
         !expectShape(spec, "lstm.bias_hh_l" + s, {4 * hs}, error))
       return false;
   }
+  return true;
+}
+
+bool Model::Impl::checkBlendFloor(std::string &error) {
+  auto it = spec.hyperparameters.find("blend_floor");
+  if (it == spec.hyperparameters.end())
+    return true;
+  char value[32];
+  std::snprintf(value, sizeof value, "%g", it->second);
+  if (!hiddenSoftmax) {
+    error = std::string("hyper-parameter 'blend_floor' is ") + value +
+            ", but the model does not blend runs (hidden_softmax is not 1)";
+    return false;
+  }
+  if (!(it->second >= 0 && it->second < 1)) {
+    error = std::string("hyper-parameter 'blend_floor' is ") + value +
+            ", expected a share in [0, 1)";
+    return false;
+  }
+  blendFloor = it->second;
   return true;
 }
 
@@ -746,8 +769,9 @@ bool Model::Impl::runHidden(const std::vector<int64_t> &descriptorIds,
 
 void Model::Impl::floorBlend() {
   float *w = static_cast<float *>(mlpHidden.get_data_handle());
-  float heaviest = *std::max_element(w, w + hiddenSize);
-  float floor = std::min(static_cast<float>(blendFloor), heaviest);
+  unfloored.assign(w, w + hiddenSize);
+  float floor = static_cast<float>(blendFloor) *
+                *std::max_element(w, w + hiddenSize);
   double kept = 0;
   for (int64_t r = 0; r < hiddenSize; ++r) {
     if (w[r] < floor)
@@ -756,6 +780,11 @@ void Model::Impl::floorBlend() {
   }
   for (int64_t r = 0; r < hiddenSize; ++r)
     w[r] = static_cast<float>(w[r] / kept);
+}
+
+const float *Model::Impl::exponentWeights() const {
+  return blendFloor > 0 ? unfloored.data()
+                        : static_cast<const float *>(mlpHidden.get_data_handle());
 }
 
 bool Model::Impl::blend(const std::vector<int64_t> &descriptorIds,
@@ -807,7 +836,7 @@ double Model::Impl::blendedTotal(std::optional<double> inputLog2Size) const {
   const float *w = static_cast<const float *>(mlpHidden.get_data_handle());
   const std::vector<float> &log2Total = weight("runs.log2_total").data;
   const std::vector<float> &log2Size = weight("runs.log2_size").data;
-  double exponent = exponentFor(w);
+  double exponent = exponentFor(exponentWeights());
   // The blend's geometric mean of the runs' scaled totals: a mean of log2
   // totals, so that a run of small weight whose total is far larger (a
   // workload set by an argument, extrapolated over many doublings of size)
@@ -835,10 +864,17 @@ double Model::sizeExponent() const { return impl->sizeExponent; }
 
 bool Model::hasLocalSizeLaw() const { return impl->pairWeight != nullptr; }
 
-double Model::sizeExponentFor(const std::vector<float> &weights) const {
-  if (static_cast<int64_t>(weights.size()) != impl->hiddenSize)
-    return impl->sizeExponent;
-  return impl->exponentFor(weights.data());
+bool Model::predictExponent(const std::vector<int64_t> &descriptorIds,
+                            double &exponent, std::string &error) {
+  Impl &m = *impl;
+  if (!m.sizeLaw) {
+    error = "the model has no size law (weights 'runs.log2_*')";
+    return false;
+  }
+  if (!m.blend(descriptorIds, error))
+    return false;
+  exponent = m.exponentFor(m.exponentWeights());
+  return true;
 }
 
 std::optional<double> Model::blendedSizeGap(const std::vector<float> &weights,

@@ -655,9 +655,9 @@ def main(argv=None):
     p.add_argument("--blend-floor", type=weight_below_one,
                    default=None,
                    help="retrieval: a prediction leaves out the training runs "
-                        "that weigh less than this in its blend, so that code "
-                        "only they ran stays cold (default "
-                        "0.01; 0 keeps every run; docs/Model.md)")
+                        "that weigh less than this share of the heaviest run's "
+                        "weight in its blend, so that code only they ran stays "
+                        "cold (default 0.01; 0 keeps every run; docs/Model.md)")
     p.add_argument("--validation", help="comma-separated run names held out "
                    "for early stopping, then trained on too (default: from 10 "
                    "runs on one run in five, seeded; below 10 none; retrieval "

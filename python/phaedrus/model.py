@@ -318,8 +318,8 @@ class RetrievalModel(nn.Module):
         # to cross-validate) and its held-out overlaps (_retrieval_cv_epochs).
         self.cv_epochs = None
         self.cv_overlaps = {}
-        # Runs below this weight are left out of a prediction's blend
-        # (BLEND_FLOOR; training blends every run).
+        # Runs below this share of the heaviest run's weight are left out of
+        # a prediction's blend (BLEND_FLOOR; training blends every run).
         self.blend_floor = 0.0
 
     def scores(self, multi_hot):
@@ -334,16 +334,23 @@ class RetrievalModel(nn.Module):
     def blend(self, multi_hot):
         """[..., R] the weight of each run in the blend predicted for
         `multi_hot`, as lib/Inference computes it: the softmax of the
-        scores without the runs below blend_floor (the heaviest always
-        stays), the rest scaled to sum to 1."""
+        scores without the runs below blend_floor times the heaviest run's
+        weight, the rest scaled to sum to 1."""
         weights = torch.softmax(self.scores(multi_hot), dim=-1)
         if self.blend_floor > 0:
-            floor = weights.max(dim=-1, keepdim=True).values.clamp(
-                max=self.blend_floor)
+            floor = self.blend_floor * weights.max(dim=-1, keepdim=True).values
             weights = torch.where(weights >= floor, weights,
                                   torch.zeros_like(weights))
             weights = weights / weights.sum(dim=-1, keepdim=True)
         return weights
+
+    def predicted_exponent(self, multi_hot) -> float:
+        """The size law's exponent of the prediction for one descriptor, as
+        lib/Inference computes it: the local law fits it over the blend
+        before its floor (a blend the floor leaves with one run still finds
+        its slope against that run's siblings, docs/Model.md)."""
+        with torch.no_grad():
+            return self.runs.exponent_for(torch.softmax(self.scores(multi_hot), -1))
 
     def predicted_counts(self, multi_hot, log2_size=None):
         """[V] the counts lib/Inference predicts for one descriptor: the
@@ -355,7 +362,8 @@ class RetrievalModel(nn.Module):
             fixed = self.tokens.fixed_count.double()
             is_fixed = fixed >= 0
             scaled = mixture[~is_fixed].sum()
-            total = self.runs.total(weights, log2_size)
+            total = self.runs.total(weights, log2_size,
+                                    exponent=self.predicted_exponent(multi_hot))
             factor = max(0.0, total - float(fixed[is_fixed].sum())) / float(scaled) \
                 if scaled > 0 else 1.0
             return torch.floor(torch.where(is_fixed, fixed, mixture * factor) + 0.5)
@@ -486,17 +494,20 @@ RETRIEVAL_TEMPERATURE = 0.2
 # within 0.02 (docs/Model.md).
 SELF_WEIGHT = 1.0
 
-# A prediction leaves out the runs that weigh less than this in its blend.
-# The softmax gives every training run some weight, and a run of weight
-# 2e-5 still puts counts on code that only it ran: code the blend's own
-# runs never ran is then not cold, and LLVM lays it out and inlines it as
-# code that runs. Measured 2026-11-27 (builds of the predicted profile, CPU
-# time, 15 to 25 interleaved runs, speedup over -O2 without profile): bzip2
-# -9 on repetitive data, a blend of repetitive-1 at 0.99998 and four runs,
-# 1.100x without the floor, 1.143x with it (clang PGO on that very input
-# 1.147x); Lua objects.lua 1.131x and 1.152x, numeric.lua 1.001x and 1.040x
-# (its oracle 0.971x: noise). The leave-one-out overlap of the training
-# runs on trace tokens moves by at most 0.003 (Lua 0.298 -> 0.296).
+# A prediction leaves out the runs that weigh less than this share of the
+# heaviest run's weight in its blend. The softmax gives every training run
+# some weight, and a run of weight 2e-5 still puts counts on code that
+# only it ran: code the blend's own runs never ran is then not cold, and
+# LLVM lays it out and inlines it as code that runs. A share, not a
+# weight: a diffuse blend of many alike runs keeps them all. Measured
+# 2026-11-27 (builds of the predicted profile, CPU time, 15 to 25
+# interleaved runs, speedup over -O2 without profile): bzip2 -9 on
+# repetitive data, a blend of repetitive-1 at 0.99998 and four runs, 1.100x
+# and 1.113x without the floor, 1.143x and 1.142x with it (clang PGO on
+# that very input 1.147x and 1.140x); Lua objects.lua 1.131x and 1.152x;
+# numeric.lua 1.034x and 1.039x (its oracle 0.987x: noise). The
+# leave-one-out overlap of the training runs on trace tokens moves by at
+# most 0.003 (Lua 0.298 -> 0.296; docs/Model.md).
 BLEND_FLOOR = 0.01
 
 # How much more than a word of the input a command-line token (argc=,
@@ -584,8 +595,8 @@ class TrainConfig:
     # after a first epoch that took EPOCH_NOTE_S or more, and then every
     # this many seconds (None: never).
     heartbeat_s: float = 60.0
-    # retrieval: runs below this weight are left out of a prediction's
-    # blend (BLEND_FLOOR).
+    # retrieval: runs below this share of the heaviest run's weight are left
+    # out of a prediction's blend (BLEND_FLOOR).
     blend_floor: float = BLEND_FLOOR
 
 
@@ -732,6 +743,9 @@ def warn_if_lstm_is_slow(model, runs, batch_of, loss_of, epochs):
 
 def train(corpus: dict, config: TrainConfig):
     """Trains a model on `corpus`; returns (model, space, report)."""
+    if not 0 <= config.blend_floor < 1:
+        raise ValueError(f"the blend floor is a share of the heaviest run's "
+                         f"weight, in [0, 1), not {config.blend_floor}")
     torch.manual_seed(config.seed)
     random.seed(config.seed)
     runs = corpus["runs"]

@@ -1,6 +1,7 @@
 """The phaedrus driver's command line: the main steps and its errors."""
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -1394,8 +1395,9 @@ def test_the_locale_is_recorded_described_and_predicted_for(tmp_path):
         result = driver("predict", tmp_path / "loc.mlir", "--model", tmp_path / "m.mlir",
                         "-o", tmp_path / "p.mlir", "--", "loc", locale=locale)
         assert result.returncode == 0, result.stderr
-        assert f"the prediction blends the training runs {blended} 0.9" in result.stderr, \
-            result.stderr
+        # (The other run weighs under 1% of it: the blend floor leaves it out.)
+        assert re.search(f"the prediction blends the training runs {blended} "
+                         r"(0\.9\d|1\.00)", result.stderr), result.stderr
         assert "never seen" not in result.stderr
     # A description whose locale is not one is refused, naming the field.
     (tmp_path / "u.wpp.input.json").write_text(json.dumps(

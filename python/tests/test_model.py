@@ -152,9 +152,10 @@ def test_retrieval_blend_floor_leaves_out_light_runs(tmp_path):
         with torch.no_grad():
             softmax = torch.softmax(model.scores(x), 0)
         if floor is None:
-            # A floor between the second and the third heaviest runs.
+            # A floor between the second and the third heaviest runs (a
+            # share of the heaviest's weight).
             ranked = sorted(softmax.tolist(), reverse=True)
-            model.blend_floor = (ranked[1] + ranked[2]) / 2
+            model.blend_floor = (ranked[1] + ranked[2]) / 2 / ranked[0]
         path = tmp_path / f"floor-{floor}.mlir"
         path.write_text(M.model_ir(model, space, corpus, "retrieval", report))
         assert f"blend_floor = {model.blend_floor!r} : f64" in path.read_text()
@@ -558,14 +559,15 @@ def test_local_size_law_follows_each_workload(tmp_path):
     with torch.no_grad():
         weights = model.blend(x.unsqueeze(0))[0]
     assert float(weights[:3].sum()) > 0.9, weights
-    b = model.runs.exponent_for(weights)
+    b = model.predicted_exponent(x)
     assert 0.8 <= b <= 1.05, b
     totals = {}
     for log2_size in (14.5, 20.5):
         out = run_model(path, "--log-counts", f"--descriptor-ids={ids}",
                         f"--input-log2-size={log2_size}")
         assert out["size_exponent"] == pytest.approx(b, rel=1e-5)
-        assert out["total"] == pytest.approx(model.runs.total(weights, log2_size), rel=1e-5)
+        assert out["total"] == pytest.approx(
+            model.runs.total(weights, log2_size, exponent=b), rel=1e-5)
         got = torch.tensor(out["predicted_counts"], dtype=torch.float64)
         want = model.predicted_counts(x, log2_size)
         assert (got - want).abs().max().item() <= max(1.0, 1e-6 * want.max().item())
@@ -729,6 +731,48 @@ def test_retrieval_predicts_a_training_input_as_itself():
     with torch.no_grad():
         loo = float(model.overlap_loss(keys, profiles, exclude))
     assert report["validation_loss"] == pytest.approx(loo)
+
+
+def test_blend_floor_keeps_the_local_size_laws_slope(tmp_path):
+    """A blend the floor leaves with one run still scales by the slope of
+    that run's siblings (the local law fits its exponent over the blend
+    before the floor): an input 2^6 times larger gets about 2^(6b) times
+    the work, as without the floor, where fitting over the floored blend
+    (one run, no pairs) fell back to the corpus's exponent, 0, and kept
+    the run's total (found by a review, 2026-11-27)."""
+    corpus = two_workloads_corpus()
+    # A word of each run's own, so that a query can look like one run.
+    for r in corpus["runs"]:
+        r["descriptor"].append(f"file0.word=only-{r['name']}")
+    model, space, report = M.train(corpus, M.TrainConfig(
+        kind="retrieval", seed=0, epochs=5, progress=False))
+    assert model.runs.exponent == 0.0 and report["size_law"] == "local"
+    query = [d for d in corpus["runs"][1]["descriptor"]
+             if not d.startswith("file0.size")] + ["file0.size=12"]
+    ids = ",".join(str(space.index[d]) for d in query)
+    x = M.multi_hot(space, query)
+    ratios = {}
+    for floor in (0.0, 0.2):
+        model.blend_floor = floor
+        path = tmp_path / f"floor-{floor}.mlir"
+        path.write_text(M.model_ir(model, space, corpus, "retrieval", report))
+        totals = {}
+        for log2_size in (14.5, 20.5):
+            out = run_model(path, "--log-counts", f"--descriptor-ids={ids}",
+                            f"--input-log2-size={log2_size}")
+            totals[log2_size] = out["total"]
+            assert out["size_exponent"] == pytest.approx(model.predicted_exponent(x), rel=1e-5)
+            got = torch.tensor(out["predicted_counts"], dtype=torch.float64)
+            want = model.predicted_counts(x, log2_size)
+            assert (got - want).abs().max().item() <= max(1.0, 1e-6 * want.max().item())
+        with torch.no_grad():
+            kept = int((model.blend(x) > 0).sum())
+        assert kept == (1 if floor else len(corpus["runs"]))
+        ratios[floor] = math.log2(totals[20.5] / totals[14.5])
+        assert out["size_exponent"] > 0.5
+    # The one run's total scales as its siblings do, with the floor or not.
+    assert ratios[0.2] == pytest.approx(6 * model.predicted_exponent(x), rel=1e-4)
+    assert ratios[0.2] > 3
 
 
 def test_tokens_only_validation_runs_have_stay_in_the_model():

@@ -183,8 +183,12 @@ int main(int argc, char **argv) {
       out["total"] = total;
       // The exponent it scaled by (fitted over the blended runs with the
       // local law).
-      if (!runs.empty())
-        out["size_exponent"] = (*model)->sizeExponentFor(weights);
+      if (!runs.empty()) {
+        double exponent = 0;
+        if (!(*model)->predictExponent(ids, exponent, error))
+          return fail(error);
+        out["size_exponent"] = exponent;
+      }
       // And the counts --phaedrus-predict attaches: the law's total shared
       // by the mixture, tokens of fixed counts at theirs.
       std::vector<uint64_t> counts;

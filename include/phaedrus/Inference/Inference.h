@@ -120,7 +120,7 @@ public:
 
   /// A model that names its runs: the weight of each run in the blend it
   /// predicts for `descriptorIds` (the hidden softmax, without the runs
-  /// below blendFloor(); sums to 1).
+  /// below blendFloor() times the heaviest; sums to 1).
   bool blendWeights(const std::vector<int64_t> &descriptorIds,
                     std::vector<float> &weights, std::string &error);
 
@@ -130,9 +130,9 @@ public:
   /// of the token over its total, times the model's scale.
   const std::vector<float> &runProfiles() const;
 
-  /// A retrieval model: the weight below which a run is left out of a
-  /// blend (hyper-parameter blend_floor, docs/Model.md; 0 when the model
-  /// file has none). The heaviest run always stays.
+  /// A retrieval model: a run weighing less than this share of the
+  /// heaviest run's weight is left out of a blend (hyper-parameter
+  /// blend_floor, docs/Model.md; 0 when the model file has none).
   double blendFloor() const;
 
   /// A retrieval model whose totals follow its inputs' sizes (weights
@@ -155,9 +155,12 @@ public:
   /// fitted over the runs it blends.
   bool hasLocalSizeLaw() const;
 
-  /// A model with a size law: the exponent of a prediction blending its runs
-  /// with `weights` (sizeExponent() without the local law).
-  double sizeExponentFor(const std::vector<float> &weights) const;
+  /// A model with a size law: the exponent the prediction for
+  /// `descriptorIds` scales by (sizeExponent() without the local law; with
+  /// it, fitted over the blend before its floor: a blend the floor leaves
+  /// with one run still finds its slope against that run's siblings).
+  bool predictExponent(const std::vector<int64_t> &descriptorIds,
+                       double &exponent, std::string &error);
 
   /// A model with a size law, `weights` a blend of its runs: how far the
   /// sizes of the blended runs' inputs lie from an input of

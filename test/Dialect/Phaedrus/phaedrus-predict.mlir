@@ -239,8 +239,9 @@ phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
 
 // -----
 
-// The blend floor (hyper-parameter blend_floor): runs weighing less are
-// left out and the rest scaled to sum to 1 (0.87 / 0.98 = 0.88). f1 ran only
+// The blend floor (hyper-parameter blend_floor): runs weighing less than
+// that share of the heaviest run's weight (0.05 * 0.87) are left out and
+// the rest scaled to sum to 1 (0.87 / 0.98 = 0.88). f1 ran only
 // in random-1 (weight 0.02): without the floor it would get 100 * 0.02 = 2
 // calls and not be cold; with it, none.
 // CHECK-LABEL: llvm.func @f0()
@@ -266,12 +267,12 @@ phaedrus.model @m mlp vocabulary(@v) fingerprint(16334456020999947734) vocab_siz
              "hidden.bias" = dense<0.0> : tensor<3xf32>,
              "output.weight" = dense<[[10.0, 0.0, 0.0], [0.0, 0.0, 100.0]]> : tensor<2x3xf32>,
              "output.bias" = dense<0.0> : tensor<2xf32>})
-// expected-remark @below {{the prediction blends the training runs text-9 0.88, small-9 0.12 (1 run below the blend floor 0.05 left out)}}
+// expected-remark @below {{the prediction blends the training runs text-9 0.88, small-9 0.12 (1 run below the blend floor, 0.05 of the heaviest run's weight, left out)}}
 phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
 
 // -----
 
-// A floor above every weight keeps the heaviest run alone.
+// A high floor keeps the heaviest run alone.
 // CHECK-LABEL: llvm.func @f0()
 // CHECK-SAME: phaedrus.entry_count = #phaedrus.entry_count<10, model
 llvm.func @f0() {
@@ -293,12 +294,27 @@ phaedrus.model @m mlp vocabulary(@v) fingerprint(16334456020999947734) vocab_siz
              "hidden.bias" = dense<0.0> : tensor<3xf32>,
              "output.weight" = dense<[[10.0, 0.0, 0.0], [0.0, 0.0, 100.0]]> : tensor<2x3xf32>,
              "output.bias" = dense<0.0> : tensor<2xf32>})
-// expected-remark @below {{the prediction blends the training runs text-9 1.00 (2 runs below the blend floor 0.9 left out)}}
+// expected-remark @below {{the prediction blends the training runs text-9 1.00 (2 runs below the blend floor, 0.9 of the heaviest run's weight, left out)}}
 phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
 
 // -----
 
-// A floor is a weight below 1.
+// An lstm blends no runs: a floor is refused, not ignored.
+llvm.func @f0() {
+  llvm.return
+}
+phaedrus.vocabulary @v fingerprint(229832147292157202) {
+  phaedrus.entry 0 function @f0
+}
+// expected-error @below {{cannot be run: hyper-parameter 'blend_floor' is 0.01, but the model does not blend runs (hidden_softmax is not 1)}}
+phaedrus.model @m lstm vocabulary(@v) fingerprint(229832147292157202) vocab_size(1)
+    descriptors(["argc=0"]) hyperparameters({featurizer = 6 : i64, num_specials = 5 : i64, num_buckets = 161 : i64,
+    buckets_per_octave = 4 : i64, hidden_size = 1 : i64, blend_floor = 0.01 : f64}) weights({})
+phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
+
+// -----
+
+// A floor is a share below 1.
 llvm.func @f0() {
   llvm.return
 }
@@ -310,7 +326,7 @@ phaedrus.vocabulary @v fingerprint(16334456020999947734) {
   phaedrus.entry 0 function @f0
   phaedrus.entry 1 function @f1
 }
-// expected-error @below {{cannot be run: hyper-parameter 'blend_floor' is 1.000000, expected a weight in [0, 1)}}
+// expected-error @below {{cannot be run: hyper-parameter 'blend_floor' is 1, expected a share in [0, 1)}}
 phaedrus.model @m mlp vocabulary(@v) fingerprint(16334456020999947734) vocab_size(2)
     descriptors(["argc=0", "stdin=none"]) runs(["text-9", "small-9", "random-1"])
     hyperparameters({featurizer = 6 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,
@@ -335,7 +351,7 @@ phaedrus.vocabulary @v fingerprint(16334456020999947734) {
   phaedrus.entry 0 function @f0
   phaedrus.entry 1 function @f1
 }
-// expected-error @below {{cannot be run: hyper-parameter 'blend_floor' is 0.010000, but the model does not blend runs (hidden_softmax is not 1)}}
+// expected-error @below {{cannot be run: hyper-parameter 'blend_floor' is 0.01, but the model does not blend runs (hidden_softmax is not 1)}}
 phaedrus.model @m mlp vocabulary(@v) fingerprint(16334456020999947734) vocab_size(2)
     descriptors(["argc=0", "stdin=none"])
     hyperparameters({featurizer = 6 : i64, num_specials = 5 : i64, num_buckets = 161 : i64, buckets_per_octave = 4 : i64,

@@ -317,13 +317,15 @@ static LogicalResult remarkBlend(PredictOp op, inference::Model &model,
   // The floor's runs: what they would have added is not in the profile.
   if (dropped)
     os << " (" << dropped << (dropped == 1 ? " run" : " runs")
-       << " below the blend floor " << llvm::format("%g", model.blendFloor())
-       << " left out)";
+       << " below the blend floor, " << llvm::format("%g", model.blendFloor())
+       << " of the heaviest run's weight, left out)";
   // With a size law, how much the blend is scaled to: what the user checks
   // against the input (a larger input should get a larger total).
+  double exponent = 0;
   if (model.hasSizeLaw()) {
     double total = 0;
-    if (!model.predictTotal(ids, inputLog2Size, total, error))
+    if (!model.predictTotal(ids, inputLog2Size, total, error) ||
+        !model.predictExponent(ids, exponent, error))
       return op.emitOpError() << "prediction failed: " << error;
     os << ", scaled to " << llvm::format("%.0f", total) << " events";
     if (inputLog2Size) {
@@ -345,7 +347,7 @@ static LogicalResult remarkBlend(PredictOp op, inference::Model &model,
             "power of two)";
       if (model.hasLocalSizeLaw())
         os << ", with totals growing as size^"
-           << llvm::format("%.2f", model.sizeExponentFor(weights))
+           << llvm::format("%.2f", exponent)
            << " over the runs it blends";
     }
   }
@@ -359,7 +361,6 @@ static LogicalResult remarkBlend(PredictOp op, inference::Model &model,
     if (std::optional<double> gap =
             model.blendedSizeGap(weights, *inputLog2Size);
         gap && std::abs(*gap) >= kFarLog2) {
-      double exponent = model.sizeExponentFor(weights);
       std::string warning;
       llvm::raw_string_ostream ws(warning);
       ws << "the runs the prediction blends read inputs about 2^"
