@@ -267,7 +267,7 @@ phaedrus.model @m mlp vocabulary(@v) fingerprint(16334456020999947734) vocab_siz
              "hidden.bias" = dense<0.0> : tensor<3xf32>,
              "output.weight" = dense<[[10.0, 0.0, 0.0], [0.0, 0.0, 100.0]]> : tensor<2x3xf32>,
              "output.bias" = dense<0.0> : tensor<2xf32>})
-// expected-remark @below {{the prediction blends the training runs text-9 0.88, small-9 0.12 (1 run below the blend floor, 0.05 of the heaviest run's weight, left out)}}
+// expected-remark @below {{the prediction blends the training runs text-9 0.88, small-9 0.12, leaving out 1 run below the blend floor (0.05 of the heaviest run's weight)}}
 phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
 
 // -----
@@ -294,7 +294,7 @@ phaedrus.model @m mlp vocabulary(@v) fingerprint(16334456020999947734) vocab_siz
              "hidden.bias" = dense<0.0> : tensor<3xf32>,
              "output.weight" = dense<[[10.0, 0.0, 0.0], [0.0, 0.0, 100.0]]> : tensor<2x3xf32>,
              "output.bias" = dense<0.0> : tensor<2xf32>})
-// expected-remark @below {{the prediction blends the training runs text-9 1.00 (2 runs below the blend floor, 0.9 of the heaviest run's weight, left out)}}
+// expected-remark @below {{the prediction blends the training runs text-9 1.00, leaving out 2 runs below the blend floor (0.9 of the heaviest run's weight)}}
 phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
 
 // -----

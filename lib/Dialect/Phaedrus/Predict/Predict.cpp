@@ -316,9 +316,9 @@ static LogicalResult remarkBlend(PredictOp op, inference::Model &model,
        << " each (" << llvm::format("%.2f", rest) << " together)";
   // The floor's runs: what they would have added is not in the profile.
   if (dropped)
-    os << " (" << dropped << (dropped == 1 ? " run" : " runs")
-       << " below the blend floor, " << llvm::format("%g", model.blendFloor())
-       << " of the heaviest run's weight, left out)";
+    os << ", leaving out " << dropped << (dropped == 1 ? " run" : " runs")
+       << " below the blend floor (" << llvm::format("%g", model.blendFloor())
+       << " of the heaviest run's weight)";
   // With a size law, how much the blend is scaled to: what the user checks
   // against the input (a larger input should get a larger total).
   double exponent = 0;
