@@ -263,6 +263,8 @@ def cmd_corpus(args):
                                            sequences=args.sequences,
                                            show_progress=sys.stderr.isatty())
     corpus_mod.save(corpus, args.output)
+    for warning in corpus_mod.alike_runs_of_other_sizes(corpus):
+        log(f"warning: {warning}")
     events = sum(r["events"] for r in corpus["runs"])
     log(f"wrote {args.output}: {len(corpus['runs'])} runs, {events} events, "
         f"vocabulary of {len(corpus['vocabulary']['entries'])} tokens")
@@ -276,6 +278,8 @@ def cmd_train(args):
     from . import model as model_mod
     corpus = corpus_mod.load(args.corpus)
     corpus_mod.check_featurizer(corpus, args.corpus)
+    for warning in corpus_mod.alike_runs_of_other_sizes(corpus):
+        log(f"warning: {warning}")
     config = model_mod.TrainConfig(
         kind=args.kind, seed=args.seed, epochs=args.epochs,
         patience=args.patience, learning_rate=args.learning_rate,
@@ -483,7 +487,8 @@ def cmd_eval(args):
         f"oracle recovery {f(s['oracle_recovery_mean'])}{within('oracle_recovery')}, "
         f"lowering recovery {f(s['lowering_recovery_mean'])}"
         f"{within('lowering_recovery')} (over {s['oracle_meaningful_count']} "
-        f"inputs where the oracle gains >= 2%), overlap predicted "
+        f"input{'' if s['oracle_meaningful_count'] == 1 else 's'} where the "
+        f"oracle gains >= 2%), overlap predicted "
         f"{f(s['overlap_predicted_mean'])} vs mismatched "
         f"{f(s['overlap_mismatch_mean'])}, hot coverage {f(s['hot_coverage_mean'])}, "
         f"predicted total x{f(s['total_ratio_predicted_median'])} the oracle's")

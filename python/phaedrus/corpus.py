@@ -505,6 +505,41 @@ def corpus_from_traces(traces, fingerprint=None, sequences=None,
     return make_corpus(entries)
 
 
+# Runs described alike whose totals differ by this factor or more are
+# worth a warning (alike_runs_of_other_sizes).
+ALIKE_RUNS_RATIO = 2.0
+
+
+def alike_runs_of_other_sizes(corpus: dict) -> list:
+    """Warnings for runs whose descriptions are the same token for token
+    but whose totals of events differ by ALIKE_RUNS_RATIO or more: a model
+    cannot tell them apart and predicts one blend of them for either, and
+    for an input like them. What sets their work is then something the
+    featurizer does not read (a number inside an input file: a bc script's
+    `scale=1200` against `scale=600`, its 6x the events; docs/Corpus.md)."""
+    groups = {}
+    for run in corpus["runs"]:
+        groups.setdefault(tuple(sorted(run["descriptor"])), []).append(run)
+    warnings = []
+    for runs in groups.values():
+        if len(runs) < 2:
+            continue
+        low = min(runs, key=lambda r: (r["events"], r["name"]))
+        high = max(runs, key=lambda r: (r["events"], r["name"]))
+        if high["events"] < ALIKE_RUNS_RATIO * max(1, low["events"]):
+            continue
+        others = "" if len(runs) == 2 else f" (and {len(runs) - 2} more runs)"
+        warnings.append(
+            f"runs {low['name']} and {high['name']}{others} have the same "
+            f"description, token for token, but {high['name']} ran "
+            f"{high['events'] / max(1, low['events']):.1f}x the events of "
+            f"{low['name']}: a model cannot tell them apart and predicts one "
+            f"blend of them for either. What sets their work is not in what "
+            f"the featurizer reads (a number inside an input file?): give it "
+            f"on the command line, or keep one of them (docs/Corpus.md)")
+    return warnings
+
+
 # --------------------------------------------------------------------------
 # Corpus contents as phaedrus IR
 

@@ -177,3 +177,29 @@ def test_phaedrus_corpus_says_what_is_wrong_with_a_sidecar(tmp_path):
     assert "phaedrus corpus: error:" in result.stderr
     assert "\"descriptor\" must be the list of strings" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_runs_described_alike_with_other_totals_get_a_warning(tmp_path):
+    """Runs whose descriptions are the same token for token but whose
+    totals differ by 2x or more (a bc script's scale= inside the file): a
+    model cannot tell them apart, and corpus and train say so, naming
+    both; runs alike in total, or told apart, get no warning."""
+    corpus = copy.deepcopy(GOOD)
+    corpus["runs"][1]["descriptor"] = ["argc=1"]  # as run a's
+    corpus["runs"][0]["events"], corpus["runs"][1]["events"] = 3, 18
+    warnings = corpus_mod.alike_runs_of_other_sizes(corpus)
+    assert len(warnings) == 1
+    assert warnings[0].startswith("runs a and b have the same description, "
+                                  "token for token, but b ran 6.0x the events of a")
+    # Within 2x: alike enough.
+    corpus["runs"][1]["events"] = 5
+    assert corpus_mod.alike_runs_of_other_sizes(corpus) == []
+    # Told apart by a token: no warning, whatever the totals.
+    assert corpus_mod.alike_runs_of_other_sizes(GOOD) == []
+    corpus["runs"][1]["events"] = 18
+    path = tmp_path / "c.json"
+    path.write_text(json.dumps(corpus))
+    result = _phaedrus("train", path, "-o", tmp_path / "m.mlir", "--epochs", "1")
+    assert result.returncode == 0, result.stderr
+    assert ("phaedrus: warning: runs a and b have the same description, token for "
+            "token, but b ran 6.0x the events of a") in result.stderr

@@ -50,7 +50,7 @@
 // which every new input has of its own, in a remark. Both are left out.
 // RUN: rm -rf %t.dir && mkdir -p %t.dir && printf 'local alpha = beta\n' > %t.dir/words.txt
 // RUN: phaedrus-opt %S/Inputs/predict-program.mlir '--phaedrus-predict=model-file=%S/Inputs/predict-model.mlir input={#phaedrus.input<argv = ["p", "words.txt"]>} input-dir=%t.dir' -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNSEEN
-// UNSEEN: warning: 6 of 14 descriptor tokens were never seen in training and are left out: argc=1, operand1=file, file0.size=4, file0.kind=text, file0.entropy={{[0-9]+}}, file0.lines=1{{$}}
+// UNSEEN: warning: 6 of 14 descriptor tokens (of the command line, and of input files' size, kind, entropy and lines) were never seen in training and are left out: argc=1, operand1=file, file0.size=4, file0.kind=text, file0.entropy={{[0-9]+}}, file0.lines=1{{$}}
 // UNSEEN: remark: 7 of 14 descriptor tokens (words and trigram buckets of input files) were never seen in training and are left out: file0.gram={{[0-9]+}}, file0.gram={{[0-9]+}}, file0.gram={{[0-9]+}}, file0.gram={{[0-9]+}}, file0.word={{[0-9]+}}, file0.word={{[0-9]+}}, file0.word={{[0-9]+}}{{$}}
 // A hashed argument (a jq filter) is named back, cut short.
 // RUN: phaedrus-opt %S/Inputs/predict-program.mlir '--phaedrus-predict=model-file=%S/Inputs/predict-model.mlir input={#phaedrus.input<argv = ["jq", "-c", "[.[] | select(.email | test(\"^[a-m]\"))] | sort_by(.score) | .[0]"]>}' -o /dev/null 2>&1 | FileCheck %s --check-prefix=HASHED

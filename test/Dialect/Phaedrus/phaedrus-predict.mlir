@@ -54,7 +54,7 @@ phaedrus.model @m mlp vocabulary(@v) fingerprint(16334456020999947734) vocab_siz
     weights({"hidden.weight" = dense<[[1.0, 0.0]]> : tensor<1x2xf32>, "hidden.bias" = dense<0.0> : tensor<1xf32>,
              "output.weight" = dense<[[2.397895], [0.0]]> : tensor<2x1xf32>,
              "output.bias" = dense<[0.0, 1.098612]> : tensor<2xf32>})
-// expected-warning @below {{4 of 5 descriptor tokens were never seen in training and are left out: argc=2, opt=-9, opt=num3, operand1=#caca3794}}
+// expected-warning @below {{4 of 5 descriptor tokens (of the command line, and of input files' size, kind, entropy and lines) were never seen in training and are left out: argc=2, opt=-9, opt=num3, operand1=#caca3794}}
 phaedrus.predict @m input(#phaedrus.input<argv = ["p", "-9", "x y"]>)
 
 // -----
@@ -96,7 +96,7 @@ phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(
                      buckets_per_octave = 4 : i64, hidden_size = 1 : i64})
     weights({"hidden.weight" = dense<[[1.0]]> : tensor<1x1xf32>, "hidden.bias" = dense<0.0> : tensor<1xf32>,
              "output.weight" = dense<[[1.0]]> : tensor<1x1xf32>, "output.bias" = dense<[0.0]> : tensor<1xf32>})
-// expected-warning @below {{1 of 2 descriptor tokens were never seen in training and are left out: stdin=none}}
+// expected-warning @below {{1 of 2 descriptor tokens (of the command line, and of input files' size, kind, entropy and lines) were never seen in training and are left out: stdin=none}}
 phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
 
 // -----
@@ -413,7 +413,7 @@ phaedrus.model @m mlp vocabulary(@v) fingerprint(16334456020999947734) vocab_siz
              "runs.log2_total" = dense<[10.0, 8.0]> : tensor<2xf32>,
              "runs.log2_size" = dense<[20.5, -1.0]> : tensor<2xf32>})
 // expected-remark @below {{the prediction blends the training runs big 0.50, small 0.50, scaled to 512 events}}
-// expected-warning @below {{1 of 2 descriptor tokens were never seen in training and are left out: stdin=none}}
+// expected-warning @below {{1 of 2 descriptor tokens (of the command line, and of input files' size, kind, entropy and lines) were never seen in training and are left out: stdin=none}}
 phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
 
 // -----

@@ -472,8 +472,9 @@ LogicalResult PhaedrusPredictPass::predict(PredictOp op, uint64_t fingerprint,
   }
   if (!unknownShape.empty())
     op.emitWarning() << unknownShape.size() << " of " << tokens.size()
-                     << " descriptor tokens were never seen in training and "
-                        "are left out: "
+                     << " descriptor tokens (of the command line, and of "
+                        "input files' size, kind, entropy and lines) were "
+                        "never seen in training and are left out: "
                      << llvm::join(unknownShape, ", ");
   if (!unknownContent.empty())
     op.emitRemark() << unknownContent.size() << " of " << tokens.size()
