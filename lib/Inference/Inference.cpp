@@ -864,19 +864,6 @@ double Model::sizeExponent() const { return impl->sizeExponent; }
 
 bool Model::hasLocalSizeLaw() const { return impl->pairWeight != nullptr; }
 
-bool Model::predictExponent(const std::vector<int64_t> &descriptorIds,
-                            double &exponent, std::string &error) {
-  Impl &m = *impl;
-  if (!m.sizeLaw) {
-    error = "the model has no size law (weights 'runs.log2_*')";
-    return false;
-  }
-  if (!m.blend(descriptorIds, error))
-    return false;
-  exponent = m.exponentFor(m.exponentWeights());
-  return true;
-}
-
 std::optional<double> Model::blendedSizeGap(const std::vector<float> &weights,
                                             double inputLog2Size) const {
   if (!impl->sizeLaw)
@@ -896,7 +883,7 @@ std::optional<double> Model::blendedSizeGap(const std::vector<float> &weights,
 
 bool Model::predictTotal(const std::vector<int64_t> &descriptorIds,
                          std::optional<double> inputLog2Size, double &total,
-                         std::string &error) {
+                         std::string &error, double *exponent) {
   Impl &m = *impl;
   if (!m.sizeLaw) {
     error = "the model has no size law (weights 'runs.log2_*')";
@@ -905,6 +892,8 @@ bool Model::predictTotal(const std::vector<int64_t> &descriptorIds,
   if (!m.blend(descriptorIds, error))
     return false;
   total = m.blendedTotal(inputLog2Size);
+  if (exponent)
+    *exponent = m.exponentFor(m.exponentWeights());
   return true;
 }
 

@@ -177,18 +177,15 @@ int main(int argc, char **argv) {
     }
     // A model with a size law: the total its prediction scales to.
     if ((*model)->hasSizeLaw()) {
-      double total = 0;
-      if (!(*model)->predictTotal(ids, options.inputLog2Size, total, error))
+      double total = 0, exponent = 0;
+      if (!(*model)->predictTotal(ids, options.inputLog2Size, total, error,
+                                  &exponent))
         return fail(error);
       out["total"] = total;
       // The exponent it scaled by (fitted over the blended runs with the
       // local law).
-      if (!runs.empty()) {
-        double exponent = 0;
-        if (!(*model)->predictExponent(ids, exponent, error))
-          return fail(error);
+      if (!runs.empty())
         out["size_exponent"] = exponent;
-      }
       // And the counts --phaedrus-predict attaches: the law's total shared
       // by the mixture, tokens of fixed counts at theirs.
       std::vector<uint64_t> counts;

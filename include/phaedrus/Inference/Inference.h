@@ -141,10 +141,13 @@ public:
 
   /// A model with a size law: the total count it predicts for
   /// `descriptorIds` and an input of `inputLog2Size` (predictCounts' counts
-  /// sum to it, up to rounding).
+  /// sum to it, up to rounding), and into `exponent` (if given) the
+  /// exponent it scaled by: sizeExponent() without the local law; with it,
+  /// fitted over the blend before its floor, so that a blend the floor
+  /// leaves with one run still finds its slope against that run's siblings.
   bool predictTotal(const std::vector<int64_t> &descriptorIds,
                     std::optional<double> inputLog2Size, double &total,
-                    std::string &error);
+                    std::string &error, double *exponent = nullptr);
 
   /// A model with a size law: its exponent (docs/Model.md; 0 when the
   /// training runs' totals did not follow their inputs' sizes).
@@ -154,13 +157,6 @@ public:
   /// hyper-parameter size_local_prior): each prediction's exponent is
   /// fitted over the runs it blends.
   bool hasLocalSizeLaw() const;
-
-  /// A model with a size law: the exponent the prediction for
-  /// `descriptorIds` scales by (sizeExponent() without the local law; with
-  /// it, fitted over the blend before its floor: a blend the floor leaves
-  /// with one run still finds its slope against that run's siblings).
-  bool predictExponent(const std::vector<int64_t> &descriptorIds,
-                       double &exponent, std::string &error);
 
   /// A model with a size law, `weights` a blend of its runs: how far the
   /// sizes of the blended runs' inputs lie from an input of

@@ -324,8 +324,7 @@ static LogicalResult remarkBlend(PredictOp op, inference::Model &model,
   double exponent = 0;
   if (model.hasSizeLaw()) {
     double total = 0;
-    if (!model.predictTotal(ids, inputLog2Size, total, error) ||
-        !model.predictExponent(ids, exponent, error))
+    if (!model.predictTotal(ids, inputLog2Size, total, error, &exponent))
       return op.emitOpError() << "prediction failed: " << error;
     os << ", scaled to " << llvm::format("%.0f", total) << " events";
     if (inputLog2Size) {
