@@ -272,6 +272,62 @@ static void warnArgumentMismatch(PredictOp op, ArrayAttr runArguments,
   op.emitWarning() << message;
 }
 
+/// The unseen tokens of an input file (`R.rest`, R `stdin` or `fileK`)
+/// that the model knows under another role: training runs that read such
+/// input another way (a script as an operand, where this run reads it on
+/// standard input) share no tokens with it, and the blend is then blind.
+/// Warns when at least half of the run's unseen file tokens are such.
+static void warnOtherRole(PredictOp op, inference::Model &model,
+                          ArrayRef<std::string> unknown) {
+  auto roleOf = [](StringRef token) -> std::optional<StringRef> {
+    StringRef role = token.split('.').first;
+    if (role.size() == token.size())
+      return std::nullopt;
+    if (role == "stdin" ||
+        (role.consume_front("file") && !role.empty() &&
+         llvm::all_of(role, llvm::isDigit)))
+      return token.split('.').first;
+    return std::nullopt;
+  };
+  constexpr const char *kRoles[] = {"stdin", "file0", "file1", "file2"};
+  size_t fileTokens = 0, elsewhere = 0;
+  StringRef from, to;
+  for (const std::string &token : unknown) {
+    std::optional<StringRef> role = roleOf(token);
+    if (!role)
+      continue;
+    ++fileTokens;
+    StringRef rest = StringRef(token).drop_front(role->size());
+    for (const char *other : kRoles) {
+      if (*role == other)
+        continue;
+      std::vector<std::string> candidate{std::string(other) + rest.str()},
+          missing;
+      model.descriptorIds(candidate, missing);
+      if (missing.empty()) {
+        ++elsewhere;
+        from = *role;
+        to = other;
+        break;
+      }
+    }
+  }
+  if (!elsewhere || 2 * elsewhere < fileTokens)
+    return;
+  auto describe = [](StringRef role) -> std::string {
+    return role == "stdin" ? "on standard input"
+                           : "as a file named by the command line (" +
+                                 role.str() + ")";
+  };
+  op.emitWarning() << elsewhere << " of the " << fileTokens
+                   << " unseen tokens of this run's input files were seen in "
+                      "training under another role: this run reads its input "
+                   << describe(from) << ", the training runs read theirs "
+                   << describe(to)
+                   << ". The model matches inputs by how the program gets "
+                      "them: give the input as the training runs did";
+}
+
 /// A model that names the training runs it blends says which runs the
 /// prediction mixes, heaviest first: what a user reads to judge it (a blend
 /// of runs unlike the input says more training runs are needed).
@@ -475,6 +531,7 @@ LogicalResult PhaedrusPredictPass::predict(PredictOp op, uint64_t fingerprint,
                         "input files' size, kind, entropy and lines) were "
                         "never seen in training and are left out: "
                      << llvm::join(unknownShape, ", ");
+  warnOtherRole(op, *loaded, unknown);
   if (!unknownContent.empty())
     op.emitRemark() << unknownContent.size() << " of " << tokens.size()
                     << " descriptor tokens (words and trigram buckets of "
