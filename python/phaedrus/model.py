@@ -336,7 +336,10 @@ class RetrievalModel(nn.Module):
         `multi_hot`, as lib/Inference computes it: the softmax of the
         scores without the runs below blend_floor times the heaviest run's
         weight, the rest scaled to sum to 1."""
-        weights = torch.softmax(self.scores(multi_hot), dim=-1)
+        return self._floored(torch.softmax(self.scores(multi_hot), dim=-1))
+
+    def _floored(self, weights):
+        """`weights` (a softmax) without the runs below the floor."""
         if self.blend_floor > 0:
             floor = self.blend_floor * weights.max(dim=-1, keepdim=True).values
             weights = torch.where(weights >= floor, weights,
@@ -357,13 +360,16 @@ class RetrievalModel(nn.Module):
         blend's mixture scaled to the size law's total, less the tokens of
         fixed counts, which keep theirs; rounded."""
         with torch.no_grad():
-            weights = self.blend(multi_hot)
+            # (The local law's exponent is fitted over the softmax before
+            # the floor, predicted_exponent.)
+            unfloored = torch.softmax(self.scores(multi_hot), dim=-1)
+            weights = self._floored(unfloored)
             mixture = self.output(weights).double().clamp(min=0)
             fixed = self.tokens.fixed_count.double()
             is_fixed = fixed >= 0
             scaled = mixture[~is_fixed].sum()
             total = self.runs.total(weights, log2_size,
-                                    exponent=self.predicted_exponent(multi_hot))
+                                    exponent=self.runs.exponent_for(unfloored))
             factor = max(0.0, total - float(fixed[is_fixed].sum())) / float(scaled) \
                 if scaled > 0 else 1.0
             return torch.floor(torch.where(is_fixed, fixed, mixture * factor) + 0.5)
