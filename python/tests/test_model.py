@@ -733,6 +733,17 @@ def test_retrieval_predicts_a_training_input_as_itself():
     assert report["validation_loss"] == pytest.approx(loo)
 
 
+def test_train_refuses_a_blend_floor_outside_0_to_1():
+    """The floor is a share of the heaviest run's weight: train() (the
+    Python API; the CLI's argparse checks --blend-floor) refuses others
+    with the value named, before any training."""
+    for floor in (1.0, -0.1, float("nan")):
+        with pytest.raises(ValueError, match=r"the blend floor is a share of "
+                           r"the heaviest run's weight, in \[0, 1\), not"):
+            M.train(synthetic_corpus(), M.TrainConfig(
+                kind="retrieval", epochs=0, progress=False, blend_floor=floor))
+
+
 def test_blend_floor_keeps_the_local_size_laws_slope(tmp_path):
     """A blend the floor leaves with one run still scales by the slope of
     that run's siblings (the local law fits its exponent over the blend
