@@ -33,7 +33,7 @@ import time
 from pathlib import Path
 
 from phaedrus import programs
-from phaedrus.timing import disable_aslr, interleaved_rounds, timed_run
+from phaedrus.timing import disable_aslr, interleaved_rounds, timed_run, timing_cpu
 from phaedrus.tools import REPO_ROOT, ToolError
 
 from common import (BenchError, add_programs_argument, listed, machine_info,
@@ -45,8 +45,8 @@ DEFAULT_OUTPUT = REPO_ROOT / "bench" / "results" / "overhead.json"
 
 METHOD = (
     "Wall time of whole process runs (exec to exit, including writing the "
-    "trace or profile), time.perf_counter around subprocess.run; stdout to "
-    "/dev/null, stderr to a file, stdin from the input's file. Per program "
+    "trace or profile), time.perf_counter around subprocess.run; stdout to a "
+    "temporary file (not /dev/null), stderr to a file, stdin from the input's file. Per program "
     "and input: one untimed warm-up run of each variant, then N rounds, each "
     "running every variant once (plain, clang-instrumented and each "
     "instrumented granularity) in an order rotated by one position per "
@@ -56,6 +56,8 @@ METHOD = (
     "plain and clang samples. Variants run with the same argv[0] and with "
     "address-space randomisation off; every run must exit like the plain "
     "warm-up and instrumented runs must write a non-empty trace/profile. "
+    "The timed runs are pinned to one CPU (cpu in the summary; null when "
+    "not pinned, --cpu none). "
     "Instrumented runs write PHAEDRUS_TRACE to a temporary file, clang runs "
     "LLVM_PROFILE_FILE; both are deleted after each run (outside the timed "
     "region); plain runs have PHAEDRUS_TRACE=off. Summary ratios are medians "
@@ -79,6 +81,11 @@ def parse_args(argv=None):
                              "times (default 8, so that runs take 0.1-1 s and "
                              "process start-up does not dominate; 1 = the test "
                              "inputs)")
+    parser.add_argument("--cpu", default="auto", metavar="auto|none|N",
+                        help="the CPU the timed runs are pinned to: auto "
+                             "(default), the highest-numbered CPU this process "
+                             "may run on, when it may run on more than one; "
+                             "none; or a CPU's number")
     parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT,
                         help="JSON result file (default bench/results/overhead.json)")
     args = parser.parse_args(argv)
@@ -87,6 +94,10 @@ def parse_args(argv=None):
     if args.runs < MIN_RUNS:
         parser.error(f"--runs must be at least {MIN_RUNS} (got {args.runs}): "
                      f"fewer runs give medians too noisy to compare")
+    try:
+        args.cpu = timing_cpu(args.cpu)
+    except ValueError as e:
+        parser.error(f"--cpu: {e}")
     args.programs = listed(parser, args.programs, names, "program(s)")
     return args
 
@@ -141,7 +152,7 @@ def run_once(variant: Variant, program, run, b, errfile):
     return seconds, code
 
 
-def measure_input(program, run, b, variants, runs):
+def measure_input(program, run, b, variants, runs, cpu=None):
     """Warm-up plus `runs` interleaved rounds; returns {key: [seconds]}."""
     with tempfile.TemporaryFile() as errfile:
         def checked(variant, expected):
@@ -163,7 +174,7 @@ def measure_input(program, run, b, variants, runs):
             checked(v, expected)
         by_key = {v.key: v for v in variants}
         return interleaved_rounds(by_key, lambda key: checked(by_key[key], expected)[0],
-                                  runs)
+                                  runs, cpu=cpu)
 
 
 def fmt_s(seconds):
@@ -290,7 +301,8 @@ def main(argv=None):
                 print_header()
                 header_done = True
             for run in program.runs:
-                samples = measure_input(program, run, b, variants, args.runs)
+                samples = measure_input(program, run, b, variants, args.runs,
+                                        args.cpu)
                 plain = median(samples["plain"])
                 clang = median(samples["clang_instr"])
                 for g, _ in granularities:
@@ -323,6 +335,7 @@ def main(argv=None):
     summary["machine"] = info
     summary["method"] = METHOD
     summary["runs"] = args.runs
+    summary["cpu"] = args.cpu
     summary["scale"] = args.scale
     summary["programs"] = [p.name for p in selected]
     summary["elapsed_s"] = round(time.perf_counter() - started, 1)

@@ -34,6 +34,7 @@ from pathlib import Path
 
 from phaedrus import corpus as corpus_mod
 from phaedrus import evaluate, pipeline, programs
+from phaedrus.timing import timing_cpu
 from phaedrus import model as M
 from phaedrus.tools import REPO_ROOT, ToolError, build_dir
 
@@ -73,6 +74,9 @@ def parse_args(argv):
                         default=evaluate.DEFAULT_CLOCK,
                         help="what the timed runs are measured by (phaedrus "
                              "eval --clock; default cpu)")
+    parser.add_argument("--cpu", default="auto", metavar="auto|none|N",
+                        help="the CPU the timed runs are pinned to (phaedrus "
+                             "eval --cpu; default auto)")
     # Not the lstm by default: on bzip2's five training runs it predicts
     # held-out profiles about as well as the others (token-count overlap with
     # the truth 0.80/0.91 trained 300 epochs; mlp 0.76/0.86; retrieval
@@ -94,6 +98,10 @@ def parse_args(argv):
     args = parser.parse_args(argv)
     if args.rounds < evaluate.MIN_ROUNDS:
         parser.error(f"--rounds must be at least {evaluate.MIN_ROUNDS}")
+    try:
+        timing_cpu(args.cpu)
+    except ValueError as e:
+        parser.error(f"--cpu: {e}")
     args.programs = listed(parser, args.programs, names, "program(s)")
     return args
 
@@ -146,7 +154,7 @@ def evaluate_program(program, args, workroot: Path) -> dict:
     evaluation = evaluate.Evaluation(b.mlir, model_path, corpus, work / "eval",
                                      ldflags=program.ldflags, rounds=args.rounds,
                                      pgo_input=PGO_INPUT.get(program.name),
-                                     clock=args.clock)
+                                     clock=args.clock, cpu=args.cpu)
     result = evaluation.run(held_out)
     result["program_name"] = program.name
     result["training_inputs"] = [r.name for r in training]

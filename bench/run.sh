@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Runs Phaedrus' benchmarks; results go to bench/results/ (see bench/README.md).
 #
-#   ./bench/run.sh overhead [--runs N] [--programs NAME...] [--output FILE]
+#   ./bench/run.sh overhead [--runs N] [--cpu auto|none|N] [--programs NAME...] [--output FILE]
 #   ./bench/run.sh compress [--scale N] [--programs NAME...]
 #                           [--granularities G...] [--output FILE]
 #   ./bench/run.sh infer [--runs N] [--epochs N] [--threads N]
 #                        [--programs NAME...] [--output FILE]
-#   ./bench/run.sh pgo [--scale N] [--rounds N] [--clock cpu|wall] [--kind retrieval|lstm|mlp] [--epochs N]
+#   ./bench/run.sh pgo [--scale N] [--rounds N] [--clock cpu|wall] [--cpu auto|none|N] [--kind retrieval|lstm|mlp] [--epochs N]
 #                      [--programs NAME...] [--output FILE]
 #
 # Benchmarks measure; they never build Phaedrus itself. Build first with
@@ -23,8 +23,9 @@ benchmarks:
   overhead   wall time of instrumented and clang-instrumented builds of the
              real programs against the plain build
              -> bench/results/overhead.json
-             options: --runs N (default 7, at least 5), --programs NAME...,
-                      --output FILE; see: ./bench/run.sh overhead --help
+             options: --runs N (default 7, at least 5), --cpu auto|none|N,
+                      --programs NAME..., --output FILE;
+                      see: ./bench/run.sh overhead --help
   compress   size of the compressed traces of the real programs against the
              raw token stream, xz -9 and zstd -19; compression speed; round trip
              -> bench/results/compress.json
@@ -41,8 +42,10 @@ benchmarks:
              mismatched and oracle clang PGO; speedups, profile overlap,
              hot coverage
              -> bench/results/pgo.json, bench/results/pgo-PROGRAM.png
-             options: --scale N (default 4), --rounds N (default 21), --clock cpu|wall (default cpu), --kind,
-                      --epochs N, --seed N, --programs NAME..., --output FILE
+             options: --scale N (default 4), --rounds N (default 21),
+                      --clock cpu|wall (default cpu), --cpu auto|none|N
+                      (default auto), --kind, --epochs N, --seed N,
+                      --programs NAME..., --output FILE
 
 Build Phaedrus first: ./scripts/test.sh (or ninja -C build).
 EOF

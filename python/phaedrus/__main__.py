@@ -469,7 +469,7 @@ def cmd_eval(args):
             args.program, args.model, corpus, args.workdir or tmp,
             ldflags=shlex.split(args.ldflags), rounds=args.rounds,
             pgo_input=args.pgo_input, reuse=not args.rebuild, clock=args.clock,
-            instrumented=args.instrumented)
+            instrumented=args.instrumented, cpu=args.cpu)
         result = evaluation.run(inputs)
     Path(args.output).parent.mkdir(parents=True, exist_ok=True)
     Path(args.output).write_text(json.dumps(result, indent=1) + "\n")
@@ -737,6 +737,13 @@ def main(argv=None):
                         "the machine's other work disturbs little; wall, the "
                         "time from start to exit, for programs that wait "
                         "(I/O) or run threads in parallel, on a quiet machine")
+    p.add_argument("--cpu", default="auto", metavar="auto|none|N",
+                   help="the CPU the timed runs are pinned to: auto (default), "
+                        "the highest-numbered CPU eval may run on, when it may "
+                        "run on more than one; none, wherever the kernel puts "
+                        "them; or a CPU's number. A pinned run is not moved "
+                        "between CPUs mid-way: on a 2-core VM pinned runs "
+                        "spread less (docs/Eval.md)")
     p.add_argument("--pgo-input", help="the corpus run that trains the "
                    "mismatched PGO build (default: the corpus's first run)")
     p.add_argument("--instrumented", metavar="BINARY",

@@ -36,7 +36,8 @@ from pathlib import Path
 
 from . import corpus as corpus_mod
 from . import pipeline
-from .timing import CLOCKS, disable_aslr, interleaved_rounds, time_run
+from .timing import (CLOCKS, DEFAULT_CPU, disable_aslr, interleaved_rounds,
+                     time_run, timing_cpu)
 from .tools import ToolError, llvm_tool, log, phaedrus_tool, run, runtime_library
 
 FORMAT = "phaedrus-eval"
@@ -474,7 +475,7 @@ class Reuse:
 class Evaluation:
     def __init__(self, program, model, corpus: dict, workdir, ldflags=(),
                  rounds=MIN_ROUNDS, pgo_input=None, jobs=2, reuse=True,
-                 clock=DEFAULT_CLOCK, instrumented=None):
+                 clock=DEFAULT_CLOCK, instrumented=None, cpu=DEFAULT_CPU):
         # Absolute: builds run in the inputs' directories (a relative
         # work directory named another place there).
         self.program = Path(program).resolve()
@@ -487,6 +488,11 @@ class Evaluation:
         if clock not in CLOCKS:
             raise ToolError(f"unknown clock {clock!r}: one of {', '.join(CLOCKS)}")
         self.clock = clock
+        # The CPU the timed runs are pinned to (None: not pinned).
+        try:
+            self.cpu = timing_cpu(cpu)
+        except ValueError as e:
+            raise ToolError(f"--cpu: {e}") from None
         # The instrumented binary that records the held-out inputs' traces:
         # one the user built ('phaedrus instrument'), or None to build it.
         self.given_instrumented = None
@@ -908,8 +914,9 @@ class Evaluation:
             if self.run_input(binaries[v], inp) != expected:
                 raise ToolError(f"{inp.name}: the {v} build's output or exit code "
                                 f"differs from the plain build's")
+        where = "unpinned" if self.cpu is None else f"on CPU {self.cpu}"
         log(f"eval {inp.name}: timing {len(VARIANTS)} builds, {self.rounds} "
-            f"interleaved rounds ({CLOCK_NAMES[self.clock]})")
+            f"interleaved rounds ({CLOCK_NAMES[self.clock]}, {where})")
         env = {k: v for k, v in pipeline.with_locale(os.environ, inp.locale).items()
                if k != "LLVM_PROFILE_FILE"}
         env["PHAEDRUS_TRACE"] = "off"
@@ -920,7 +927,8 @@ class Evaluation:
             if timing.code != expected[0]:
                 raise ToolError(f"{inp.name}: the {v} build exited with {timing.code}")
             return timing
-        timings = interleaved_rounds(list(VARIANTS), time_one, self.rounds)
+        timings = interleaved_rounds(list(VARIANTS), time_one, self.rounds,
+                                     cpu=self.cpu)
         by_clock = {c: {v: [t.seconds(c) for t in timings[v]] for v in VARIANTS}
                     for c in CLOCKS}
         times = by_clock[self.clock]
@@ -1000,7 +1008,7 @@ class Evaluation:
                 "program": str(self.program), "model": str(self.model),
                 "granularity": self.granularity,
                 "compared_counters": COMPARED[self.granularity],
-                "rounds": self.rounds, "clock": self.clock,
+                "rounds": self.rounds, "clock": self.clock, "cpu": self.cpu,
                 "aslr_off": aslr_off, "variants": VARIANTS,
                 "build_steps": {"built": self.reuse.built, "reused": self.reuse.reused},
                 "rows": rows, "summary": summarize(rows)}

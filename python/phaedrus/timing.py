@@ -1,15 +1,16 @@
 """Timing program runs against each other on a noisy machine: address-space
-randomisation off, whole process runs, variants interleaved in rotated order
-so that none always runs first or last, each run's wall time and CPU time
-(the process's, with the threads and children it waited for). Shared by
-`phaedrus eval` and the benchmarks."""
+randomisation off, whole process runs on one CPU, variants interleaved in
+rotated order so that none always runs first or last, each run's wall time
+and CPU time (the process's, with the threads and children it waited for).
+Shared by `phaedrus eval` and the benchmarks."""
 
+import contextlib
 import ctypes
 import os
 import subprocess
 import tempfile
 import time
-from typing import NamedTuple
+from typing import NamedTuple, Optional
 
 # The clocks a timed run can be read by: `cpu`, the user and system time
 # the run's process used (its threads and the children it waited for
@@ -97,14 +98,81 @@ def timed_run(binary, argv, *, clock="wall", **kwargs):
     return timing.seconds(clock), timing.code
 
 
-def interleaved_rounds(keys, run_one, rounds):
+# What the timed runs are pinned to by default (timing_cpu): `auto`, the
+# highest-numbered CPU this process may run on, when it may run on more
+# than one. A run that the kernel moves between CPUs mid-way starts again
+# with cold caches and branch predictors. On the 2-core VM (2026-11-27), two copies of one
+# binary timed against each other in 21 interleaved rounds had smaller
+# per-run spreads on CPU 1 than unpinned in all six comparisons (bzip2 and
+# two Lua scripts, two experiments: 5.8-28.9% against 12.2-30.3%), and
+# medians of paired ratios that strayed from 1 less in three, as much in
+# two and more in one (docs/Eval.md has the table).
+DEFAULT_CPU = "auto"
+
+
+def allowed_cpus() -> list:
+    """The CPUs this process may run on, in order."""
+    return sorted(os.sched_getaffinity(0))
+
+
+def _cpu_ranges(cpus) -> str:
+    """[0, 1, 2, 5] as '0-2,5', as taskset and /proc spell CPU lists."""
+    ranges = []
+    for cpu in cpus:
+        if ranges and ranges[-1][1] == cpu - 1:
+            ranges[-1][1] = cpu
+        else:
+            ranges.append([cpu, cpu])
+    return ",".join(str(a) if a == b else f"{a}-{b}" for a, b in ranges)
+
+
+def timing_cpu(choice: str = DEFAULT_CPU) -> Optional[int]:
+    """The CPU that `choice` pins the timed runs to, or None for none:
+    `auto` (the highest-numbered CPU this process may run on, none when it
+    may run on one only), `none`, or a CPU's number. Raises ValueError for
+    anything else or a CPU this process may not run on."""
+    allowed = allowed_cpus()
+    if choice == "none":
+        return None
+    if choice == "auto":
+        return allowed[-1] if len(allowed) > 1 else None
+    try:
+        cpu = int(choice)
+    except (TypeError, ValueError):
+        raise ValueError(f"CPU {choice!r}: give auto, none or a CPU's "
+                         f"number ({_cpu_ranges(allowed)})") from None
+    if cpu not in allowed:
+        raise ValueError(f"CPU {cpu} is not one this process may run on "
+                         f"({_cpu_ranges(allowed)})")
+    return cpu
+
+
+@contextlib.contextmanager
+def pinned(cpu: Optional[int]):
+    """Runs the block, and every process it starts, on `cpu` alone (None:
+    wherever the kernel puts them); the calling thread's CPUs are given back
+    after. Only the calling thread moves: a process started from it inherits
+    its CPUs."""
+    if cpu is None:
+        yield
+        return
+    before = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {cpu})
+    try:
+        yield
+    finally:
+        os.sched_setaffinity(0, before)
+
+
+def interleaved_rounds(keys, run_one, rounds, cpu: Optional[int] = None):
     """`rounds` rounds; each runs `run_one(key)` (returning seconds) once per
-    key, in an order rotated by one position per round. Returns
-    {key: [seconds, ...]}."""
+    key, in an order rotated by one position per round, all on `cpu` (None:
+    unpinned; timing_cpu chooses it). Returns {key: [seconds, ...]}."""
     keys = list(keys)
     samples = {k: [] for k in keys}
-    for i in range(rounds):
-        k = i % len(keys)
-        for key in keys[k:] + keys[:k]:
-            samples[key].append(run_one(key))
+    with pinned(cpu):
+        for i in range(rounds):
+            k = i % len(keys)
+            for key in keys[k:] + keys[:k]:
+                samples[key].append(run_one(key))
     return samples

@@ -468,6 +468,10 @@ def test_eval_on_the_demo_program(tmp_path):
     report = json.loads((tmp_path / "eval.json").read_text())
     assert report["format"] == "phaedrus-eval" and report["granularity"] == "path"
     assert report["version"] == 2 and report["clock"] == "cpu"
+    # The timed runs were pinned to one CPU, where there is more than one.
+    import os
+    allowed = sorted(os.sched_getaffinity(0))
+    assert report["cpu"] == (allowed[-1] if len(allowed) > 1 else None)
     assert "(CPU time, median of 5 runs)" in result.stdout
     assert report["compared_counters"] == "entry counts and branch weights"
     assert [r["input"] for r in report["rows"]] == ["pairs", "mixed"]
@@ -606,6 +610,15 @@ def test_eval_errors(tmp_path):
     assert result.returncode == 1 and "--rounds must be at least 5" in result.stderr
     result = phaedrus("eval", *base, "--held-out", *held, "--clock", "tsc")
     assert result.returncode == 2 and "invalid choice: 'tsc'" in result.stderr
+    # A CPU eval may not run on, or not a CPU at all.
+    import os
+    absent = max(os.sched_getaffinity(0)) + 1
+    result = phaedrus("eval", *base, "--held-out", *held, "--cpu", str(absent))
+    assert result.returncode == 1, result.stderr
+    assert f"--cpu: CPU {absent} is not one this process may run on" in result.stderr
+    result = phaedrus("eval", *base, "--held-out", *held, "--cpu", "fast")
+    assert result.returncode == 1
+    assert "--cpu: CPU 'fast': give auto, none or a CPU's number" in result.stderr
     result = phaedrus("eval", *base, "--held-out", tmp_path / "absent.json")
     assert result.returncode == 1 and "input description not found" in result.stderr
     (tmp_path / "bad.json").write_text("{\"argv\": \"prog\"}")

@@ -553,3 +553,36 @@ def test_eval_says_when_the_timings_cannot_resolve_the_recoveries():
     assert warning.startswith("warning: the timings cannot resolve the gains: "
                               "oracle recovery [0.00, 1.89] is wider than 1")
     assert "lowering" not in warning and "raise --rounds" in warning
+
+
+def test_timed_runs_are_pinned_to_the_cpu_chosen(tmp_path):
+    """interleaved_rounds runs every timed process on the CPU it is given
+    (the process inherits it) and gives the caller its CPUs back; timing_cpu
+    chooses the CPU and refuses ones the process may not run on."""
+    import os
+    from phaedrus.timing import interleaved_rounds, time_run, timing_cpu
+    allowed = sorted(os.sched_getaffinity(0))
+    assert timing_cpu("none") is None
+    assert timing_cpu("auto") == (allowed[-1] if len(allowed) > 1 else None)
+    assert timing_cpu(str(allowed[0])) == allowed[0]
+    with pytest.raises(ValueError, match=f"CPU {allowed[-1] + 1} is not one this "
+                                         f"process may run on"):
+        timing_cpu(str(allowed[-1] + 1))
+    with pytest.raises(ValueError, match="give auto, none or a CPU's number"):
+        timing_cpu("fast")
+
+    def cpus_of_a_run(key):
+        out = tmp_path / f"{key}.out"
+        with open(out, "wb") as f:
+            time_run("/bin/sh", ["sh", "-c", "grep Cpus_allowed_list /proc/self/status"],
+                     stdout=f)
+        return out.read_text().split()[-1]
+
+    cpu = allowed[-1]
+    seen = interleaved_rounds(["a", "b"], cpus_of_a_run, 2, cpu=cpu)
+    assert seen == {"a": [str(cpu)] * 2, "b": [str(cpu)] * 2}
+    assert sorted(os.sched_getaffinity(0)) == allowed
+    # Unpinned, a run may go wherever the caller may.
+    unpinned = interleaved_rounds(["a"], cpus_of_a_run, 1)["a"][0]
+    if len(allowed) > 1:
+        assert unpinned != str(cpu)
