@@ -825,6 +825,12 @@ def test_mistakes_of_a_first_users_session(tmp_path):
                             "--program", tmp_path))
     assert results[-1].returncode == 1
     assert f"phaedrus corpus: error: cannot read {tmp_path}" in results[-1].stderr
+    # The plain module where the instrumented one belongs.
+    results.append(phaedrus("corpus", tmp_path / "r.wpp", "-o", tmp_path / "c.json",
+                            "--program", tmp_path / "w.mlir"))
+    assert results[-1].returncode == 1
+    assert (f"phaedrus corpus: error: {tmp_path / 'w.mlir'} has no phaedrus.vocabulary: "
+            f"it was not made by 'phaedrus instrument'") in results[-1].stderr
     # C source where the module belongs; the instrumented module where the
     # plain one belongs.
     results.append(phaedrus("instrument", WORDFREQ, "-o", tmp_path / "x"))
@@ -862,6 +868,27 @@ def test_mistakes_of_a_first_users_session(tmp_path):
     assert phaedrus("compile", tmp_path / "w.mlir", "-o", tmp_path / "w.plain").returncode == 0
     assert notes.read_text() == "my notes\n"
     assert (tmp_path / "w.plain").exists()
+    # Malformed IR, and a module that parses but is not in the LLVM
+    # dialect: compile says which step refused it and why.
+    (tmp_path / "bad.mlir").write_text("llvm.func @f(\n")
+    results.append(phaedrus("compile", tmp_path / "bad.mlir", "-o", tmp_path / "bad"))
+    assert results[-1].returncode == 1
+    assert "phaedrus compile: error: phaedrus-opt --phaedrus-strip failed:" in results[-1].stderr
+    assert "bad.mlir:1:14: error: expected non-function type" in results[-1].stderr
+    (tmp_path / "func.mlir").write_text("func.func @f() {\n  return\n}\n")
+    results.append(phaedrus("compile", tmp_path / "func.mlir", "-o", tmp_path / "func"))
+    assert results[-1].returncode == 1
+    assert "phaedrus-translate --mlir-to-llvmir failed:" in results[-1].stderr, \
+        results[-1].stderr
+    assert not (tmp_path / "bad").exists() and not (tmp_path / "func").exists()
+    # An executable file that cannot be executed (its interpreter is missing).
+    script = tmp_path / "script.inst"
+    script.write_text("#!/nonexistent/interpreter\n")
+    script.chmod(0o755)
+    results.append(phaedrus("run", script, "-o", tmp_path / "s.wpp", "--"))
+    assert results[-1].returncode == 1
+    assert f"phaedrus run: error: cannot run {script}: No such file or directory" \
+        in results[-1].stderr, results[-1].stderr
     for r in results:
         assert "Traceback" not in r.stderr
 
@@ -1150,6 +1177,13 @@ def test_ir_takes_each_sources_flags_from_a_compilation_database(tmp_path):
                       "-o", module)
     assert result.returncode == 1
     assert f"{database} compiles {src / 'b.c'} 2 ways" in result.stderr
+    # An entry without the file it compiles.
+    database.write_text(json.dumps([{"directory": str(src), "command": "cc -c a.c"}]))
+    result = phaedrus("ir", src / "a.c", "--compile-commands", database, "-o", module)
+    assert result.returncode == 1
+    assert (f"{database}: entry 0 is not {{directory, file, arguments or command}} "
+            f"('file')") in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr
     database.write_text('{"not": "a list"}')
     result = phaedrus("ir", src / "a.c", "--compile-commands", database, "-o", module)
     assert result.returncode == 1 and "is not a compilation database" in result.stderr

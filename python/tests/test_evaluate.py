@@ -1,5 +1,6 @@
 """The measures of phaedrus eval on hand-made profiles (python/phaedrus/evaluate.py)."""
 
+import re
 import statistics
 
 import pytest
@@ -182,6 +183,19 @@ def test_model_header_reads_names_back(tmp_path):
         model_header(path)
     path.write_text(ops.replace(" vocab_size(2)", ""))
     with pytest.raises(ToolError, match="has no vocab_size"):
+        model_header(path)
+    # A file whose first bytes say what else it is (a trace, a binary).
+    from phaedrus.tools import TRACE_FILE_KIND
+    for magic, kind in [(b"PHDRWPP\n", TRACE_FILE_KIND),
+                        (b"\x7fELF", "an executable or object file (ELF)")]:
+        path.write_bytes(magic + bytes(64))
+        with pytest.raises(ToolError, match=re.escape(
+                f"{path} is not a model, it is {kind}: give the file "
+                f"'phaedrus train' wrote")):
+            model_header(path)
+    # Bytes that are not text.
+    path.write_bytes(b"\xff\xfe model \x80\n")
+    with pytest.raises(ToolError, match=f"cannot read the model {re.escape(str(path))}"):
         model_header(path)
 
 

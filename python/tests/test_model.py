@@ -411,6 +411,15 @@ def test_phaedrus_model_errors(tmp_path):
                        check=False)
     assert result.returncode == 1
     assert "standard input" in result.stderr and "is not a regular file" in result.stderr
+    # Generation and sequence logits are an lstm's: an mlp (what 'phaedrus
+    # train' writes by default, a retrieval model being one) has neither.
+    _, _, _, mlp = write_model(tmp_path, kind="mlp", name="mlp.mlir")
+    result = run_model(mlp, "--generate", "--descriptor-ids=0", check=False)
+    assert result.returncode == 1
+    assert "generation needs an lstm model" in result.stderr, result.stderr
+    result = run_model(mlp, "--logits=1", check=False)
+    assert result.returncode == 1
+    assert "sequence logits need an lstm model" in result.stderr, result.stderr
 
 
 def test_retrieval_starts_from_rare_descriptor_tokens():
@@ -846,3 +855,38 @@ def test_retrieval_trains_as_long_as_cross_validation_says_it_helps():
     _, _, report = M.train(small, config)
     assert report["cv_epochs"] is None and report["cv_overlaps"] == {}
 
+
+
+def test_split_runs_refuses_unknown_or_all_validation_runs():
+    """--validation names runs of the corpus, and leaves some to train on."""
+    runs = synthetic_corpus()["runs"]
+    names = [r["name"] for r in runs]
+    with pytest.raises(ValueError, match=r"validation runs not in the corpus: \['nope'\]"):
+        M.split_runs(runs, M.TrainConfig(kind="mlp", validation=[names[0], "nope"]))
+    with pytest.raises(ValueError, match="no training runs left after the validation split"):
+        M.split_runs(runs, M.TrainConfig(kind="mlp", validation=names))
+    train, val = M.split_runs(runs, M.TrainConfig(kind="mlp", validation=names[:1]))
+    assert [r["name"] for r in val] == names[:1] and len(train) == len(runs) - 1
+
+
+def test_log_counts_refuse_weights_that_overflow(tmp_path):
+    """Finite weights whose output overflows a float: phaedrus-model
+    --log-counts says so instead of printing inf (--phaedrus-predict's twin
+    of this check is in test/Dialect/Phaedrus/phaedrus-predict.mlir)."""
+    path = tmp_path / "huge.mlir"
+    path.write_text(
+        'phaedrus.vocabulary @v fingerprint(1) {\n'
+        '  phaedrus.entry 0 function @f0\n'
+        '}\n'
+        'phaedrus.model @m mlp vocabulary(@v) fingerprint(1) vocab_size(1)\n'
+        '    descriptors(["argc=0"]) hyperparameters({featurizer = 6 : i64, '
+        'num_specials = 5 : i64, num_buckets = 161 : i64,\n'
+        '    buckets_per_octave = 4 : i64, hidden_size = 1 : i64})\n'
+        '    weights({"hidden.weight" = dense<0.0> : tensor<1x1xf32>, '
+        '"hidden.bias" = dense<10.0> : tensor<1xf32>,\n'
+        '             "output.weight" = dense<3.0e38> : tensor<1x1xf32>, '
+        '"output.bias" = dense<3.0e38> : tensor<1xf32>})\n')
+    result = run_model(path, "--log-counts", "--descriptor-ids=0", check=False)
+    assert result.returncode == 1, result.stdout
+    assert "the model's output for token 0 is inf: its weights overflow" in result.stderr, \
+        result.stderr

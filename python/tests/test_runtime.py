@@ -237,6 +237,21 @@ def test_unwritable_trace_path_changes_nothing(builds, tmp_path):
     assert "tracing disabled, the program continues" in lines[0]
 
 
+def test_full_disk_changes_nothing(builds):
+    """A trace that cannot be written (the disk is full: /dev/full fails
+    every write with ENOSPC) disables tracing with one line on stderr; the
+    program runs and exits as it would."""
+    inst, plain = builds["threads"]
+    code, out, err = pipeline.run_program(inst, ["2", "1000"], trace="/dev/full")
+    assert code == 0
+    assert out == pipeline.run_program(plain, ["2", "1000"])[1]
+    lines = err.decode().splitlines()
+    assert len(lines) == 1, lines
+    assert lines[0].startswith("phaedrus: cannot write trace '/dev/full': "
+                               "No space left on device"), lines[0]
+    assert "tracing disabled, the program continues" in lines[0]
+
+
 @pytest.mark.parametrize("layout", ["0x101", "0x2", "0x200"])
 def test_unknown_event_layout_changes_nothing(tmp_path, layout):
     """A module that registers an event layout this runtime does not know
