@@ -74,6 +74,25 @@ def test_version_names_the_driver_tools_and_formats(tmp_path):
     assert "tools: phaedrus-opt not found at" in result.stdout
 
 
+def test_missing_runtime_and_llvm_tools_say_what_to_do(tmp_path, monkeypatch):
+    """A build directory with the tools but not the runtime library (a
+    partial build), and an LLVM that is not installed where setup.sh puts
+    it: the errors say what to run."""
+    from phaedrus import tools
+    partial = tmp_path / "partial"
+    (partial / "bin").mkdir(parents=True)
+    monkeypatch.setenv("PHAEDRUS_BUILD_DIR", str(partial))
+    with pytest.raises(ToolError, match=re.escape(
+            f"libphaedrus_rt.a not found at {partial / 'lib' / 'libphaedrus_rt.a'}: "
+            f"build Phaedrus first")):
+        tools.runtime_library()
+    monkeypatch.setattr(tools, "LLVM_BIN", tmp_path / "no-llvm")
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    with pytest.raises(ToolError, match=re.escape(
+            f"clang not found in {tmp_path / 'no-llvm'}: run ./scripts/setup.sh")):
+        tools.llvm_tool("clang")
+
+
 def test_ir_instrument_run(tmp_path):
     assert phaedrus("ir", WORDFREQ, "-o", tmp_path / "w.mlir").returncode == 0
     result = phaedrus("instrument", tmp_path / "w.mlir", "-o", tmp_path / "w.inst",
