@@ -824,6 +824,10 @@ def test_mistakes_of_a_first_users_session(tmp_path):
     assert "counts as complete" not in killed.stderr
     results.append(phaedrus("corpus", tmp_path / "killed.wpp", "-o", tmp_path / "k.json"))
     assert results[-1].returncode == 1 and "incomplete" in results[-1].stderr
+    assert (f"warning: {tmp_path / 'killed.wpp'}: the run was killed by signal 9: its "
+            f"profile is of a run that did not finish") in results[-1].stderr
+    assert (f"{tmp_path / 'killed.wpp'} is not a complete trace; a corpus takes only "
+            f"complete runs") in results[-1].stderr
     # The program's own name after '--', as predict takes it: a warning.
     (tmp_path / "in.txt").write_text("a b a\n")
     results.append(phaedrus("run", tmp_path / "w.inst", "-o", tmp_path / "r.wpp",

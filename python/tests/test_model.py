@@ -515,6 +515,10 @@ def test_retrieval_total_follows_the_input_size(tmp_path):
     tokens = ["argc=0", "stdin=file", "stdin.size=20"]
     assert M.input_log2_size(tokens) == pytest.approx(20.5)
     out = run_model(path, "--log-counts", "--argv=p", f"--stdin={data}")
+    # ... and it says which token it has not seen.
+    result = run_model(path, "--log-counts", "--argv=p", f"--stdin={data}", check=False)
+    assert result.returncode == 0
+    assert "descriptor token never seen in training: stdin.size=20" in result.stderr
     with torch.no_grad():
         weights = model.blend(M.multi_hot(space, tokens).unsqueeze(0))[0]
     assert out["total"] == pytest.approx(model.runs.total(weights, 20.5), rel=1e-5)
