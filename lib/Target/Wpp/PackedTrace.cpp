@@ -444,6 +444,15 @@ struct FoldedBody {
   function_ref<uint32_t(uint32_t)> renumber;
 };
 
+/// Why a body whose repeats nest deeper than a decoder accepts is not
+/// written: a file that cannot be read back would lose the trace.
+static std::string tooDeep() {
+  return "nests repeats deeper than " + std::to_string(kMaxDepth) +
+         ", the most a packed trace holds (repeats of at most " +
+         std::to_string(kInlineRepeat) +
+         " tokens are written as their tokens and do not count)";
+}
+
 /// Symbols that `items`, each followed by END or CLOSE, code to.
 static void countItems(const trace::RepeatFolder &folder,
                        trace::RepeatFolder::Items items, uint64_t &symbols);
@@ -486,11 +495,12 @@ private:
   LogicalResult checkAttributes(Operation *op);
   LogicalResult countBody(Region &body, uint64_t &symbols);
   LogicalResult packBody(BodyCoder &coder, Region &body, uint32_t &hash,
-                         uint32_t terminator);
+                         uint32_t terminator, unsigned depth = 0);
   LogicalResult packItem(BodyCoder &coder, TraceOp trace,
                          const FoldedBody &folded,
                          const trace::RepeatFolder &folder,
-                         const FoldedItem &item, uint32_t &hash);
+                         const FoldedItem &item, uint32_t &hash,
+                         unsigned depth = 0);
   LogicalResult packToken(BodyCoder &coder, TraceOp trace,
                           const FoldedBody &folded, uint32_t token,
                           uint32_t &hash);
@@ -542,7 +552,7 @@ LogicalResult Packer::countBody(Region &body, uint64_t &symbols) {
 }
 
 LogicalResult Packer::packBody(BodyCoder &coder, Region &body, uint32_t &hash,
-                               uint32_t terminator) {
+                               uint32_t terminator, unsigned depth) {
   // Codes tokens that `op` holds or stands for.
   auto packTokens = [&](Operation *op, ArrayRef<int32_t> tokens) -> LogicalResult {
     for (int32_t t : tokens) {
@@ -570,10 +580,12 @@ LogicalResult Packer::packBody(BodyCoder &coder, Region &body, uint32_t &hash,
           failed(packTokens(repeat, tokens)))
         return failure();
     } else if (auto repeat = dyn_cast<RepeatOp>(op)) {
+      if (depth >= kMaxDepth)
+        return repeat.emitOpError(tooDeep());
       coder.symbol(coder.alphabet.open());
       uint32_t inner = 0x5eed;
       if (failed(packBody(coder, repeat.getBody(), inner,
-                          coder.alphabet.close())))
+                          coder.alphabet.close(), depth + 1)))
         return failure();
       coder.count(repeat.getCount(), inner);
       hash = hashCombine(hashCombine(hash, inner), static_cast<uint32_t>(repeat.getCount()));
@@ -607,7 +619,8 @@ LogicalResult Packer::packToken(BodyCoder &coder, TraceOp trace,
 LogicalResult Packer::packItem(BodyCoder &coder, TraceOp trace,
                                const FoldedBody &folded,
                                const trace::RepeatFolder &folder,
-                               const FoldedItem &item, uint32_t &hash) {
+                               const FoldedItem &item, uint32_t &hash,
+                               unsigned depth) {
   if (folder.length(item) <= kInlineRepeat) { // tokens included
     if (item.isToken())
       return packToken(coder, trace, folded, item.token, hash);
@@ -618,10 +631,12 @@ LogicalResult Packer::packItem(BodyCoder &coder, TraceOp trace,
         return failure();
     return success();
   }
+  if (depth >= kMaxDepth)
+    return trace.emitOpError(tooDeep());
   coder.symbol(coder.alphabet.open());
   uint32_t inner = 0x5eed;
   for (const FoldedItem &nested : folder.body(item.body))
-    if (failed(packItem(coder, trace, folded, folder, nested, inner)))
+    if (failed(packItem(coder, trace, folded, folder, nested, inner, depth + 1)))
       return failure();
   coder.symbol(coder.alphabet.close());
   coder.count(item.count, inner);
