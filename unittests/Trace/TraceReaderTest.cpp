@@ -129,6 +129,64 @@ TEST(TraceReaderTest, DroppedEventsAreReported) {
   EXPECT_EQ(r.events[0], (std::vector<uint32_t>{1, 2}));
 }
 
+// Records with valid checksums in an order or of a size the format does
+// not allow (a crafted file, or a foreign writer's): each is named.
+TEST(TraceReaderTest, MisplacedOrShortRecordsAreCorrupt) {
+  struct Case {
+    const char *what;
+    TraceBuilder trace;
+    std::string problem;
+  };
+  std::vector<Case> cases;
+  auto add = [&](const char *what, auto build, std::string problem) {
+    TraceBuilder b;
+    build(b);
+    cases.push_back({what, std::move(b), std::move(problem)});
+  };
+  // A FILE record before the HEAD one.
+  add("file first", [](TraceBuilder &b) {
+    b.record(PHAEDRUS_TAG_FILE, 0, std::string(16, '\0') + "in.txt");
+    b.head(1);
+  }, "corrupt trace: the first record is FILE, not HEAD");
+  // Two traces' headers in one file.
+  add("two heads", [](TraceBuilder &b) {
+    b.head(1);
+    b.head(1);
+  }, "corrupt trace: a second HEAD record at byte 56");
+  add("short head", [](TraceBuilder &b) {
+    b.record(PHAEDRUS_TAG_HEAD, 0, "ab");
+  }, "corrupt HEAD record: too short");
+  // A FILE record without its size and digest.
+  add("short file", [](TraceBuilder &b) {
+    b.head(1);
+    b.record(PHAEDRUS_TAG_FILE, 0, "x");
+  }, "corrupt FILE record at byte 56: too short");
+  add("short end", [](TraceBuilder &b) {
+    b.head(1);
+    b.record(PHAEDRUS_TAG_ENDT, 0, "x");
+  }, "corrupt ENDT record: too short");
+  // An end record that counts other events than the file holds.
+  add("miscounted end", [](TraceBuilder &b) {
+    b.head(1);
+    b.events(0, 0, {1, 2});
+    b.total = 5;
+    b.end();
+  }, "the end record counts 5 events but the file holds 2");
+  // Bytes after the end: a trace appended to, or two concatenated.
+  add("bytes after the end", [](TraceBuilder &b) {
+    b.head(1);
+    b.events(0, 0, {1, 2});
+    b.end();
+    b.bytes += "junk";
+  }, "corrupt trace: 4 bytes follow the end record");
+  for (const Case &c : cases) {
+    Result r = read(c.trace.bytes);
+    EXPECT_FALSE(r.status.complete) << c.what;
+    EXPECT_TRUE(r.status.corrupt) << c.what;
+    EXPECT_EQ(r.status.problem, c.problem) << c.what;
+  }
+}
+
 TEST(TraceReaderTest, WrongVersionIsRefused) {
   TraceBuilder b;
   for (uint32_t version : {0u, PHAEDRUS_TRACE_VERSION + 1}) {
@@ -193,6 +251,10 @@ TEST(TraceReaderTest, VocabularyRoundTripsAndRejectsBadLines) {
   EXPECT_NE(error.find("vocabulary line 2: unknown kind 'bogus'"), std::string::npos);
   EXPECT_FALSE(parseVocabulary("x\tfunction\tf\n", error));
   EXPECT_NE(error.find("bad id"), std::string::npos);
+  EXPECT_FALSE(parseVocabulary("0\tfunction\t\n", error));
+  EXPECT_EQ(error, "vocabulary line 1: empty symbol: '0\tfunction\t'");
+  EXPECT_FALSE(parseVocabulary("0\tcall_site\tf\tx\tg\n", error));
+  EXPECT_EQ(error, "vocabulary line 1: bad index: '0\tcall_site\tf\tx\tg'");
 }
 
 } // namespace

@@ -42,6 +42,12 @@
 // RUN: phaedrus-opt %S/Inputs/predict-program.mlir '--phaedrus-predict=model-file=%S/Inputs/predict-local-size-law-model.mlir input={#phaedrus.input<argv = ["p"], stdin = "%t.in">}' -o /dev/null 2>&1 | FileCheck %s --check-prefix=LOCAL
 // LOCAL: remark: the prediction blends the training runs a 0.50, b 0.50, scaled to 606{{[0-9][0-9]}} events for an input taken as 724 bytes (2^9.5 bytes: each input file counts at the middle of its size's power of two), with totals growing as size^0.89 over the runs it blends
 // LOCAL: warning: the runs the prediction blends read inputs about 2^5.5 times smaller than this one (2^9.5 bytes), and their totals are extrapolated as size^0.89 that far
+// Runs whose totals are alike (2^10 each) on inputs of other sizes fit an
+// exponent of 0, and a far input says so.
+// RUN: sed 's/"runs.log2_total" = dense<\[10.0, 12.0\]>/"runs.log2_total" = dense<[10.0, 10.0]>/' %S/Inputs/predict-local-size-law-model.mlir > %t.flat.mlir
+// RUN: phaedrus-opt %S/Inputs/predict-program.mlir '--phaedrus-predict=model-file=%t.flat.mlir input={#phaedrus.input<argv = ["p"], stdin = "%t.in">}' -o /dev/null 2>&1 | FileCheck %s --check-prefix=FLAT
+// FLAT: remark: the prediction blends the training runs a 0.50, b 0.50, scaled to 1024 events {{.*}}, with totals growing as size^0.00 over the runs it blends
+// FLAT: warning: the runs the prediction blends read inputs about 2^5.5 times smaller than this one (2^9.5 bytes), and the totals of the runs it blends did not follow their inputs' sizes (size exponent 0 over them): the predicted counts may be far off; a training run on an input of about this size would help
 // Without the prior, the model file is refused.
 // RUN: sed 's/, *size_local_prior = 0.5 : f64//' %S/Inputs/predict-local-size-law-model.mlir > %t.noprior.mlir
 // RUN: not phaedrus-opt %S/Inputs/predict-program.mlir '--phaedrus-predict=model-file=%t.noprior.mlir input={#phaedrus.input<argv = ["p"]>}' -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOPRIOR

@@ -192,6 +192,23 @@ phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
 
 // -----
 
+// A hand-edited model whose weight is a sparse literal: the verifier takes
+// any floating-point elements, the model only dense ones.
+llvm.func @f0() {
+  llvm.return
+}
+phaedrus.vocabulary @v fingerprint(229832147292157202) {
+  phaedrus.entry 0 function @f0
+}
+// expected-error @below {{weight 'hidden.bias' is neither a dense_resource blob nor a dense literal}}
+phaedrus.model @m mlp vocabulary(@v) fingerprint(229832147292157202) vocab_size(1)
+    descriptors(["argc=0"]) hyperparameters({featurizer = 6 : i64, num_specials = 5 : i64, num_buckets = 161 : i64,
+    buckets_per_octave = 4 : i64, hidden_size = 1 : i64})
+    weights({"hidden.bias" = sparse<[[0]], [1.0]> : tensor<1xf32>})
+phaedrus.predict @m input(#phaedrus.input<argv = ["p"]>)
+
+// -----
+
 // Hyper-parameters the kind needs must be there.
 llvm.func @f0() {
   llvm.return
