@@ -33,7 +33,8 @@ import time
 from pathlib import Path
 
 from phaedrus import programs
-from phaedrus.timing import disable_aslr, interleaved_rounds, timed_run, timing_cpu
+from phaedrus.timing import (check_cpu_choice, disable_aslr, interleaved_rounds,
+                             timed_run, timing_cpu)
 from phaedrus.tools import REPO_ROOT, ToolError
 
 from common import (BenchError, add_programs_argument, listed, machine_info,
@@ -56,8 +57,9 @@ METHOD = (
     "plain and clang samples. Variants run with the same argv[0] and with "
     "address-space randomisation off; every run must exit like the plain "
     "warm-up and instrumented runs must write a non-empty trace/profile. "
-    "The timed runs are pinned to one CPU (cpu in the summary; null when "
-    "not pinned, --cpu none). "
+    "The timed runs of each input are pinned to one CPU (--cpu, default "
+    "auto: phaedrus.timing.timing_cpu chooses it per input; the summary's "
+    "cpu is the choice, null for none). "
     "Instrumented runs write PHAEDRUS_TRACE to a temporary file, clang runs "
     "LLVM_PROFILE_FILE; both are deleted after each run (outside the timed "
     "region); plain runs have PHAEDRUS_TRACE=off. Summary ratios are medians "
@@ -83,9 +85,8 @@ def parse_args(argv=None):
                              "inputs)")
     parser.add_argument("--cpu", default="auto", metavar="auto|none|N",
                         help="the CPU the timed runs are pinned to: auto "
-                             "(default), the highest-numbered CPU this process "
-                             "may run on, when it may run on more than one; "
-                             "none; or a CPU's number")
+                             "(default; phaedrus eval --cpu), none, or a CPU's "
+                             "number")
     parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT,
                         help="JSON result file (default bench/results/overhead.json)")
     args = parser.parse_args(argv)
@@ -95,7 +96,7 @@ def parse_args(argv=None):
         parser.error(f"--runs must be at least {MIN_RUNS} (got {args.runs}): "
                      f"fewer runs give medians too noisy to compare")
     try:
-        args.cpu = timing_cpu(args.cpu)
+        args.cpu = check_cpu_choice(args.cpu)
     except ValueError as e:
         parser.error(f"--cpu: {e}")
     args.programs = listed(parser, args.programs, names, "program(s)")
@@ -174,7 +175,7 @@ def measure_input(program, run, b, variants, runs, cpu=None):
             checked(v, expected)
         by_key = {v.key: v for v in variants}
         return interleaved_rounds(by_key, lambda key: checked(by_key[key], expected)[0],
-                                  runs, cpu=cpu)
+                                  runs, cpu=timing_cpu(cpu))
 
 
 def fmt_s(seconds):

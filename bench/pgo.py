@@ -34,7 +34,7 @@ from pathlib import Path
 
 from phaedrus import corpus as corpus_mod
 from phaedrus import evaluate, pipeline, programs
-from phaedrus.timing import timing_cpu
+from phaedrus.timing import check_cpu_choice
 from phaedrus import model as M
 from phaedrus.tools import REPO_ROOT, ToolError, build_dir
 
@@ -99,7 +99,7 @@ def parse_args(argv):
     if args.rounds < evaluate.MIN_ROUNDS:
         parser.error(f"--rounds must be at least {evaluate.MIN_ROUNDS}")
     try:
-        timing_cpu(args.cpu)
+        check_cpu_choice(args.cpu)
     except ValueError as e:
         parser.error(f"--cpu: {e}")
     args.programs = listed(parser, args.programs, names, "program(s)")

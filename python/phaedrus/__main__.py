@@ -739,11 +739,11 @@ def main(argv=None):
                         "(I/O) or run threads in parallel, on a quiet machine")
     p.add_argument("--cpu", default="auto", metavar="auto|none|N",
                    help="the CPU the timed runs are pinned to: auto (default), "
-                        "the highest-numbered CPU eval may run on, when it may "
-                        "run on more than one; none, wherever the kernel puts "
-                        "them; or a CPU's number. A pinned run is not moved "
-                        "between CPUs mid-way: on a 2-core VM pinned runs "
-                        "spread less (docs/Eval.md)")
+                        "for each input the CPU the kernel isolates, else the "
+                        "idlest, when eval may run on more than one; none, "
+                        "wherever the kernel puts them; or a CPU's number. A "
+                        "pinned run is not moved between CPUs mid-way: on a "
+                        "2-core VM pinned runs spread less (docs/Eval.md)")
     p.add_argument("--pgo-input", help="the corpus run that trains the "
                    "mismatched PGO build (default: the corpus's first run)")
     p.add_argument("--instrumented", metavar="BINARY",

@@ -36,8 +36,8 @@ from pathlib import Path
 
 from . import corpus as corpus_mod
 from . import pipeline
-from .timing import (CLOCKS, DEFAULT_CPU, disable_aslr, interleaved_rounds,
-                     time_run, timing_cpu)
+from .timing import (CLOCKS, DEFAULT_CPU, check_cpu_choice, disable_aslr,
+                     interleaved_rounds, time_run, timing_cpu)
 from .tools import ToolError, llvm_tool, log, phaedrus_tool, run, runtime_library
 
 FORMAT = "phaedrus-eval"
@@ -488,9 +488,10 @@ class Evaluation:
         if clock not in CLOCKS:
             raise ToolError(f"unknown clock {clock!r}: one of {', '.join(CLOCKS)}")
         self.clock = clock
-        # The CPU the timed runs are pinned to (None: not pinned).
+        # Which CPU the timed runs are pinned to: "auto" (chosen for each
+        # input, timing_cpu), None (not pinned) or a CPU.
         try:
-            self.cpu = timing_cpu(cpu)
+            self.cpu = check_cpu_choice(cpu)
         except ValueError as e:
             raise ToolError(f"--cpu: {e}") from None
         # The instrumented binary that records the held-out inputs' traces:
@@ -914,7 +915,8 @@ class Evaluation:
             if self.run_input(binaries[v], inp) != expected:
                 raise ToolError(f"{inp.name}: the {v} build's output or exit code "
                                 f"differs from the plain build's")
-        where = "unpinned" if self.cpu is None else f"on CPU {self.cpu}"
+        cpu = timing_cpu(self.cpu)
+        where = "unpinned" if cpu is None else f"on CPU {cpu}"
         log(f"eval {inp.name}: timing {len(VARIANTS)} builds, {self.rounds} "
             f"interleaved rounds ({CLOCK_NAMES[self.clock]}, {where})")
         env = {k: v for k, v in pipeline.with_locale(os.environ, inp.locale).items()
@@ -928,7 +930,7 @@ class Evaluation:
                 raise ToolError(f"{inp.name}: the {v} build exited with {timing.code}")
             return timing
         timings = interleaved_rounds(list(VARIANTS), time_one, self.rounds,
-                                     cpu=self.cpu)
+                                     cpu=cpu)
         by_clock = {c: {v: [t.seconds(c) for t in timings[v]] for v in VARIANTS}
                     for c in CLOCKS}
         times = by_clock[self.clock]
@@ -940,6 +942,8 @@ class Evaluation:
         row = {
             "input": inp.name, "argv": inp.argv, "stdin": inp.stdin,
             "pgo_input": self.pgo_input.name, "nearest_input": nearest["name"],
+            # The CPU its timed runs were pinned to (null: not pinned).
+            "cpu": cpu,
             # By the report's clock; both clocks' times follow.
             "times_s": times,
             "times_cpu_s": by_clock["cpu"],

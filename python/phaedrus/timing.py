@@ -10,6 +10,7 @@ import os
 import subprocess
 import tempfile
 import time
+from pathlib import Path
 from typing import NamedTuple, Optional
 
 # The clocks a timed run can be read by: `cpu`, the user and system time
@@ -98,16 +99,20 @@ def timed_run(binary, argv, *, clock="wall", **kwargs):
     return timing.seconds(clock), timing.code
 
 
-# What the timed runs are pinned to by default (timing_cpu): `auto`, the
-# highest-numbered CPU this process may run on, when it may run on more
-# than one. A run that the kernel moves between CPUs mid-way starts again
-# with cold caches and branch predictors. On the 2-core VM (2026-11-27), two copies of one
-# binary timed against each other in 21 interleaved rounds had smaller
-# per-run spreads on CPU 1 than unpinned in all six comparisons (bzip2 and
-# two Lua scripts, two experiments: 5.8-28.9% against 12.2-30.3%), and
-# medians of paired ratios that strayed from 1 less in three, as much in
-# two and more in one (docs/Eval.md has the table).
+# What the timed runs are pinned to by default (timing_cpu): `auto`, one
+# CPU of those this process may run on, when it may run on more than one.
+# A run that the kernel moves between CPUs mid-way starts again with cold
+# caches and branch predictors. On the 2-core VM (2026-11-27), two copies
+# of one binary timed against each other in 21 interleaved rounds had
+# smaller per-run spreads on CPU 1 than unpinned in all six comparisons
+# (bzip2 and two Lua scripts, two experiments: 5.8-28.9% against
+# 12.2-30.3%), and medians of paired ratios that strayed from 1 less in
+# three, as much in two and more in one (docs/Eval.md has the table).
 DEFAULT_CPU = "auto"
+
+# How long `auto` watches the CPUs to find the idlest: /proc/stat counts
+# in hundredths of a second, so 20 of them per CPU.
+AUTO_SAMPLE_S = 0.2
 
 
 def allowed_cpus() -> list:
@@ -126,16 +131,49 @@ def _cpu_ranges(cpus) -> str:
     return ",".join(str(a) if a == b else f"{a}-{b}" for a, b in ranges)
 
 
-def timing_cpu(choice: str = DEFAULT_CPU) -> Optional[int]:
-    """The CPU that `choice` pins the timed runs to, or None for none:
-    `auto` (the highest-numbered CPU this process may run on, none when it
-    may run on one only), `none`, or a CPU's number. Raises ValueError for
-    anything else or a CPU this process may not run on."""
-    allowed = allowed_cpus()
-    if choice == "none":
+def _parse_cpu_ranges(text: str) -> list:
+    """'0-2,5' as [0, 1, 2, 5] (the kernel's CPU lists); [] for ''."""
+    cpus = []
+    for part in text.strip().split(","):
+        if not part:
+            continue
+        first, _, last = part.partition("-")
+        cpus.extend(range(int(first), int(last or first) + 1))
+    return cpus
+
+
+def isolated_cpus() -> list:
+    """The CPUs the kernel keeps other work off (isolcpus=), in order."""
+    try:
+        return _parse_cpu_ranges(Path("/sys/devices/system/cpu/isolated").read_text())
+    except (OSError, ValueError):
+        return []
+
+
+def _idle_ticks() -> dict:
+    """Per CPU, the hundredths of a second it has been idle (idle and
+    waiting for I/O, /proc/stat); {} where that cannot be read."""
+    ticks = {}
+    try:
+        with open("/proc/stat") as f:
+            for line in f:
+                name, *fields = line.split()
+                if name.startswith("cpu") and name[3:].isdigit():
+                    ticks[int(name[3:])] = int(fields[3]) + int(fields[4])
+    except (OSError, ValueError, IndexError):
+        return {}
+    return ticks
+
+
+def check_cpu_choice(choice):
+    """`choice` as timing_cpu takes it: "auto", None for `none` (or None),
+    or a CPU this process may run on. Raises ValueError for anything
+    else."""
+    if choice is None or choice == "none":
         return None
     if choice == "auto":
-        return allowed[-1] if len(allowed) > 1 else None
+        return "auto"
+    allowed = allowed_cpus()
     try:
         cpu = int(choice)
     except (TypeError, ValueError):
@@ -145,6 +183,33 @@ def timing_cpu(choice: str = DEFAULT_CPU) -> Optional[int]:
         raise ValueError(f"CPU {cpu} is not one this process may run on "
                          f"({_cpu_ranges(allowed)})")
     return cpu
+
+
+def timing_cpu(choice=DEFAULT_CPU, sample_s: float = AUTO_SAMPLE_S) -> Optional[int]:
+    """The CPU that `choice` pins the timed runs to, or None for none:
+    `auto`, `none`, or a CPU's number (check_cpu_choice). `auto` is none
+    when this process may run on one CPU only; else the highest-numbered of
+    the CPUs the kernel isolates, if it may run on any; else the one that
+    was idlest over `sample_s` seconds (ties to the higher number), so that
+    timed runs do not share a CPU with work already running on it."""
+    choice = check_cpu_choice(choice)
+    if choice != "auto":
+        return choice
+    allowed = allowed_cpus()
+    if len(allowed) < 2:
+        return None
+    isolated = [cpu for cpu in isolated_cpus() if cpu in allowed]
+    if isolated:
+        return isolated[-1]
+    before = _idle_ticks()
+    time.sleep(sample_s)
+    return idlest_cpu(allowed, before, _idle_ticks())
+
+
+def idlest_cpu(allowed, before: dict, after: dict) -> int:
+    """Of `allowed`, the CPU idle longest between two _idle_ticks readings
+    (ties, and CPUs the readings lack, to the higher number)."""
+    return max(allowed, key=lambda cpu: (after.get(cpu, 0) - before.get(cpu, 0), cpu))
 
 
 @contextlib.contextmanager

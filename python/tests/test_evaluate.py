@@ -572,13 +572,18 @@ def test_eval_says_when_the_timings_cannot_resolve_the_recoveries():
 def test_timed_runs_are_pinned_to_the_cpu_chosen(tmp_path):
     """interleaved_rounds runs every timed process on the CPU it is given
     (the process inherits it) and gives the caller its CPUs back; timing_cpu
-    chooses the CPU and refuses ones the process may not run on."""
+    chooses the CPU and refuses ones the process may not run on, and `auto`
+    leaves a CPU that other work keeps busy for an idle one."""
     import os
     from phaedrus.timing import interleaved_rounds, time_run, timing_cpu
     allowed = sorted(os.sched_getaffinity(0))
     assert timing_cpu("none") is None
-    assert timing_cpu("auto") == (allowed[-1] if len(allowed) > 1 else None)
     assert timing_cpu(str(allowed[0])) == allowed[0]
+    # auto: one the process may run on, where it may run on several.
+    if len(allowed) > 1:
+        assert timing_cpu("auto", sample_s=0.05) in allowed
+    else:
+        assert timing_cpu("auto") is None
     with pytest.raises(ValueError, match=f"CPU {allowed[-1] + 1} is not one this "
                                          f"process may run on"):
         timing_cpu(str(allowed[-1] + 1))
@@ -600,3 +605,19 @@ def test_timed_runs_are_pinned_to_the_cpu_chosen(tmp_path):
     unpinned = interleaved_rounds(["a"], cpus_of_a_run, 1)["a"][0]
     if len(allowed) > 1:
         assert unpinned != str(cpu)
+
+
+def test_auto_cpu_leaves_a_busy_cpu_for_an_idle_one():
+    """`auto` picks the CPU idle longest while it watched, ties to the
+    higher number: one that other work kept busy is left alone."""
+    from phaedrus.timing import _parse_cpu_ranges, idlest_cpu
+    before = {0: 100, 1: 200, 2: 300, 3: 400}
+    # CPU 3 busy (no idle ticks), 1 and 2 idle throughout.
+    after = {0: 110, 1: 220, 2: 320, 3: 400}
+    assert idlest_cpu([0, 1, 2, 3], before, after) == 2
+    assert idlest_cpu([0, 3], before, after) == 0
+    # Nothing to tell them apart (unreadable /proc/stat): the higher one.
+    assert idlest_cpu([0, 1], {}, {}) == 1
+    # The kernel's lists of CPUs (isolated ones come as such).
+    assert _parse_cpu_ranges("0-2,5\n") == [0, 1, 2, 5]
+    assert _parse_cpu_ranges("\n") == []
