@@ -1,6 +1,7 @@
 """The phaedrus driver's command line: the main steps and its errors."""
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -488,7 +489,6 @@ def test_eval_on_the_demo_program(tmp_path):
     assert report["format"] == "phaedrus-eval" and report["granularity"] == "path"
     assert report["version"] == 2 and report["clock"] == "cpu"
     # The timed runs were pinned to one CPU, where there is more than one.
-    import os
     allowed = sorted(os.sched_getaffinity(0))
     assert report["cpu"] == "auto"
     for row in report["rows"]:
@@ -632,7 +632,6 @@ def test_eval_errors(tmp_path):
     result = phaedrus("eval", *base, "--held-out", *held, "--clock", "tsc")
     assert result.returncode == 2 and "invalid choice: 'tsc'" in result.stderr
     # A CPU eval may not run on, or not a CPU at all.
-    import os
     absent = max(os.sched_getaffinity(0)) + 1
     result = phaedrus("eval", *base, "--held-out", *held, "--cpu", str(absent))
     assert result.returncode == 1, result.stderr

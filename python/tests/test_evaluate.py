@@ -1,5 +1,6 @@
 """The measures of phaedrus eval on hand-made profiles (python/phaedrus/evaluate.py)."""
 
+import os
 import re
 import statistics
 
@@ -574,7 +575,6 @@ def test_timed_runs_are_pinned_to_the_cpu_chosen(tmp_path):
     (the process inherits it) and gives the caller its CPUs back; timing_cpu
     chooses the CPU and refuses ones the process may not run on, and `auto`
     leaves a CPU that other work keeps busy for an idle one."""
-    import os
     from phaedrus.timing import interleaved_rounds, time_run, timing_cpu
     allowed = sorted(os.sched_getaffinity(0))
     assert timing_cpu("none") is None
