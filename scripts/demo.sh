@@ -46,11 +46,14 @@ step "4. The imported trace: repeats folded on import, expansion is exact"
 events=$("$PYTHON" -c "import json,sys; print(sum(t['events'] for t in json.load(sys.stdin)['traces']))" \
   < <("$BUILD_DIR/bin/phaedrus-translate" --export-trace-counts "$OUT/run.mlir"))
 ops=$(grep -cE "phaedrus\.(tokens|repeat)" "$OUT/run.mlir")
-expanded=$("$OPT" "$OUT/run.mlir" --phaedrus-expand --mlir-elide-resource-strings-if-larger=1 \
-  | grep -oE "tensor<[0-9]+xi32>" | head -n1)
+# (Each output goes to a file before it is cut short: under pipefail, a
+# writer that `head` stops early fails the script with SIGPIPE.)
+"$OPT" "$OUT/run.mlir" --phaedrus-expand --mlir-elide-resource-strings-if-larger=1 \
+  -o "$OUT/run.expanded.elided.mlir"
+expanded=$(grep -oE "tensor<[0-9]+xi32>" "$OUT/run.expanded.elided.mlir" | sed -n 1p)
 echo "   $events events in $(stat -c %s "$OUT/run.wpp") bytes of trace; $ops tokens/repeat ops of IR"
 echo "   --phaedrus-expand gives back one sequence of $expanded"
-sed -n '/phaedrus.trace/,/^  }/p' "$OUT/run.mlir" | head -n 12 | sed 's/^/   /'
+sed -n '/phaedrus.trace/,/^  }/p' "$OUT/run.mlir" | sed -n '1,12s/^/   /p'
 "$OPT" "$OUT/run.mlir" --phaedrus-fold-repeats --phaedrus-grammar -o "$OUT/run.compressed.mlir"
 "$OPT" "$OUT/run.compressed.mlir" --phaedrus-expand -o "$OUT/run.roundtrip.mlir"
 "$OPT" "$OUT/run.mlir" --phaedrus-expand -o "$OUT/run.flat.mlir"
