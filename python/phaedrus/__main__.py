@@ -138,8 +138,17 @@ def cmd_instrument(args):
 
 def cmd_compile(args):
     check_module(args.program)
-    pipeline.mlir_to_binary(args.program, args.output, shlex.split(args.ldflags))
-    log(f"wrote {args.output}")
+    # An instrumented module (prog.inst.mlir, perhaps edited) calls the
+    # recording runtime, which its link needs (without it: a link error
+    # that blamed missing --ldflags for __phaedrus_record_slow).
+    try:
+        instrumented, = file_contains(args.program, [RUNTIME_REGISTER])
+    except OSError as e:
+        raise ToolError(f"cannot read {args.program}: {e.strerror}")
+    pipeline.mlir_to_binary(args.program, args.output, shlex.split(args.ldflags),
+                            link_runtime=instrumented)
+    log(f"wrote {args.output}" + (" (instrumented: it records a trace, "
+                                  "linked with the runtime)" if instrumented else ""))
 
 
 def cmd_run(args):
@@ -578,7 +587,9 @@ def main(argv=None):
                         "none, its path profile 1.22x)")
     p.set_defaults(func=cmd_instrument)
 
-    p = sub.add_parser("compile", help="build the plain (uninstrumented) binary")
+    p = sub.add_parser("compile", help="build the binary of a module: the plain "
+                                       "one from 'phaedrus ir', or an instrumented "
+                                       "one (linked with the recording runtime)")
     p.add_argument("program", help="LLVM-dialect module")
     p.add_argument("-o", "--output", required=True, help="binary")
     p.add_argument("--ldflags", default="", help="extra link flags")

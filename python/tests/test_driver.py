@@ -1407,6 +1407,23 @@ def test_a_cxx_program_goes_through_ir_compile_instrument_and_run(tmp_path):
         assert result.returncode == 0, result.stderr
         assert result.stdout == expected
         assert wpp.stat().st_size > 0
+    # compile builds an instrumented module too (one a user edited, say),
+    # linking the runtime it calls, where the link once failed for
+    # __phaedrus_record_slow with advice to give --ldflags.
+    result = phaedrus("compile", tmp_path / "sum.function.mlir", "-o", tmp_path / "again")
+    assert result.returncode == 0, result.stderr
+    assert "instrumented" in result.stderr
+    result = phaedrus("run", tmp_path / "again", "-o", tmp_path / "again.wpp",
+                      "--", "5", "x", "7", "y")
+    assert result.returncode == 0, result.stderr
+    counts = [subprocess.run([phaedrus_tool("phaedrus-translate"), "--wpp-trace-counts",
+                              tmp_path / f"{name}.wpp"], capture_output=True, text=True)
+              for name in ("function", "again")]
+    assert counts[0].returncode == 0 and counts[1].returncode == 0
+    traces = [json.loads(c.stdout)["traces"] for c in counts]
+    for trace in traces[0] + traces[1]:
+        trace["argv"].pop(0)  # the binary's name
+    assert traces[0] == traces[1]
 
 
 def test_a_cxx_link_missing_a_library_says_what_to_give(tmp_path):

@@ -69,24 +69,35 @@ Recorder::Recorder(ModuleOp module, bool narrow) : narrow(narrow) {
   auto preserveMost = LLVM::CConvAttr::get(context, LLVM::cconv::CConv::PreserveMost);
   slow1.setCConvAttr(preserveMost);
   slow3.setCConvAttr(preserveMost);
-  // Recording should not change LLVM's inlining decisions: the inliner's
-  // cost model reads these attributes of a called function (InlineCost.cpp,
-  // onCallBaseVisitStart). Each record calls its slow path once, so the
-  // slow call costs nothing and raises the threshold by 40: the model
-  // charges 30 for the record's fast path (two loads, compare, branch, two
-  // stores; `opt -passes='print<inline-cost>'`), and the split block costs
-  // the callee part of the single-block bonus. Without them a function that
-  // calls a few others was no longer inlined once instrumented (Lua's
-  // lua_geti into tinsert). Lua at scale 4, median of 15 paired runs
-  // against plain, before (also initial-exec TLS) / bonus 40 / bonus 30:
-  // queues.lua 1.92 / 1.72 / 1.76, gc.lua 1.46 / 1.36 / 1.42, objects.lua
-  // 1.61 / 1.48 / 1.55, tables.lua 1.63 / 1.57 / 1.58 (the binary: 1.07,
-  // 1.41, 1.29 MB).
-  auto inlineNeutral = builder.getArrayAttr(
-      {builder.getStrArrayAttr({"call-inline-cost", "0"}),
-       builder.getStrArrayAttr({"call-threshold-bonus", "40"})});
-  slow1.setPassthroughAttr(inlineNeutral);
-  slow3.setPassthroughAttr(inlineNeutral);
+  // Recording should change LLVM's inlining decisions as little as it can
+  // without letting inlining run away. The inliner's cost model reads these
+  // attributes of a called function at each call it meets in a callee
+  // (InlineCost.cpp, onCallBaseVisitStart): the slow call costs nothing and
+  // raises the callee's threshold by the bonus. The model charges a record
+  // 30 plus 5 per word past the first (`opt -passes='print<inline-cost>'
+  // -print-instruction-comments`: mask, compare, branch, the event stores,
+  // and the cursor's store and load, on the slow path or through the
+  // thread-local), and the bonus gives back all of it but one instruction
+  // (5). Without a bonus a function that calls a few others was no longer
+  // inlined once instrumented (Lua's lua_geti into tinsert). With more than
+  // the record's cost, a record made a callee cheaper: inlining brought in
+  // records, which made the function cheaper to inline again, and
+  // yaml-cpp's instrumented module did not compile in an hour (bonus 40
+  // against a charge of 30: `opt -O2` ran past an hour, at 30 in 21 s, at
+  // 25 in 13 s; the plain module 2.4 s). At exactly the cost, code that
+  // folds away in the plain program but whose records stay (a tree of
+  // calls of calls of a leaf, 14 deep) is inlined whole, 2^14 records; the
+  // instruction left to pay bounds that growth (test/Dialect/Phaedrus/
+  // phaedrus-instrument-inline-bounded.mlir).
+  auto inlineBonus = [&](int words) {
+    int charged = 30 + 5 * (words - 1);
+    return builder.getArrayAttr(
+        {builder.getStrArrayAttr({"call-inline-cost", "0"}),
+         builder.getStrArrayAttr(
+             {"call-threshold-bonus", std::to_string(charged - 5)})});
+  };
+  slow1.setPassthroughAttr(inlineBonus(1));
+  slow3.setPassthroughAttr(inlineBonus(3));
 }
 
 void Recorder::tag(Operation *access, Memory what) {
