@@ -82,6 +82,16 @@ C_SOURCE_SUFFIXES = (".h", ".hh", ".hpp", *pipeline.C_SUFFIXES, *pipeline.CXX_SU
 FLAG_OPTIONS = ("--cflags", "--ldflags")
 
 
+def is_instrumented(path) -> bool:
+    """Whether a program module is instrumented (it calls the recording
+    runtime: 'phaedrus instrument' made it)."""
+    try:
+        instrumented, = file_contains(path, [RUNTIME_REGISTER])
+    except OSError as e:
+        raise ToolError(f"cannot read {path}: {e.strerror}")
+    return instrumented
+
+
 def check_module(path, plain=False):
     """Refuses a program module that is missing, is C source (the module
     comes from 'phaedrus ir'), or, with `plain`, is an instrumented module
@@ -96,15 +106,10 @@ def check_module(path, plain=False):
     if kind and kind != MLIR_BYTECODE_KIND:
         raise ToolError(f"{path} is not an MLIR module, it is {kind}: give the "
                         f"module from 'phaedrus ir' (prog.mlir)")
-    if plain:
-        try:
-            instrumented, = file_contains(path, [RUNTIME_REGISTER])
-        except OSError as e:
-            raise ToolError(f"cannot read {path}: {e.strerror}")
-        if instrumented:
-            raise ToolError(f"{path} is an instrumented module (it records "
-                            f"traces; 'phaedrus instrument' made it): give the "
-                            f"plain module from 'phaedrus ir'")
+    if plain and is_instrumented(path):
+        raise ToolError(f"{path} is an instrumented module (it records "
+                        f"traces; 'phaedrus instrument' made it): give the "
+                        f"plain module from 'phaedrus ir'")
 
 
 def _stdin_is_data():
@@ -141,10 +146,7 @@ def cmd_compile(args):
     # An instrumented module (prog.inst.mlir, perhaps edited) calls the
     # recording runtime, which its link needs (without it: a link error
     # that blamed missing --ldflags for __phaedrus_record_slow).
-    try:
-        instrumented, = file_contains(args.program, [RUNTIME_REGISTER])
-    except OSError as e:
-        raise ToolError(f"cannot read {args.program}: {e.strerror}")
+    instrumented = is_instrumented(args.program)
     pipeline.mlir_to_binary(args.program, args.output, shlex.split(args.ldflags),
                             link_runtime=instrumented)
     log(f"wrote {args.output}" + (" (instrumented: it records a trace, "
