@@ -36,6 +36,7 @@ static int optMain(int argc, char **argv) {
   mlir::phaedrus::registerPhaedrusPipelines();
   mlir::phaedrus::addPhaedrusVersionPrinter();
   mlir::phaedrus::installOutOfMemoryHandler();
+  mlir::phaedrus::hideLibraryOptions({});
   // A diagnostic does not print the op it is about, unless asked
   // (--mlir-print-op-on-diagnostic=true): the ops of phaedrus IR are traces
   // and models, megabytes of text (an error about one trace's fingerprint

@@ -201,6 +201,8 @@ static LogicalResult exportTokens(Operation *op, raw_ostream &os) {
   return failure(failedAny);
 }
 
+/// The options of phaedrus-translate that are not of one translation.
+static llvm::cl::OptionCategory translateCategory("phaedrus-translate options");
 static llvm::cl::OptionCategory sampleCategory("--export-sample-profile options");
 static llvm::cl::opt<bool> sampleDiscriminators(
     "sample-discriminators",
@@ -357,7 +359,8 @@ static llvm::cl::opt<bool> packedSizes(
                    "runs, the body model's table size (log2, at the end / "
                    "the most it may grow to), and whether --pack-wpp folded "
                    "a trace again"),
-    llvm::cl::init(false));
+    llvm::cl::init(false),
+    llvm::cl::cat(translateCategory));
 
 static void printPackedSizes(const PackedSizes &sizes) {
   if (!packedSizes)
@@ -396,7 +399,8 @@ static llvm::cl::opt<uint64_t> packKeepMiB(
                    "MiB of memory (compactly: 2-3 bytes an item on Lua's and "
                    "bzip2's traces); a longer trace is folded again while it "
                    "is coded, one more read of the file, the same output"),
-    llvm::cl::init(kPackKeepMiB));
+    llvm::cl::init(kPackKeepMiB),
+    llvm::cl::cat(translateCategory));
 
 /// --pack-wpp: a trace file straight to a packed trace file, without the
 /// trace as IR.
@@ -420,7 +424,8 @@ static llvm::cl::opt<uint64_t> packedMaxSymbols(
                    "repeats, as folded; 4 bytes each in memory). A few corrupt "
                    "bytes can decode to billions; Lua's objects.lua, 85M "
                    "events at path granularity, is 84M"),
-    llvm::cl::init(kPackedMaxSymbols));
+    llvm::cl::init(kPackedMaxSymbols),
+    llvm::cl::cat(translateCategory));
 
 static OwningOpRef<Operation *>
 importPackedTranslation(const std::shared_ptr<llvm::SourceMgr> &sourceMgr,
@@ -436,7 +441,8 @@ static llvm::cl::opt<bool> emitBytecode(
                    "bytecode, which phaedrus-opt reads back several times "
                    "faster than text (a Lua trace of 20M events: 3.8 MB "
                    "against 88 MB)"),
-    llvm::cl::init(false));
+    llvm::cl::init(false),
+    llvm::cl::cat(translateCategory));
 
 /// What mlir-translate does with the module a translation to MLIR made
 /// (verify it, print it), with bytecode as the other way to write it.
@@ -453,6 +459,8 @@ static LogicalResult writeImported(OwningOpRef<Operation *> op,
 static int translateMain(int argc, char **argv) {
   mlir::phaedrus::addPhaedrusVersionPrinter();
   mlir::phaedrus::installOutOfMemoryHandler();
+  mlir::phaedrus::hideLibraryOptions(
+      {&translateCategory, &wppCategory, &sampleCategory});
   TranslateRegistration importWppRegistration(
       "import-wpp",
       "Import a trace file written by libphaedrus_rt as phaedrus IR",
