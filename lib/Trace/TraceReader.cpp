@@ -4,6 +4,9 @@
 
 #include <zstd.h>
 
+#include <cerrno>
+#include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <sstream>
@@ -301,17 +304,20 @@ mlir::phaedrus::trace::parseVocabulary(const std::string &text, std::string &err
     ++lineNumber;
     if (line.empty())
       continue;
+    auto bad = [&](const std::string &why) {
+      error = "vocabulary line " + std::to_string(lineNumber) + ": " + why +
+              ": '" + line + "'";
+      return std::nullopt;
+    };
+    // (A symbol that kept it would name no function of the program.)
+    if (line.find('\r') != std::string::npos)
+      return bad("a carriage return (the lines end in a newline alone)");
     std::vector<std::string> fields;
     size_t start = 0;
     for (size_t tab; (tab = line.find('\t', start)) != std::string::npos;
          start = tab + 1)
       fields.push_back(line.substr(start, tab - start));
     fields.push_back(line.substr(start));
-    auto bad = [&](const std::string &why) {
-      error = "vocabulary line " + std::to_string(lineNumber) + ": " + why +
-              ": '" + line + "'";
-      return std::nullopt;
-    };
     if (fields.size() < 3 || fields.size() > 5)
       return bad("expected 3 to 5 tab-separated fields");
     VocabularyEntry entry;
@@ -328,8 +334,10 @@ mlir::phaedrus::trace::parseVocabulary(const std::string &text, std::string &err
     if (entry.symbol.empty())
       return bad("empty symbol");
     if (fields.size() >= 4) {
+      errno = 0;
       unsigned long long index = std::strtoull(fields[3].c_str(), &end, 10);
-      if (fields[3].empty() || *end)
+      // (An index is a signed 64-bit integer in the IR.)
+      if (fields[3].empty() || *end || errno == ERANGE || index > INT64_MAX)
         return bad("bad index");
       entry.index = index;
     }

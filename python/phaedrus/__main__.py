@@ -35,7 +35,7 @@ from . import __version__
 from . import corpus as corpus_mod
 from . import pipeline
 from .tools import (MLIR_BYTECODE_KIND, RUNTIME_REGISTER, ToolError, file_contains,
-                    file_kind, log, phaedrus_tool, run)
+                    file_kind, log, phaedrus_tool, run, split_flags)
 
 
 def at_least(minimum):
@@ -125,29 +125,31 @@ def _stdin_is_data():
 
 def cmd_ir(args):
     out = pipeline.sources_to_mlir(args.sources, args.output,
-                                   shlex.split(args.cflags), jobs=args.jobs,
+                                   split_flags(args.cflags, "--cflags"), jobs=args.jobs,
                                    compile_commands=args.compile_commands)
     log(f"wrote {out}")
 
 
 def cmd_instrument(args):
+    ldflags = split_flags(args.ldflags, "--ldflags")
     check_module(args.program, plain=True)
     output = Path(args.output)
     inst_mlir = output.with_name(output.name + ".mlir")
     pipeline.instrument_mlir(args.program, inst_mlir, granularity=args.granularity)
-    pipeline.mlir_to_binary(inst_mlir, output, shlex.split(args.ldflags),
+    pipeline.mlir_to_binary(inst_mlir, output, ldflags,
                             link_runtime=True)
     log(f"wrote {output} (instrumented) and {inst_mlir} (its IR and vocabulary, "
         f"fingerprint {pipeline.fingerprint_of(inst_mlir)})")
 
 
 def cmd_compile(args):
+    ldflags = split_flags(args.ldflags, "--ldflags")
     check_module(args.program)
     # An instrumented module (prog.inst.mlir, perhaps edited) calls the
     # recording runtime, which its link needs (without it: a link error
     # that blamed missing --ldflags for __phaedrus_record_slow).
     instrumented = is_instrumented(args.program)
-    pipeline.mlir_to_binary(args.program, args.output, shlex.split(args.ldflags),
+    pipeline.mlir_to_binary(args.program, args.output, ldflags,
                             link_runtime=instrumented)
     log(f"wrote {args.output}" + (" (instrumented: it records a trace, "
                                   "linked with the runtime)" if instrumented else ""))
@@ -286,7 +288,15 @@ def cmd_corpus(args):
 
 
 def cmd_train(args):
-    from . import model as model_mod
+    try:
+        from . import model as model_mod
+    except ModuleNotFoundError as e:
+        if e.name not in ("torch", "numpy"):
+            raise
+        raise ToolError(f"training needs {e.name}, which this Python "
+                        f"({sys.executable}) does not have: run the driver "
+                        f"with Debian's /usr/bin/python3 and python3-torch "
+                        f"(./scripts/setup.sh installs them)")
     corpus = corpus_mod.load(args.corpus)
     corpus_mod.check_featurizer(corpus, args.corpus)
     for warning in corpus_mod.alike_runs_of_other_sizes(corpus):
@@ -449,6 +459,7 @@ def cmd_predict(args):
 
 def cmd_build(args):
     import tempfile
+    ldflags = split_flags(args.ldflags, "--ldflags")
     with tempfile.TemporaryDirectory(prefix="phaedrus-build-") as tmp:
         predicted = Path(tmp) / "predicted.mlir"
         _predict_future_run(args, predicted, "build for")
@@ -458,7 +469,7 @@ def cmd_build(args):
         if args.keep_ir:
             stripped = pipeline.strip_phaedrus(lowered)
             Path(args.keep_ir).write_bytes(stripped)
-        pipeline.mlir_to_binary(lowered, args.output, shlex.split(args.ldflags),
+        pipeline.mlir_to_binary(lowered, args.output, ldflags,
                                 stripped=stripped,
                                 shown_as=f"{Path(args.program).name} with its "
                                          f"predicted profile")
@@ -471,6 +482,7 @@ def cmd_eval(args):
     if args.rounds < evaluate.MIN_ROUNDS:
         raise ToolError(f"--rounds must be at least {evaluate.MIN_ROUNDS}: "
                         f"fewer give medians too noisy to compare")
+    ldflags = split_flags(args.ldflags, "--ldflags")
     check_module(args.program, plain=True)
     corpus = corpus_mod.load(args.corpus)
     inputs = [evaluate.load_input(p) for p in args.held_out]
@@ -478,7 +490,7 @@ def cmd_eval(args):
     with tempfile.TemporaryDirectory(prefix="phaedrus-eval-") as tmp:
         evaluation = evaluate.Evaluation(
             args.program, args.model, corpus, args.workdir or tmp,
-            ldflags=shlex.split(args.ldflags), rounds=args.rounds,
+            ldflags=ldflags, rounds=args.rounds,
             pgo_input=args.pgo_input, reuse=not args.rebuild, clock=args.clock,
             instrumented=args.instrumented, cpu=args.cpu)
         result = evaluation.run(inputs)

@@ -201,13 +201,16 @@ def load(path: Path) -> dict:
         raise ToolError(f"{path} is not a phaedrus corpus (no \"format\": "
                         f"\"{FORMAT}\")")
     if corpus.get("version") != VERSION:
-        raise ToolError(f"{path}: corpus version {corpus.get('version')} is "
-                        f"not supported (this driver reads version {VERSION})")
+        raise ToolError(f"{path}: corpus version "
+                        f"{json.dumps(corpus.get('version'))[:40]} is not "
+                        f"supported (this driver reads version {VERSION})")
     check_structure(corpus, path)
     return corpus
 
 
 ENTRY_KINDS = ("function", "call_site", "path", "group")
+# A call group's members (trace::CallGroupTable::kMaxMembers).
+MAX_GROUP_MEMBERS = 255
 MAX_COUNT = 2 ** 64 - 1
 
 
@@ -270,6 +273,8 @@ def check_structure(corpus: dict, path) -> None:
     if _malformed_featurizer(corpus):
         fail("the corpus", _malformed_featurizer(corpus))
     vocabulary = field(corpus, "vocabulary", "the corpus", dict, "an object")
+    if not field(vocabulary, "name", "the vocabulary", str, "a symbol name"):
+        fail("the vocabulary", "\"name\" is empty")
     entries = field(vocabulary, "entries", "the vocabulary", list, "a list")
     for i, e in enumerate(entries):
         where = f"vocabulary entry {i}"
@@ -277,11 +282,35 @@ def check_structure(corpus: dict, path) -> None:
             fail(where, "must be an object")
         if field(e, "id", where, int, "an integer") != i:
             fail(where, f"its id is {e['id']}; ids are 0, 1, 2, ... in order")
-        if field(e, "kind", where, str, "a string") not in ENTRY_KINDS:
-            fail(where, f"unknown kind {json.dumps(e['kind'])[:40]} (the kinds "
+        kind = field(e, "kind", where, str, "a string")
+        if kind not in ENTRY_KINDS:
+            fail(where, f"unknown kind {json.dumps(kind)[:40]} (the kinds "
                         f"are {', '.join(ENTRY_KINDS)})")
         if not field(e, "symbol", where, str, "a string"):
             fail(where, "\"symbol\" is empty")
+        # The fields each kind has, as the vocabulary op's verifier wants
+        # them (docs/Dialects): a model made of a corpus without them is
+        # refused only when it is loaded, after the training.
+        if kind != "function":
+            index = field(e, "index", where, int, "an integer")
+            if not 0 <= index <= MAX_COUNT:
+                fail(where, f"\"index\" is {index}, not 0 to 2^64 - 1")
+        elif "index" in e:
+            fail(where, "a function entry has no \"index\"")
+        if kind == "call_site":
+            if not field(e, "callee", where, str, "a function name"):
+                fail(where, "\"callee\" is empty")
+        elif "callee" in e:
+            fail(where, f"a {kind} entry has no \"callee\"")
+        if kind == "group":
+            members = field(e, "members", where, list, "a list of entry ids")
+            if not (2 <= len(members) <= MAX_GROUP_MEMBERS and
+                    all(_is_int(m) and 0 <= m < len(entries) for m in members)):
+                fail(where, f"\"members\" must be 2 to {MAX_GROUP_MEMBERS} "
+                            f"ids of the vocabulary's entries, not "
+                            f"{json.dumps(members)[:60]}")
+        elif "members" in e:
+            fail(where, f"a {kind} entry has no \"members\"")
     runs = field(corpus, "runs", "the corpus", list, "a list")
     if not runs:
         raise ToolError(f"{path}: the corpus has no runs")
@@ -291,6 +320,8 @@ def check_structure(corpus: dict, path) -> None:
         if not isinstance(r, dict):
             fail(where, "must be an object")
         name = field(r, "name", where, str, "a string")
+        if not name:
+            fail(where, "\"name\" is empty")
         where = f"run {i} ({name})"
         if name in names:
             fail(where, "another run has the same name")

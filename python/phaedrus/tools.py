@@ -4,6 +4,7 @@ the build tree and LLVM 22's tools from /usr/lib/llvm-22."""
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -153,12 +154,25 @@ def read_json(path, name: str, what: str, advice=None):
         return json.loads(Path(path).read_text())
     except FileNotFoundError:
         raise ToolError(f"{name} not found: {path}")
+    except IsADirectoryError:
+        raise ToolError(f"{path} is a directory, not {what}")
+    except OSError as e:
+        raise ToolError(f"cannot read {path}: {e.strerror or e}")
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         kind = file_kind(path) or mlir_text_kind(path)
         if kind:
             raise ToolError(f"{path} is not {what}, it is {kind}"
                             f"{advice(kind) if advice else ''}")
         raise ToolError(f"{path} is not {what} (JSON): {e}")
+
+
+def split_flags(text: str, option: str) -> list:
+    """The words of a flags option (`--cflags`, `--ldflags`), split as a
+    POSIX shell would; "OPTION ...: why" for a quote left open."""
+    try:
+        return shlex.split(text)
+    except ValueError as e:
+        raise ToolError(f"{option} {text!r}: {e} (quote as a shell would)")
 
 
 def log(message: str):

@@ -96,6 +96,34 @@ BROKEN = [
     (lambda c: c["runs"][0]["tokens"].append([2, 2 ** 64]),
      "or not counted (counts are 1 to 2^64 - 1)"),
     (lambda c: c["runs"][0]["tokens"].append([0, 4]), "run 0 (a): token 0 is listed twice"),
+    # Each kind's fields, as the model's vocabulary op needs them: without
+    # these checks training ran to the end and wrote a model that did not
+    # load (an error audit, 2026-11-28), or stopped in a traceback.
+    (lambda c: c["vocabulary"].pop("name"), "the vocabulary: \"name\" is missing"),
+    (lambda c: c["vocabulary"].update(name=""), "the vocabulary: \"name\" is empty"),
+    (lambda c: c["vocabulary"]["entries"][1].update(callee=5),
+     "vocabulary entry 1: \"callee\" must be a function name, not 5"),
+    (lambda c: c["vocabulary"]["entries"][1].pop("index"),
+     "vocabulary entry 1: \"index\" is missing"),
+    (lambda c: c["vocabulary"]["entries"][1].update(index=-1),
+     "vocabulary entry 1: \"index\" is -1, not 0 to 2^64 - 1"),
+    (lambda c: c["vocabulary"]["entries"][0].update(index=0),
+     "vocabulary entry 0: a function entry has no \"index\""),
+    (lambda c: c["vocabulary"]["entries"][0].update(callee="f"),
+     "vocabulary entry 0: a function entry has no \"callee\""),
+    (lambda c: c["vocabulary"]["entries"].append(
+        {"id": 3, "kind": "group", "symbol": "main", "index": 0, "members": [1]}),
+     "vocabulary entry 3: \"members\" must be 2 to 255 ids of the vocabulary's "
+     "entries, not [1]"),
+    (lambda c: c["vocabulary"]["entries"].append(
+        {"id": 3, "kind": "group", "symbol": "main", "index": 0}),
+     "vocabulary entry 3: \"members\" is missing"),
+    (lambda c: c["vocabulary"]["entries"].append(
+        {"id": 3, "kind": "path", "symbol": "main", "index": 0, "members": [1, 1]}),
+     "vocabulary entry 3: a path entry has no \"members\""),
+    (lambda c: c["runs"][0].update(name=""), "run 0: \"name\" is empty"),
+    (lambda c: c.update(version="1"),
+     "corpus version \"1\" is not supported (this driver reads version 1)"),
 ]
 
 

@@ -1514,3 +1514,48 @@ def test_a_run_replays_the_locale_it_was_recorded_under(tmp_path, monkeypatch):
     timing = evaluate.time_run(
         script, ["show"], env=pipeline.with_locale({"LANG": "x"}, {"LC_ALL": "C"}))
     assert timing.code == 0
+
+
+def test_an_open_quote_or_a_directory_is_an_error_not_a_traceback(tmp_path):
+    """Found by an audit of the driver's errors (2026-11-28): flags are
+    split as a shell would, and a quote left open stopped the driver in a
+    traceback (`ValueError: No closing quotation`), as did a directory
+    given where a JSON file belongs (`IsADirectoryError`). The flags are
+    read before any work (an instrumented build takes minutes)."""
+    m, o = tmp_path / "p.mlir", tmp_path / "out"
+    for command in [["ir", tmp_path / "p.c", "-o", m, "--cflags", '-DX="'],
+                    ["instrument", m, "-o", o, "--ldflags", "-L'"],
+                    ["compile", m, "-o", o, "--ldflags", '-l"m'],
+                    ["build", m, "--model", m, "-o", o, "--ldflags", '-L"', "--", "a"],
+                    ["eval", m, "--model", m, "--corpus", m, "--held-out", m,
+                     "-o", o, "--ldflags", '-L"']]:
+        result = phaedrus(*command)
+        assert result.returncode == 1, command
+        option = command[-2] if command[0] != "build" else "--ldflags"
+        assert f"phaedrus {command[0]}: error: {option} " in result.stderr, result.stderr
+        assert "No closing quotation (quote as a shell would)" in result.stderr
+        assert "Traceback" not in result.stderr
+    result = phaedrus("train", tmp_path, "-o", tmp_path / "m.mlir")
+    assert result.returncode == 1
+    assert f"phaedrus train: error: {tmp_path} is a directory, not a phaedrus " \
+        "corpus" in result.stderr
+
+
+def test_train_without_torch_says_which_python_to_use(tmp_path):
+    """The `python3` first on a Debian user's PATH may be another interpreter,
+    without Debian's python3-torch: `phaedrus train` there stopped in a
+    ModuleNotFoundError traceback."""
+    corpus = tmp_path / "c.json"
+    corpus.write_text("{}")
+    # As if torch were not installed: an import of it fails.
+    driver = ("import runpy, sys; sys.modules['torch'] = None; "
+              "runpy.run_module('phaedrus', run_name='__main__', alter_sys=True)")
+    result = subprocess.run(
+        [sys.executable, "-c", driver, "train", str(corpus), "-o",
+         str(tmp_path / "m.mlir")], capture_output=True, text=True,
+        env={"PYTHONPATH": str(REPO_ROOT / "python"), "PATH": "/usr/bin:/bin"})
+    assert result.returncode == 1, result.stderr
+    assert "phaedrus train: error: training needs torch, which this Python " \
+        f"({sys.executable}) does not have: run the driver with Debian's " \
+        "/usr/bin/python3" in result.stderr
+    assert "Traceback" not in result.stderr

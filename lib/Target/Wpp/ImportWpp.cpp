@@ -123,6 +123,9 @@ decodeWpp(StringRef bytes, Location loc, const ImportWppOptions &options,
   std::optional<uint32_t> badEntryToken;
   // A function-granularity trace holds no path words.
   std::optional<uint32_t> pathWordInFunctionTrace;
+  // A three-word run of length 0, which the runtime never writes (its runs
+  // count the paths taken, at least one): function and path id.
+  std::optional<std::pair<uint32_t, uint32_t>> emptyPathRun;
   auto functionEnteredBy = [&](uint32_t token) -> uint32_t {
     if (!enteredFunction) {
       enteredFunction.emplace();
@@ -183,6 +186,8 @@ decodeWpp(StringRef bytes, Location loc, const ImportWppOptions &options,
             pending.path = word;
             pending.words = 2;
           } else if (pending.words == 2) {
+            if (word == 0 && !emptyPathRun)
+              emptyPathRun.emplace(pending.function, pending.path);
             pushPath(pending.function, pending.path, word);
             pending.words = 0;
           } else if ((word & PHAEDRUS_PATH_KIND_MASK) == PHAEDRUS_PATH_SHORT) {
@@ -255,6 +260,12 @@ decodeWpp(StringRef bytes, Location loc, const ImportWppOptions &options,
     emitError(loc) << "corrupt trace: word "
                    << llvm::formatv("{0:x8}", *pathWordInFunctionTrace).str()
                    << " is a path event, in a trace of function granularity";
+    return std::nullopt;
+  }
+  if (emptyPathRun) {
+    emitError(loc) << "corrupt trace: a path run of length 0 (token "
+                   << emptyPathRun->first << ", path " << emptyPathRun->second
+                   << "): runs count the paths taken, at least one";
     return std::nullopt;
   }
   if (badEntryToken) {

@@ -27,6 +27,7 @@
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Endian.h"
 
@@ -1135,8 +1136,13 @@ OwningOpRef<ModuleOp> Unpacker::unpack() {
             parseAttribute(inputText, context));
       }
       if (!input) {
-        corrupt("the input descriptor of trace '" + traceName +
-                "' does not parse");
+        // The name is decoded bytes too: escaped, and cut.
+        std::string name;
+        llvm::raw_string_ostream nameStream(name);
+        llvm::printEscapedString(StringRef(traceName).take_front(64),
+                                 nameStream);
+        corrupt("the input descriptor of trace '" + Twine(name) +
+                (traceName.size() > 64 ? "...'" : "'") + " does not parse");
         return fail();
       }
       FlatSymbolRefAttr grammar =

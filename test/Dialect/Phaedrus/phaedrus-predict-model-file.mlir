@@ -15,9 +15,22 @@
 
 // A model file that is not there, or not a model.
 // RUN: not phaedrus-opt %S/Inputs/predict-program.mlir '--phaedrus-predict=model-file=%t.absent input={#phaedrus.input<argv = ["p"]>}' 2>&1 | FileCheck %s --check-prefix=ABSENT
-// ABSENT: phaedrus-predict: cannot read a model from '{{.*}}.absent'
+// ABSENT: phaedrus-predict: cannot read a model from '{{.*}}.absent': No such file or directory{{$}}
 // RUN: not phaedrus-opt %S/Inputs/predict-program.mlir '--phaedrus-predict=model-file=%S/Inputs/predict-program.mlir input={#phaedrus.input<argv = ["p"]>}' 2>&1 | FileCheck %s --check-prefix=NOMODEL
 // NOMODEL: phaedrus-predict: '{{.*}}predict-program.mlir' must hold exactly one phaedrus.model, it holds 0
+
+// Weights in resource blobs, as phaedrus train writes them: the same
+// prediction; the file's resources section missing (a file cut there), or
+// a blob shorter than its tensor, is an error that names the weight.
+// RUN: sed 's/"hidden.bias" = dense<0.0> : tensor<1xf32>/"hidden.bias" = dense_resource<model_hidden_bias> : tensor<1xf32>/' %S/Inputs/predict-model.mlir > %t.noblob.mlir
+// RUN: cp %t.noblob.mlir %t.blob.mlir && cp %t.noblob.mlir %t.short.mlir
+// RUN: printf '{-#\n  dialect_resources: {\n    builtin: {\n      model_hidden_bias: "0x0400000000000000"\n    }\n  }\n#-}\n' >> %t.blob.mlir
+// RUN: printf '{-#\n  dialect_resources: {\n    builtin: {\n      model_hidden_bias: "0x04000000"\n    }\n  }\n#-}\n' >> %t.short.mlir
+// RUN: phaedrus-opt %S/Inputs/predict-program.mlir '--phaedrus-predict=model-file=%t.blob.mlir input={#phaedrus.input<argv = ["p"]>}' | FileCheck %s
+// RUN: not phaedrus-opt %S/Inputs/predict-program.mlir '--phaedrus-predict=model-file=%t.noblob.mlir input={#phaedrus.input<argv = ["p"]>}' 2>&1 | FileCheck %s --check-prefix=NOBLOB
+// NOBLOB: error: 'phaedrus.model' op weight 'hidden.bias' names resource blob 'model_hidden_bias', which holds no data (is the model file's dialect_resources section missing or cut short?)
+// RUN: not phaedrus-opt %S/Inputs/predict-program.mlir '--phaedrus-predict=model-file=%t.short.mlir input={#phaedrus.input<argv = ["p"]>}' 2>&1 | FileCheck %s --check-prefix=SHORT
+// SHORT: error: 'phaedrus.model' op weight 'hidden.bias' holds 0 values, its type 'tensor<1xf32>' needs 1
 
 // A model file cut short in its weights.
 // RUN: head -c 700 %S/Inputs/predict-model.mlir > %t.cut.mlir

@@ -139,7 +139,7 @@ PhaedrusPredictPass::importModelFile(ModuleOp module, uint64_t fingerprint) {
   if (!buffer)
     return mlir::emitError(fileLoc)
            << "phaedrus-predict: cannot read a model from '" << modelFile
-           << "': could not open input file " << modelFile;
+           << "': " << buffer.getError().message();
   // A corpus given where the model belongs.
   StringRef hint;
   if ((*buffer)->getBuffer().ltrim().starts_with("{"))
