@@ -5,7 +5,7 @@
 // of the scaled totals), shared 1:3 by f0 and f1.
 // RUN: head -c 1000 /dev/zero > %t.in
 // RUN: phaedrus-opt %S/Inputs/predict-program.mlir '--phaedrus-predict=model-file=%S/Inputs/predict-size-law-model.mlir input={#phaedrus.input<argv = ["p"], stdin = "%t.in">}' 2>&1 | FileCheck %s
-// CHECK: remark: the prediction blends the training runs big 0.50, small 0.50, scaled to 431 events for an input taken as 724 bytes (2^9.5 bytes: each input file counts at the middle of its size's power of two)
+// CHECK: remark: the prediction blends the training runs big 0.50, small 0.50, scaled to 431 events for an input taken as 724 bytes (2^9.5 bytes: each input file counts at the middle of its size's power of two), with totals growing as size^1.00 (the training runs' law){{$}}
 // CHECK-LABEL: llvm.func @f0()
 // CHECK-SAME: phaedrus.entry_count = #phaedrus.entry_count<108, model
 // CHECK-LABEL: llvm.func @f1()
@@ -24,11 +24,11 @@
 // "tiny"'s 2^3; "nofile" read none) gets a warning. An input near the
 // blended runs' (8 bytes: 2^3.5) does not.
 // RUN: phaedrus-opt %S/Inputs/predict-program.mlir '--phaedrus-predict=model-file=%S/Inputs/predict-no-size-law-model.mlir input={#phaedrus.input<argv = ["p"], stdin = "%t.in">}' 2>&1 | FileCheck %s --check-prefix=FAR
-// FAR: remark: the prediction blends the training runs tiny 0.50, nofile 0.50, scaled to 512 events for an input taken as 724 bytes (2^9.5 bytes: each input file counts at the middle of its size's power of two)
+// FAR: remark: the prediction blends the training runs tiny 0.50, nofile 0.50, scaled to 512 events for an input taken as 724 bytes (2^9.5 bytes: each input file counts at the middle of its size's power of two), at the totals of the runs it blends whatever its size (the training runs' totals did not follow their inputs' sizes){{$}}
 // FAR: warning: the runs the prediction blends read inputs about 2^6.5 times smaller than this one (2^9.5 bytes), and the training runs' totals did not follow their inputs' sizes (size_exponent 0): the predicted counts may be far off; a training run on an input of about this size would help
 // RUN: head -c 8 /dev/zero > %t.small
 // RUN: phaedrus-opt %S/Inputs/predict-program.mlir '--phaedrus-predict=model-file=%S/Inputs/predict-no-size-law-model.mlir input={#phaedrus.input<argv = ["p"], stdin = "%t.small">}' 2>&1 | FileCheck %s --check-prefix=NEAR --implicit-check-not="warning: the runs"
-// NEAR: remark: the prediction blends the training runs tiny 0.50, nofile 0.50, scaled to 512 events for an input taken as 11 bytes (2^3.5 bytes: each input file counts at the middle of its size's power of two)
+// NEAR: remark: the prediction blends the training runs tiny 0.50, nofile 0.50, scaled to 512 events for an input taken as 11 bytes (2^3.5 bytes: each input file counts at the middle of its size's power of two), at the totals of the runs it blends whatever its size
 
 // With a law, a blend of runs on inputs far from this one's size is
 // extrapolated that far, and says so (the same model, exponent 1).

@@ -400,10 +400,19 @@ static LogicalResult remarkBlend(PredictOp op, inference::Model &model,
          << units[unit] << " (2^" << llvm::format("%.1f", *inputLog2Size)
          << " bytes: each input file counts at the middle of its size's "
             "power of two)";
+      // How the total follows the size, always: a user's sqlite input of
+      // 5.8 MB, blended from runs on 0.6 and 1.7 MB without a law, got
+      // 0.15x its real total, and nothing said the size was not used.
       if (model.hasLocalSizeLaw())
         os << ", with totals growing as size^"
            << llvm::format("%.2f", exponent)
            << " over the runs it blends";
+      else if (exponent > 0)
+        os << ", with totals growing as size^"
+           << llvm::format("%.2f", exponent) << " (the training runs' law)";
+      else
+        os << ", at the totals of the runs it blends whatever its size (the "
+              "training runs' totals did not follow their inputs' sizes)";
     }
   }
   op.emitRemark() << message;
