@@ -370,6 +370,18 @@ def cmd_train(args):
             f"2^{errors['local']:.2f} on average, against "
             f"2^{errors['corpus']:.2f} with one exponent for the corpus: "
             f"docs/Model.md)")
+    elif report.get("size_law") == "corpus":
+        # Said either way: a SQLite user's corpus of 1 KB scripts and of
+        # megabytes of INSERTs found no law, and a larger input of INSERTs
+        # was predicted at 0.15x its total without a word.
+        exponent = report["size_exponent"]
+        log(f"the runs' totals grow as their inputs' size^{exponent:.2f} "
+            f"across the corpus: predictions scale the totals of the runs "
+            f"they blend by it" if exponent > 0 else
+            f"the runs' totals do not follow their inputs' sizes (size "
+            f"exponent 0): a prediction has the totals of the runs it blends, "
+            f"whatever its input's size; runs of one workload on inputs of "
+            f"several sizes let it learn how they grow (docs/Model.md)")
 
 
 def _predict_future_run(args, output, purpose):

@@ -935,6 +935,7 @@ def choose_size_law(model, keys, runs) -> dict:
     errors = {local: e / len(sized) for local, e in errors.items()}
     totals.local = errors[True] <= errors[False] - SIZE_LOCAL_MARGIN
     return {"size_law": "local" if totals.local else "corpus",
+            "size_exponent": round(float(totals.exponent), 4),
             "size_law_errors": {"corpus": round(errors[False], 4),
                                 "local": round(errors[True], 4)}}
 

@@ -8,12 +8,14 @@ import json
 import math
 import re
 import subprocess
+import sys
 
 import pytest
 import torch
 
 from phaedrus import model as M
-from phaedrus.tools import phaedrus_tool
+from phaedrus.corpus import featurizer_version
+from phaedrus.tools import REPO_ROOT, phaedrus_tool
 
 FINGERPRINT = "7063083390043834817"
 
@@ -601,6 +603,33 @@ def test_local_size_law_follows_each_workload(tmp_path):
     result = run_model(broken, "--log-counts", f"--descriptor-ids={ids}", check=False)
     assert result.returncode != 0
     assert "hyper-parameter 'size_local_prior' is missing" in result.stderr
+
+
+def test_train_says_how_totals_follow_the_inputs_sizes(tmp_path):
+    """`phaedrus train` says which law of size its retrieval model keeps,
+    also when it finds none: a SQLite user's larger input of INSERTs was
+    predicted at 0.15x its total, and nothing had said the sizes went
+    unused."""
+    flat = sized_corpus()
+    for run in flat["runs"]:  # the same work whatever the input's size
+        run["tokens"] = sized_corpus()["runs"][0]["tokens"]
+        run["events"] = sum(c for _, c in run["tokens"])
+    for corpus, words in [
+            (sized_corpus(), "the runs' totals grow as their inputs' size^1.00 "
+                             "across the corpus: predictions scale the totals of "
+                             "the runs they blend by it"),
+            (flat, "the runs' totals do not follow their inputs' sizes (size "
+                   "exponent 0): a prediction has the totals of the runs it "
+                   "blends, whatever its input's size")]:
+        path = tmp_path / "corpus.json"
+        path.write_text(json.dumps(dict(corpus, featurizer=featurizer_version())))
+        result = subprocess.run(
+            [sys.executable, "-m", "phaedrus", "train", str(path), "-o",
+             str(tmp_path / "m.mlir"), "--kind", "retrieval", "--epochs", "3"],
+            capture_output=True, text=True,
+            env={"PYTHONPATH": str(REPO_ROOT / "python"), "PATH": "/usr/bin:/bin"})
+        assert result.returncode == 0, result.stderr
+        assert words in result.stderr, result.stderr
 
 
 def test_size_exponent():
