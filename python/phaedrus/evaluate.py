@@ -618,13 +618,32 @@ class Evaluation:
                                                         link_runtime=True))
         return binary
 
-    def clang_profile(self, inp: Input, out_ll: Path) -> Path:
+    def check_profiled_run(self, result, expected, inp: Input, what: str):
+        """A run that records a profile must do what the plain build does
+        on the input: a run that failed (a lock it could not take, a file
+        it could not write) records the profile of its failure, which
+        would become the oracle or the measured profile without a word."""
+        if result != expected:
+            code, _ = result
+            raise ToolError(
+                f"{inp.name}: the run of {what} exited with {code} "
+                f"(the plain build: {expected[0]})" if code != expected[0] else
+                f"{inp.name}: the run of {what} printed other output than the "
+                f"plain build's: its profile would not be of this input's run "
+                f"(is the program's output the same on every run?)")
+
+    def clang_profile(self, inp: Input, out_ll: Path, expected=None) -> Path:
         """Trains clang's instrumentation on `inp`; the plain IR with that
-        profile applied."""
+        profile applied. With `expected` (the plain build's exit code and
+        output on `inp`), the run must give them."""
         profraw = out_ll.with_suffix(".profraw")
         profraw.unlink(missing_ok=True)
-        code, _ = self.run_input(self.pgo_gen, inp,
-                                 env={"LLVM_PROFILE_FILE": str(profraw)})
+        result = self.run_input(self.pgo_gen, inp,
+                                env={"LLVM_PROFILE_FILE": str(profraw)})
+        code = result[0]
+        if expected is not None:
+            self.check_profiled_run(result, expected, inp,
+                                    "clang's instrumented build (PGO training)")
         if not profraw.exists():
             raise ToolError(f"clang's instrumented build wrote no profile on "
                             f"{inp.name} (exit {code})")
@@ -670,10 +689,13 @@ class Evaluation:
             vocabulary or self.corpus["vocabulary"], name, token_counts, argv))
         return self.trace_profile(trace, out_ll)
 
-    def measured_profile(self, inp: Input, out_ll: Path) -> Path:
+    def measured_profile(self, inp: Input, out_ll: Path, expected=None) -> Path:
         wpp = out_ll.with_suffix(".wpp")
         wpp.unlink(missing_ok=True)
-        self.run_input(self.instrumented, inp, trace=wpp)
+        result = self.run_input(self.instrumented, inp, trace=wpp)
+        if expected is not None:
+            self.check_profiled_run(result, expected, inp,
+                                    "the Phaedrus-instrumented build")
         # The profile needs the trace's counts only, not its IR (a Lua path
         # trace of 10^8 events imports to 0.6 GB of text).
         counts, warnings = pipeline.count_trace(
@@ -800,8 +822,10 @@ class Evaluation:
                 lambda: self.instrumented_binary(inst_mlir))
         log(f"eval: mismatched PGO trained on {self.pgo_input.name}; mean profile "
             f"of {len(self.corpus['runs'])} training runs")
+        pgo_expected = self.run_input(self.plain, self.pgo_input)
         shared_ll = self.all_of(
-            lambda: self.clang_profile(self.pgo_input, self.path("mismatch.ll")),
+            lambda: self.clang_profile(self.pgo_input, self.path("mismatch.ll"),
+                                       pgo_expected),
             lambda: self.counts_profile("mean", mean_counts(self.corpus),
                                         self.pgo_input.argv, self.path("mean.ll")),
             lambda: self.static_profile(self.path("static.ll")))
@@ -897,10 +921,19 @@ class Evaluation:
         log(f"eval {inp.name}: profiles (oracle, measured, predicted, nearest: "
             f"{nearest['name']})")
         lls = dict(self.shared, nearest=self.training_ll[nearest["name"]])
-        lls.update(zip(["oracle", "measured", "predicted"], self.all_of(
-            lambda: self.clang_profile(inp, d / "oracle.ll"),
-            lambda: self.measured_profile(inp, d / "measured.ll"),
-            lambda: self.predicted_profile(inp, d / "predicted.ll"))))
+        # What every run on the input must do (also the check of the builds
+        # below, and their warm-up).
+        expected = self.run_input(self.plain, inp)
+
+        def recorded_runs():
+            # One at a time: two runs of one program at once can fail each
+            # other (a SQLite user's database file was locked, and the
+            # measured trace was of a run that failed).
+            return (self.clang_profile(inp, d / "oracle.ll", expected),
+                    self.measured_profile(inp, d / "measured.ll", expected))
+        (oracle, measured), predicted = self.all_of(
+            recorded_runs, lambda: self.predicted_profile(inp, d / "predicted.ll"))
+        lls.update(oracle=oracle, measured=measured, predicted=predicted)
         # The oracle's and the measured runs have run it by now.
         check_input_unchanged(inp, before)
         log(f"eval {inp.name}: building")
@@ -910,7 +943,10 @@ class Evaluation:
 
         # Every build must do what the plain one does (this is also the
         # warm-up run).
-        expected = self.run_input(self.plain, inp)
+        if self.run_input(self.plain, inp) != expected:
+            raise ToolError(f"{inp.name}: the plain build's output or exit code "
+                            f"differs from its own earlier run's: the program "
+                            f"does not do the same on every run of this input")
         for v in PROFILED:
             if self.run_input(binaries[v], inp) != expected:
                 raise ToolError(f"{inp.name}: the {v} build's output or exit code "

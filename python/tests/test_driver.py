@@ -1559,3 +1559,82 @@ def test_train_without_torch_says_which_python_to_use(tmp_path):
         f"({sys.executable}) does not have: run the driver with Debian's " \
         "/usr/bin/python3" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+RACE_C = r"""
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+/* Holds a lock file while it works, as a database holds its file: a second
+   run at the same time finds it taken, says "busy" and exits 3. */
+static volatile unsigned long sink;
+__attribute__((noinline)) static void work(long n) {
+  for (long i = 0; i < n; ++i)
+    sink += (unsigned long)i * i;
+}
+int main(int argc, char **argv) {
+  long n = argc > 1 ? atol(argv[1]) : 1;
+  int fd = open("prog.lock", O_CREAT | O_EXCL | O_WRONLY, 0600);
+  if (fd < 0) {
+    puts("busy");
+    return 3;
+  }
+  /* A run recorded by the Phaedrus-instrumented build fails on n = 5. */
+  const char *trace = getenv("PHAEDRUS_TRACE");
+  int failed = n == 5 && trace && strcmp(trace, "off") != 0;
+  work(n * 200000);
+  usleep(300000);
+  close(fd);
+  unlink("prog.lock");
+  if (failed)
+    return 4;
+  printf("%ld\n", n);
+  return 0;
+}
+"""
+
+
+def test_eval_runs_a_held_out_input_once_at_a_time_and_checks_each_run(tmp_path):
+    """Found by a SQLite user: eval recorded the oracle's (clang's
+    instrumented build) and the measured (Phaedrus's) runs of a held-out
+    input at once, and kept whatever they recorded. Two runs of a program
+    that locks its database file then fail each other, and the failed run's
+    profile became the measured one (overlap with the oracle 0.000 on a
+    program that takes a lock file, no word said). The runs now take turns,
+    and each must exit and print as the plain build does."""
+    (tmp_path / "race.c").write_text(RACE_C)
+    prog = tmp_path / "race"
+    assert phaedrus("ir", tmp_path / "race.c", "-o", f"{prog}.mlir").returncode == 0
+    result = phaedrus("instrument", f"{prog}.mlir", "-o", f"{prog}.inst",
+                      "--granularity", "path")
+    assert result.returncode == 0, result.stderr
+    for n in (1, 2, 4, 3):
+        out = tmp_path / ("held" if n == 3 else "runs") / f"n{n}.wpp"
+        result = phaedrus("run", f"{prog}.inst", "-o", out, "--no-stdin", "--", n,
+                          cwd=tmp_path)
+        assert result.returncode == 0, result.stderr
+    result = phaedrus("corpus", *sorted((tmp_path / "runs").glob("*.wpp")),
+                      "--program", f"{prog}.inst.mlir", "-o", tmp_path / "c.json")
+    assert result.returncode == 0, result.stderr
+    result = phaedrus("train", tmp_path / "c.json", "-o", tmp_path / "m.mlir",
+                      "--kind", "retrieval")
+    assert result.returncode == 0, result.stderr
+    base = [f"{prog}.mlir", "--model", tmp_path / "m.mlir", "--corpus",
+            tmp_path / "c.json", "-o", tmp_path / "e.json", "--workdir",
+            tmp_path / "wd", "--instrumented", f"{prog}.inst"]
+    held = tmp_path / "held" / "n3.wpp.input.json"
+    result = phaedrus("eval", *base, "--held-out", held, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    row, = json.loads((tmp_path / "e.json").read_text())["rows"]
+    assert row["overlap"]["measured"] > 0.99, row["overlap"]
+    # A recorded run that fails is an error, not a profile.
+    failing = json.loads(held.read_text())
+    failing["argv"][-1] = "5"
+    (tmp_path / "n5.input.json").write_text(json.dumps(failing))
+    result = phaedrus("eval", *base, "--held-out", tmp_path / "n5.input.json",
+                      cwd=tmp_path)
+    assert result.returncode == 1
+    assert "n5: the run of the Phaedrus-instrumented build exited with 4 (the " \
+        "plain build: 0)" in result.stderr, result.stderr
