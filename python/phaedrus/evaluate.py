@@ -432,6 +432,22 @@ class Reuse:
                           what="clang --version").stdout.decode())
         return stamps
 
+    def tools_changed(self, workdir: Path) -> list:
+        """The tools (by name) that differ from those of the earlier eval in
+        `workdir` (none if there was none), and records this eval's."""
+        names = ["phaedrus-opt", "phaedrus-translate", "libphaedrus_rt",
+                 *(f"the driver's {name}" for name in self.DRIVER_SOURCES), "clang"]
+        record = Path(workdir) / "tools.json"
+        try:
+            before = json.loads(record.read_text())
+        except (OSError, ValueError):
+            before = None
+        record.write_text(json.dumps(self.tools))
+        if not isinstance(before, list) or len(before) != len(self.tools):
+            return []
+        return [name for name, old, new in zip(names, before, self.tools)
+                if old != new]
+
     @staticmethod
     def file_hash(path) -> str:
         """SHA-256 of a file's bytes. Not remembered by size and time: a
@@ -1033,11 +1049,18 @@ class Evaluation:
         self.check_inputs(inputs)
         aslr_off = disable_aslr()
         self.prepare()
+        changed = self.reuse.tools_changed(self.workdir) if self.reuse.enabled else []
         if self.reuse.reused:
             log(f"eval: reused {self.reuse.reused} of the "
                 f"{self.reuse.reused + self.reuse.built} shared build steps from "
                 f"an earlier eval in {self.workdir} (their inputs and the tools "
                 f"are unchanged; --rebuild builds everything again)")
+        elif changed:
+            # (A user whose tools were rebuilt between two evals saw all
+            # of them built again and wondered why.)
+            log(f"eval: built the {self.reuse.built} shared build steps again: "
+                f"the tools changed since the earlier eval in {self.workdir} "
+                f"({', '.join(changed)})")
         rows = []
         for inp in inputs:
             rows.append(self.evaluate_input(inp))

@@ -330,6 +330,22 @@ def test_reuse_skips_a_step_only_while_its_inputs_and_outputs_are_unchanged(tmp_
     assert len(calls) == 8 and off.reused == 0
 
 
+def test_an_eval_says_which_tools_changed_since_the_last_in_its_directory(tmp_path):
+    """A SQLite user's second eval in one work directory built all 58 steps
+    again without a word: the tools had been rebuilt in between. The work
+    directory keeps the tools of its last eval, and the next names those
+    that differ."""
+    first = evaluate.Reuse()
+    assert first.tools_changed(tmp_path) == []  # no earlier eval
+    assert evaluate.Reuse().tools_changed(tmp_path) == []  # the same tools
+    rebuilt = evaluate.Reuse()
+    stamps = [list(t) if isinstance(t, list) else t for t in rebuilt.tools]
+    stamps[0][2] += 1  # phaedrus-opt's modification time
+    stamps[-1] = "clang version 99"
+    rebuilt.__dict__["tools"] = stamps
+    assert rebuilt.tools_changed(tmp_path) == ["phaedrus-opt", "clang"]
+
+
 
 def test_printed_row_gives_the_static_build_no_total_and_leaves_out_null_losses(capsys):
     """The static estimate's counts have no scale (a gawk user read 'total
