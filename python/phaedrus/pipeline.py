@@ -12,7 +12,7 @@ from pathlib import Path
 
 from .tools import (ToolError, file_contains, file_kind, llvm_tool, log,
                     mlir_text_kind, phaedrus_tool, read_json, run,
-                    runtime_library)
+                    runtime_library, without_quoted_lines)
 
 # clang flags that keep the IR as the front end made it, so that the
 # instrumented program is optimised the same way as the plain one.
@@ -680,7 +680,7 @@ def predict(program: Path, model: Path, argv, output: Path, stdin=None,
                   "--mlir-print-op-on-diagnostic=false",
                   *debug_line_flags(program), "-o", output],
                  what="phaedrus-opt --phaedrus-predict")
-    return result.stderr.decode(errors="replace").strip()
+    return without_quoted_lines(result.stderr.decode(errors="replace").strip())
 
 
 def export_sample_profile(program: Path, output: Path) -> str:
@@ -701,7 +701,7 @@ def static_estimate(program: Path, output: Path) -> Path:
                   "--phaedrus-static-estimate", *debug_line_flags(program),
                   "-o", output],
                  what="phaedrus-opt --phaedrus-static-estimate")
-    warnings = result.stderr.decode(errors="replace").strip()
+    warnings = without_quoted_lines(result.stderr.decode(errors="replace").strip())
     if warnings:
         log(warnings)
     return Path(output)

@@ -71,6 +71,20 @@ def shorten_lines(text: str) -> str:
     return "\n".join(lines)
 
 
+def without_quoted_lines(text: str) -> str:
+    """`text` without the source lines a tool's diagnostics quote (each one
+    followed by its caret line): for remarks and warnings that succeed, on
+    a module imported from LLVM IR whose quoted lines are functions'
+    signatures (600 characters each: 11 of them made most of a SQLite
+    user's eval log). The file:line:column of each message stays."""
+    lines = text.splitlines()
+    drop = set()
+    for i in range(1, len(lines)):
+        if re.fullmatch(r"\s*\^[~]*\s*", lines[i]):
+            drop.update((i - 1, i))
+    return "\n".join(line for i, line in enumerate(lines) if i not in drop)
+
+
 def run(cmd, *, stdin=None, stdout=None, env=None, cwd=None, what=None):
     """Runs a command; raises ToolError with its stderr on failure (long
     lines cut, shorten_lines)."""

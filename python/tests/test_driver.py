@@ -1638,3 +1638,22 @@ def test_eval_runs_a_held_out_input_once_at_a_time_and_checks_each_run(tmp_path)
     assert result.returncode == 1
     assert "n5: the run of the Phaedrus-instrumented build exited with 4 (the " \
         "plain build: 0)" in result.stderr, result.stderr
+
+
+def test_remarks_of_a_prediction_leave_out_the_lines_they_quote():
+    """MLIR quotes the line of each diagnostic's location; on a module
+    imported from LLVM IR that is a function's signature, 600 characters of
+    attributes, and a SQLite user's eval log was mostly 11 of them. The
+    driver keeps each message and its file:line:column."""
+    from phaedrus.tools import without_quoted_lines
+    signature = "  llvm.func internal @f() attributes {" + "x, " * 200 + "}"
+    stderr = "\n".join([
+        "prog.mlir:3:5: remark: phaedrus-predict: @f is left without an entry count",
+        signature, "  ^",
+        "prog.mlir:0:0: warning: a warning without a quoted line",
+        "prog.mlir:9:1: remark: the prediction blends the training runs a 1.00",
+        "  llvm.func @g()", "  ^~~~"])
+    assert without_quoted_lines(stderr).splitlines() == [
+        "prog.mlir:3:5: remark: phaedrus-predict: @f is left without an entry count",
+        "prog.mlir:0:0: warning: a warning without a quoted line",
+        "prog.mlir:9:1: remark: the prediction blends the training runs a 1.00"]
