@@ -34,7 +34,8 @@ from pathlib import Path
 from . import __version__
 from . import corpus as corpus_mod
 from . import pipeline
-from .tools import (MLIR_BYTECODE_KIND, RUNTIME_REGISTER, ToolError, file_contains,
+from .tools import (ELF_KIND, MLIR_BYTECODE_KIND, RUNTIME_ENV, RUNTIME_REGISTER,
+                    ToolError, file_contains,
                     file_kind, log, phaedrus_tool, run, split_flags)
 
 
@@ -170,6 +171,13 @@ def cmd_run(args):
     if args.timeout is not None and args.timeout <= 0:
         raise ToolError(f"--timeout must be a number of seconds above 0 "
                         f"(got {args.timeout:g})")
+    # Said before the run (a plain build ran a SQLite user's whole script
+    # before "wrote no trace"), not refused: the runtime may be in a
+    # library the program loads.
+    if file_kind(binary) == ELF_KIND and not file_contains(binary, [RUNTIME_ENV])[0]:
+        log(f"warning: {binary} has no Phaedrus recording runtime in it: it "
+            f"will likely write no trace ('phaedrus instrument' builds one "
+            f"that does)")
     pipeline.check_stdin(args.stdin)
     if args.stdin and args.no_stdin:
         raise ToolError("--stdin FILE and --no-stdin contradict each other: "

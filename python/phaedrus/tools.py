@@ -101,10 +101,11 @@ def run(cmd, *, stdin=None, stdout=None, env=None, cwd=None, what=None):
 # The first bytes of the files a user may give where another belongs.
 TRACE_FILE_KIND = "a trace file (as 'phaedrus run' writes them)"
 MLIR_BYTECODE_KIND = "MLIR bytecode"
+ELF_KIND = "an executable or object file (ELF)"
 FILE_KINDS = [
     (b"PHDRWPP\n", TRACE_FILE_KIND),
     (b"PHPK", "a packed trace (docs/PackedTrace.md)"),
-    (b"\x7fELF", "an executable or object file (ELF)"),
+    (b"\x7fELF", ELF_KIND),
     (b"ML\xefR", MLIR_BYTECODE_KIND),
     (b"BC\xc0\xde", "LLVM bitcode"),
 ]
@@ -139,6 +140,8 @@ def file_contains(path, markers) -> list:
 # it with the runtime, named in text and in bytecode alike. (A plain module
 # may hold traces, and their vocabularies, beside its code.)
 RUNTIME_REGISTER = b"__phaedrus_register"
+# The variable the recording runtime reads (a string that stripping keeps).
+RUNTIME_ENV = b"PHAEDRUS_TRACE"
 
 
 def mlir_text_kind(path) -> str:

@@ -136,6 +136,16 @@ def test_errors_are_clear(tmp_path):
     result = phaedrus("run", plain, "-o", tmp_path / "t.wpp")
     assert result.returncode == 1
     assert "the program wrote no trace" in result.stderr
+    # (A script may start an instrumented program: no warning before.)
+    assert "no Phaedrus recording runtime" not in result.stderr
+    # A program without the runtime is named before it runs (a SQLite
+    # user's plain build ran a whole script first), and still runs.
+    result = phaedrus("run", "/bin/true", "-o", tmp_path / "t.wpp")
+    assert result.returncode == 1
+    warning = "warning: /bin/true has no Phaedrus recording runtime in it: it " \
+        "will likely write no trace"
+    assert warning in result.stderr
+    assert result.stderr.index(warning) < result.stderr.index("the program wrote no trace")
     assert "Traceback" not in result.stderr
 
 
