@@ -409,6 +409,14 @@ def _predict_future_run(args, output, purpose):
     if not cwd.is_dir():
         raise ToolError(f"--cwd {args.cwd} is not a directory: give the one "
                         f"the run will run in")
+    # The name is not described, so a forgotten one shifts every argument
+    # (a SQLite user's `-- db.sqlite` was predicted as a run without any).
+    first = cwd / args.args[0]
+    if first.is_file() and not os.access(first, os.X_OK):
+        raise ToolError(f"the command line after '--' starts with "
+                        f"'{args.args[0]}', a file that is not a program: give "
+                        f"the program's name first, as the run's argv[0] "
+                        f"('phaedrus run' takes the arguments without it)")
     where = f" in {args.cwd}" if args.cwd else ""
     for arg in args.args[1:]:
         typo = _near_miss(arg, cwd)

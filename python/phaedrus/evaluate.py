@@ -172,7 +172,9 @@ def check_input_unchanged(inp: Input, before: dict):
                 f"input each time it is timed; eval needs runs that leave "
                 f"their inputs as they are (time an in-place edit by "
                 f"writing to another file instead; a file the run writes as "
-                f"its output should not exist before it runs)")
+                f"its output should not exist before it runs; a database the "
+                f"run updates is best made by the run itself, as SQLite's "
+                f"'.open --new FILE' does)")
 
 
 def corpus_input(r: dict) -> Input:
@@ -940,6 +942,7 @@ class Evaluation:
         # What every run on the input must do (also the check of the builds
         # below, and their warm-up).
         expected = self.run_input(self.plain, inp)
+        check_input_unchanged(inp, before)
 
         def recorded_runs():
             # One at a time: two runs of one program at once can fail each

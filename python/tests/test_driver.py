@@ -356,6 +356,14 @@ def test_predicted_sample_profile_builds_the_sources(tmp_path):
     assert result.returncode == 1
     assert "the command line after '--' starts with '-12', an option: give the " \
         "program's name first" in result.stderr
+    # ... or a file the program reads (a SQLite user's database).
+    (tmp_path / "db.sqlite").write_text("data\n")
+    result = phaedrus("predict", tmp_path / "n.mlir", "--model", tmp_path / "m.mlir",
+                      "-o", tmp_path / "np.mlir", "--cwd", tmp_path, "--",
+                      "db.sqlite")
+    assert result.returncode == 1
+    assert "the command line after '--' starts with 'db.sqlite', a file that is " \
+        "not a program: give the program's name first" in result.stderr
 
 
 def test_corpus_train_predict_errors(tmp_path):
