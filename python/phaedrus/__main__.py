@@ -398,11 +398,13 @@ def _predict_future_run(args, output, purpose):
     if not args.args:
         raise ToolError(f"give the command line of the run to {purpose} after "
                         "'--' (the program name first)")
+    def name_first(what):
+        return ToolError(f"the command line after '--' starts with "
+                         f"'{args.args[0]}', {what}: give the program's name "
+                         f"first, as the run's argv[0] ('phaedrus run' takes "
+                         f"the arguments without it)")
     if args.args[0].startswith("-"):
-        raise ToolError(f"the command line after '--' starts with "
-                        f"'{args.args[0]}', an option: give the program's name "
-                        f"first, as the run's argv[0] ('phaedrus run' takes the "
-                        f"arguments without it)")
+        raise name_first("an option")
     pipeline.check_stdin(args.stdin)
     check_module(args.program, plain=True)
     cwd = Path(args.cwd) if args.cwd else Path(".")
@@ -413,10 +415,7 @@ def _predict_future_run(args, output, purpose):
     # (a SQLite user's `-- db.sqlite` was predicted as a run without any).
     first = cwd / args.args[0]
     if first.is_file() and not os.access(first, os.X_OK):
-        raise ToolError(f"the command line after '--' starts with "
-                        f"'{args.args[0]}', a file that is not a program: give "
-                        f"the program's name first, as the run's argv[0] "
-                        f"('phaedrus run' takes the arguments without it)")
+        raise name_first("a file that is not a program")
     where = f" in {args.cwd}" if args.cwd else ""
     for arg in args.args[1:]:
         typo = _near_miss(arg, cwd)
