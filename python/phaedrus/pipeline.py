@@ -1,12 +1,15 @@
 """The steps of the main job as functions: C sources to whole-program MLIR,
 instrumented and plain binaries, runs that record traces, trace import."""
 
+import contextlib
 import json
 import os
 import re
 import shlex
 import subprocess
 import tempfile
+import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -167,14 +170,14 @@ def instrument_mlir(program: Path, output: Path, granularity="function",
     if granularity not in GRANULARITIES:
         raise ToolError(f"unknown granularity '{granularity}': use one of "
                         f"{', '.join(GRANULARITIES)}")
-    say_if_large(program, f"instrumenting ({granularity} granularity{why})")
     options = f"granularity={granularity}"
     if not narrow_events:
         options += " narrow-events=false"
-    result = run([phaedrus_tool("phaedrus-opt"), program,
-                  f"--phaedrus-instrument={options}", *debug_line_flags(program),
-                  "-o", output],
-                 what="phaedrus-opt --phaedrus-instrument")
+    with say_if_large(program, f"instrumenting ({granularity} granularity{why})"):
+        result = run([phaedrus_tool("phaedrus-opt"), program,
+                      f"--phaedrus-instrument={options}",
+                      *debug_line_flags(program), "-o", output],
+                     what="phaedrus-opt --phaedrus-instrument")
     # Functions recorded at their entries only (path granularity): their
     # branches will get no weights, which the user should know.
     warnings = [line for line in result.stderr.decode(errors="replace").splitlines()
@@ -355,17 +358,41 @@ def llvm_ir_to_binary(ll: Path, output: Path, ldflags=(), link_runtime=False,
 LARGE_MODULE_BYTES = 8 << 20
 
 
+# How often a long step on a large module says it is still at it.
+HEARTBEAT_S = 30.0
+
+
+@contextlib.contextmanager
 def say_if_large(program: Path, what: str, shown_as: str = None):
-    """Logs `what` (a step about to run on `program`, which the message
-    calls `shown_as` if given: a temporary file's name means nothing to
-    the user) for a large module."""
+    """Around a step on `program`: for a large module, logs `what` (the
+    step, naming the module `shown_as` if given: a temporary file's name
+    means nothing to the user) before it, a line every HEARTBEAT_S seconds
+    while it runs (SQLite's instrumenting was silent for 1.5-3 minutes),
+    and how long it took."""
     try:
         size = Path(program).stat().st_size
     except OSError:
+        size = 0
+    if size < LARGE_MODULE_BYTES:
+        yield
         return
-    if size >= LARGE_MODULE_BYTES:
-        log(f"{what} {shown_as or Path(program).name} ({size / 2**20:.0f} MB "
-            f"of IR): a large program takes a while")
+    name = shown_as or Path(program).name
+    log(f"{what} {name} ({size / 2**20:.0f} MB of IR): a large program takes "
+        f"a while")
+    started = time.monotonic()
+    done = threading.Event()
+
+    def beat():
+        while not done.wait(HEARTBEAT_S):
+            log(f"{what} {name}: still at it ({time.monotonic() - started:.0f} s)")
+    beater = threading.Thread(target=beat, daemon=True)
+    beater.start()
+    try:
+        yield
+    finally:
+        done.set()
+        beater.join()
+    log(f"{what} {name}: done in {time.monotonic() - started:.0f} s")
 
 
 def mlir_to_binary(program: Path, output: Path, ldflags=(), link_runtime=False,
@@ -374,12 +401,13 @@ def mlir_to_binary(program: Path, output: Path, ldflags=(), link_runtime=False,
     """LLVM-dialect module -> executable (mlir_to_llvm_ir, with `stripped`
     if given, then llvm_ir_to_binary). `shown_as` names `program` in
     progress messages."""
-    say_if_large(program, f"compiling (clang-22 {' '.join(cflags)})", shown_as)
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
     # The LLVM IR in a directory of its own: a file beside the output (as
     # OUTPUT.ll was) could be the user's own, and would be overwritten.
-    with tempfile.TemporaryDirectory(prefix="phaedrus-ll-") as tmp:
+    with say_if_large(program, f"compiling (clang-22 {' '.join(cflags)})",
+                      shown_as), \
+            tempfile.TemporaryDirectory(prefix="phaedrus-ll-") as tmp:
         ll = mlir_to_llvm_ir(program, Path(tmp) / "program.ll", stripped)
         llvm_ir_to_binary(ll, output, ldflags, link_runtime, cflags)
     return output

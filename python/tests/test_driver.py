@@ -1175,6 +1175,17 @@ def test_long_steps_on_a_large_module_say_what_they_do(tmp_path, capsys, monkeyp
     err = capsys.readouterr().err
     assert "phaedrus: compiling (clang-22 -O2) w.mlir with its predicted profile (0 MB" in err
     assert "instrumenting (function granularity, for the fingerprint; w.inst records) w.mlir" in err
+    # While it runs, a line every HEARTBEAT_S seconds (SQLite's instrumenting
+    # was silent for minutes), and how long it took.
+    monkeypatch.setattr(pipeline, "HEARTBEAT_S", 0.05)
+    with pipeline.say_if_large(module, "sleeping on"):
+        import time
+        time.sleep(0.3)
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0].startswith("phaedrus: sleeping on w.mlir (0 MB of IR)")
+    assert any(re.fullmatch(r"phaedrus: sleeping on w\.mlir: still at it \(\d+ s\)", line)
+               for line in lines[1:-1]), lines
+    assert re.fullmatch(r"phaedrus: sleeping on w\.mlir: done in \d+ s", lines[-1])
 
 
 def test_ir_takes_each_sources_flags_from_a_compilation_database(tmp_path):
