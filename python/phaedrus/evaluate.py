@@ -54,8 +54,9 @@ MEANINGFUL_SPEEDUP = 0.02
 # LLVM's hot cutoff (ProfileSummaryCutoffHot): the hottest functions that
 # take 99% of the calls.
 HOT_CUTOFF = 0.99
-# How often a long step of several builds says how far it is.
-PROGRESS_NOTE_S = 30.0
+# How often a long step of several builds says how far it is (as long
+# steps of one build say they still run).
+PROGRESS_NOTE_S = pipeline.HEARTBEAT_S
 
 VARIANTS = {
     "plain": "-O2, no profile",
@@ -419,36 +420,41 @@ class Reuse:
         self._lock = threading.Lock()
 
     @functools.cached_property
-    def tools(self) -> list:
-        """What identifies the tools: Phaedrus's binaries and runtime (size
-        and modification time: a rebuild changes them), this driver's
-        sources and clang's version."""
-        stamps = []
-        for path in (phaedrus_tool("phaedrus-opt"), phaedrus_tool("phaedrus-translate"),
-                     runtime_library()):
+    def tool_stamps(self) -> dict:
+        """What identifies each tool, by name: Phaedrus's binaries and
+        runtime (size and modification time: a rebuild changes them), this
+        driver's sources and clang's version."""
+        stamps = {}
+        for name, path in (("phaedrus-opt", phaedrus_tool("phaedrus-opt")),
+                           ("phaedrus-translate", phaedrus_tool("phaedrus-translate")),
+                           ("libphaedrus_rt", runtime_library())):
             info = path.stat()
-            stamps.append([str(path), info.st_size, info.st_mtime_ns])
+            stamps[name] = [str(path), info.st_size, info.st_mtime_ns]
         here = Path(__file__).parent
-        stamps += [self.file_hash(here / name) for name in self.DRIVER_SOURCES]
-        stamps.append(run([llvm_tool("clang"), "--version"],
-                          what="clang --version").stdout.decode())
+        for name in self.DRIVER_SOURCES:
+            stamps[f"the driver's {name}"] = self.file_hash(here / name)
+        stamps["clang"] = run([llvm_tool("clang"), "--version"],
+                              what="clang --version").stdout.decode()
         return stamps
+
+    @property
+    def tools(self) -> list:
+        """The tools' stamps, as every step's key holds them."""
+        return list(self.tool_stamps.values())
 
     def tools_changed(self, workdir: Path) -> list:
         """The tools (by name) that differ from those of the earlier eval in
         `workdir` (none if there was none), and records this eval's."""
-        names = ["phaedrus-opt", "phaedrus-translate", "libphaedrus_rt",
-                 *(f"the driver's {name}" for name in self.DRIVER_SOURCES), "clang"]
         record = Path(workdir) / "tools.json"
         try:
             before = json.loads(record.read_text())
         except (OSError, ValueError):
             before = None
-        record.write_text(json.dumps(self.tools))
-        if not isinstance(before, list) or len(before) != len(self.tools):
+        record.write_text(json.dumps(self.tool_stamps))
+        if not isinstance(before, dict):
             return []
-        return [name for name, old, new in zip(names, before, self.tools)
-                if old != new]
+        return [name for name, stamp in self.tool_stamps.items()
+                if name in before and before[name] != stamp]
 
     @staticmethod
     def file_hash(path) -> str:

@@ -60,14 +60,22 @@ def llvm_tool(name: str) -> Path:
 MAX_QUOTED_LINE = 240
 
 
+def _quoted_lines(lines) -> list:
+    """The indexes of the source lines a tool's diagnostics quote in
+    `lines`: each is followed by its caret line (`^`, or `^~~~`)."""
+    return [i - 1 for i in range(1, len(lines))
+            if re.fullmatch(r"\s*\^~*\s*", lines[i])]
+
+
 def shorten_lines(text: str) -> str:
     """`text` with each quoted source line (one followed by a caret line) of
     more than MAX_QUOTED_LINE characters cut to its start and its length;
     messages stay whole."""
     lines = text.splitlines()
-    for i, line in enumerate(lines[:-1]):
-        if len(line) > MAX_QUOTED_LINE and re.fullmatch(r"\s*\^\s*", lines[i + 1]):
-            lines[i] = f"{line[:MAX_QUOTED_LINE - 40]} ... ({len(line)} characters)"
+    for i in _quoted_lines(lines):
+        if len(lines[i]) > MAX_QUOTED_LINE:
+            lines[i] = (f"{lines[i][:MAX_QUOTED_LINE - 40]} ... "
+                        f"({len(lines[i])} characters)")
     return "\n".join(lines)
 
 
@@ -78,10 +86,7 @@ def without_quoted_lines(text: str) -> str:
     signatures (600 characters each: 11 of them made most of a SQLite
     user's eval log). The file:line:column of each message stays."""
     lines = text.splitlines()
-    drop = set()
-    for i in range(1, len(lines)):
-        if re.fullmatch(r"\s*\^[~]*\s*", lines[i]):
-            drop.update((i - 1, i))
+    drop = {j for i in _quoted_lines(lines) for j in (i, i + 1)}
     return "\n".join(line for i, line in enumerate(lines) if i not in drop)
 
 

@@ -339,10 +339,11 @@ def test_an_eval_says_which_tools_changed_since_the_last_in_its_directory(tmp_pa
     assert first.tools_changed(tmp_path) == []  # no earlier eval
     assert evaluate.Reuse().tools_changed(tmp_path) == []  # the same tools
     rebuilt = evaluate.Reuse()
-    stamps = [list(t) if isinstance(t, list) else t for t in rebuilt.tools]
-    stamps[0][2] += 1  # phaedrus-opt's modification time
-    stamps[-1] = "clang version 99"
-    rebuilt.__dict__["tools"] = stamps
+    stamps = {k: list(t) if isinstance(t, list) else t
+              for k, t in rebuilt.tool_stamps.items()}
+    stamps["phaedrus-opt"][2] += 1  # its modification time
+    stamps["clang"] = "clang version 99"
+    rebuilt.__dict__["tool_stamps"] = stamps
     assert rebuilt.tools_changed(tmp_path) == ["phaedrus-opt", "clang"]
 
 
