@@ -1568,6 +1568,12 @@ def test_an_open_quote_or_a_directory_is_an_error_not_a_traceback(tmp_path):
     assert result.returncode == 1
     assert f"phaedrus train: error: {tmp_path} is a directory, not a phaedrus " \
         "corpus" in result.stderr
+    # Any other reason a file cannot be read (here a path through a file).
+    (tmp_path / "f.json").write_text("{}")
+    result = phaedrus("train", tmp_path / "f.json" / "c.json", "-o", tmp_path / "m.mlir")
+    assert result.returncode == 1
+    assert f"phaedrus train: error: cannot read {tmp_path / 'f.json' / 'c.json'}: " \
+        "Not a directory" in result.stderr, result.stderr
 
 
 def test_train_without_torch_says_which_python_to_use(tmp_path):
@@ -1610,16 +1616,33 @@ int main(int argc, char **argv) {
     puts("busy");
     return 3;
   }
-  /* A run recorded by the Phaedrus-instrumented build fails on n = 5. */
+  /* A run recorded by the Phaedrus-instrumented build fails on n = 5 and
+     prints something else on n = 6; on n = 7 the fourth run does (a
+     count of the runs kept in a file). */
   const char *trace = getenv("PHAEDRUS_TRACE");
-  int failed = n == 5 && trace && strcmp(trace, "off") != 0;
+  int traced = trace && strcmp(trace, "off") != 0;
+  int runs = 0;
+  if (n == 7) {
+    FILE *count = fopen("n7.count", "r");
+    if (count) {
+      if (fscanf(count, "%d", &runs) != 1)
+        runs = 0;
+      fclose(count);
+    }
+    count = fopen("n7.count", "w");
+    fprintf(count, "%d\n", ++runs);
+    fclose(count);
+  }
   work(n * 200000);
   usleep(300000);
   close(fd);
   unlink("prog.lock");
-  if (failed)
+  if (n == 5 && traced)
     return 4;
-  printf("%ld\n", n);
+  if ((n == 6 && traced) || runs == 4)
+    puts("other");
+  else
+    printf("%ld\n", n);
   return 0;
 }
 """
@@ -1667,6 +1690,19 @@ def test_eval_runs_a_held_out_input_once_at_a_time_and_checks_each_run(tmp_path)
     assert result.returncode == 1
     assert "n5: the run of the Phaedrus-instrumented build exited with 4 (the " \
         "plain build: 0)" in result.stderr, result.stderr
+    # ... so is one that prints something else, and a plain build that
+    # does not print the same on every run (its fourth run, after the
+    # oracle's and the measured ones).
+    for n, words in [(6, "n6: the run of the Phaedrus-instrumented build printed "
+                         "other output than the plain build's"),
+                     (7, "n7: the plain build's output or exit code differs from "
+                         "its own earlier run's")]:
+        other = dict(failing, argv=failing["argv"][:-1] + [str(n)])
+        (tmp_path / f"n{n}.input.json").write_text(json.dumps(other))
+        result = phaedrus("eval", *base, "--held-out", tmp_path / f"n{n}.input.json",
+                          cwd=tmp_path)
+        assert result.returncode == 1
+        assert words in result.stderr, result.stderr
 
 
 def test_remarks_of_a_prediction_leave_out_the_lines_they_quote():
