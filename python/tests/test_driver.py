@@ -1708,7 +1708,7 @@ def test_eval_runs_a_held_out_input_once_at_a_time_and_checks_each_run(tmp_path)
 def test_remarks_of_a_prediction_leave_out_the_lines_they_quote():
     """MLIR quotes the line of each diagnostic's location; on a module
     imported from LLVM IR that is a function's signature, 600 characters of
-    attributes, and a SQLite user's eval log was mostly 11 of them. The
+    attributes, and 11 of them were about half of a SQLite user's eval log. The
     driver keeps each message and its file:line:column."""
     from phaedrus.tools import without_quoted_lines
     signature = "  llvm.func internal @f() attributes {" + "x, " * 200 + "}"
