@@ -24,6 +24,7 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Process.h"
 #include <chrono>
@@ -456,53 +457,83 @@ static LogicalResult writeImported(OwningOpRef<Operation *> op,
   return success();
 }
 
+/// Whether the command line names one of `translations` (or asks for help
+/// or the version, or reads a response file, which LLVM expands later).
+/// mlir-translate's own message for a command line without one is LLVM's
+/// "must be specified at least once!", printed once per registered
+/// translation (LLVM checks a required option once per name it goes by).
+static bool namesTranslation(int argc, char **argv,
+                             llvm::ArrayRef<StringRef> translations) {
+  for (int i = 1; i < argc; ++i) {
+    StringRef arg = argv[i];
+    if (arg == "--")
+      break;
+    if (arg.starts_with("@"))
+      return true;
+    if (!arg.consume_front("-"))
+      continue;
+    arg.consume_front("-");
+    arg = arg.split('=').first;
+    if (llvm::is_contained(translations, arg) || arg.starts_with("help") ||
+        arg == "version" || arg == "h")
+      return true;
+  }
+  return false;
+}
+
 static int translateMain(int argc, char **argv) {
   mlir::phaedrus::addPhaedrusVersionPrinter();
   mlir::phaedrus::installOutOfMemoryHandler();
   mlir::phaedrus::hideLibraryOptions(
       {&translateCategory, &wppCategory, &sampleCategory});
+  // The names of the translations, as registered below.
+  std::vector<StringRef> translations;
+  auto name = [&](StringRef translation) {
+    translations.push_back(translation);
+    return translation;
+  };
   TranslateRegistration importWppRegistration(
-      "import-wpp",
+      name("import-wpp"),
       "Import a trace file written by libphaedrus_rt as phaedrus IR",
       [](const std::shared_ptr<llvm::SourceMgr> &sourceMgr, raw_ostream &os,
          MLIRContext *context) {
         return writeImported(importWppTranslation(sourceMgr, context), os);
       });
   TranslateRegistration importPackedRegistration(
-      "import-packed",
+      name("import-packed"),
       "Read a packed trace file (docs/PackedTrace.md) as phaedrus IR",
       [](const std::shared_ptr<llvm::SourceMgr> &sourceMgr, raw_ostream &os,
          MLIRContext *context) {
         return writeImported(importPackedTranslation(sourceMgr, context), os);
       });
   TranslateFromMLIRRegistration exportPackedRegistration(
-      "export-packed",
+      name("export-packed"),
       "Write the vocabularies, grammars and traces of a module as a packed "
       "trace file (compressed structure, entropy coded; docs/PackedTrace.md)",
       exportPackedTranslation, registerProgramDialects);
   TranslateRegistration packWppRegistration(
-      "pack-wpp",
+      name("pack-wpp"),
       "Pack a trace file written by libphaedrus_rt without importing it as "
       "IR: the packed trace file that --import-wpp, --phaedrus-call-groups "
       "(function granularity) and --export-packed make, byte for byte, in one "
       "command (the --import-wpp options apply; memory: --pack-keep-mib)",
       packWppTranslation);
   TranslateFromMLIRRegistration exportTokensRegistration(
-      "export-tokens",
+      name("export-tokens"),
       "Write every trace's expanded tokens as little-endian 32-bit words",
       exportTokens, registerProgramDialects);
   TranslateRegistration wppTraceCountsRegistration(
-      "wpp-trace-counts",
+      name("wpp-trace-counts"),
       "Count a trace file written by libphaedrus_rt and write the JSON of "
       "--export-trace-counts, in one pass without importing it as IR "
       "(the --import-wpp options apply)",
       wppTraceCountsTranslation);
   TranslateFromMLIRRegistration exportCounts(
-      "export-trace-counts",
+      name("export-trace-counts"),
       "Write each trace's length and function entry counts as JSON",
       exportTraceCounts, registerProgramDialects);
   TranslateFromMLIRRegistration exportSampleProfileRegistration(
-      "export-sample-profile",
+      name("export-sample-profile"),
       "Write the phaedrus profile attributes as an LLVM text sample profile "
       "(clang -fprofile-sample-use)",
       [](Operation *op, raw_ostream &os) {
@@ -510,10 +541,16 @@ static int translateMain(int argc, char **argv) {
       },
       registerProgramDialects);
   TranslateFromMLIRRegistration exportProfile(
-      "export-profile-json",
+      name("export-profile-json"),
       "Write the phaedrus profile attributes of a module as JSON",
       exportProfileJson, registerProgramDialects);
-  registerMLIRToLLVMIRTranslation();
+  name(registerMLIRToLLVMIRTranslation());
+  if (!namesTranslation(argc, argv, translations)) {
+    llvm::errs() << "phaedrus-translate: no translation given; name one: --"
+                 << llvm::join(translations, ", --")
+                 << " (--help says what each does)\n";
+    return 1;
+  }
   return failed(mlirTranslateMain(argc, argv, "Phaedrus translations\n"));
 }
 

@@ -117,9 +117,10 @@ static LogicalResult checkLowered(Operation *module) {
   return failure(failed);
 }
 
-void mlir::phaedrus::registerMLIRToLLVMIRTranslation() {
+llvm::StringRef mlir::phaedrus::registerMLIRToLLVMIRTranslation() {
+  static constexpr llvm::StringLiteral name = "mlir-to-llvmir";
   TranslateFromMLIRRegistration registration(
-      "mlir-to-llvmir",
+      name,
       "Translate an LLVM-dialect module to LLVM IR, with the lowered profile "
       "the LLVM dialect cannot hold (indirectbr weights, loop header weights)",
       [](Operation *op, raw_ostream &output) {
@@ -139,4 +140,5 @@ void mlir::phaedrus::registerMLIRToLLVMIRTranslation() {
         registerLLVMDialectTranslation(registry);
         registerPhaedrusDialectTranslation(registry);
       });
+  return name;
 }

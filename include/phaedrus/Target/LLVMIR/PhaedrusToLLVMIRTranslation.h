@@ -9,6 +9,8 @@
 #ifndef PHAEDRUS_TARGET_LLVMIR_PHAEDRUSTOLLVMIRTRANSLATION_H
 #define PHAEDRUS_TARGET_LLVMIR_PHAEDRUSTOLLVMIRTRANSLATION_H
 
+#include "llvm/ADT/StringRef.h"
+
 namespace mlir {
 class DialectRegistry;
 
@@ -21,7 +23,8 @@ void registerPhaedrusDialectTranslation(DialectRegistry &registry);
 /// --phaedrus-lower-profile made of a profile) to textual LLVM IR, like
 /// mlir-translate's translation of that name for the dialects a
 /// whole-program module from clang uses (llvm, builtin) plus phaedrus.
-void registerMLIRToLLVMIRTranslation();
+/// Returns the translation's name.
+llvm::StringRef registerMLIRToLLVMIRTranslation();
 
 } // namespace phaedrus
 } // namespace mlir
