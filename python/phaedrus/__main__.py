@@ -29,6 +29,7 @@ import shlex
 import signal
 import stat
 import sys
+import tempfile
 from pathlib import Path
 
 from . import __version__
@@ -81,6 +82,11 @@ CWD_HELP = ("the directory the run will run in: the files its arguments "
 C_SOURCE_SUFFIXES = (".h", ".hh", ".hpp", *pipeline.C_SUFFIXES, *pipeline.CXX_SUFFIXES)
 # Options whose value is compiler or linker flags, which start with '-'.
 FLAG_OPTIONS = ("--cflags", "--ldflags")
+
+
+# The attributes a profile in phaedrus' own form puts on a program's
+# functions and branches, which --phaedrus-lower-profile turns into LLVM's.
+PROFILE_ATTRIBUTES = [b"phaedrus.entry_count", b"phaedrus.branch_weights"]
 
 
 def is_instrumented(path) -> bool:
@@ -150,10 +156,25 @@ def cmd_compile(args):
     # recording runtime, which its link needs (without it: a link error
     # that blamed missing --ldflags for __phaedrus_record_slow).
     instrumented = is_instrumented(args.program)
-    pipeline.mlir_to_binary(args.program, args.output, ldflags,
-                            link_runtime=instrumented)
+    # A profile in phaedrus' own attributes ('phaedrus predict', or
+    # --phaedrus-trace-profile) is lowered first: stripping the phaedrus IR
+    # drops those attributes, and the binary was built without the profile
+    # and without a word.
+    unlowered = any(file_contains(args.program, PROFILE_ATTRIBUTES))
+    with tempfile.TemporaryDirectory(prefix="phaedrus-compile-") as tmp:
+        program = args.program
+        if unlowered:
+            log(f"{args.program} holds a profile that is not lowered yet: "
+                f"lowering it (phaedrus-opt --phaedrus-lower-profile) before "
+                f"compiling")
+            program = pipeline.lower_profile(args.program,
+                                             Path(tmp) / "lowered.mlir")
+        pipeline.mlir_to_binary(program, args.output, ldflags,
+                                link_runtime=instrumented,
+                                shown_as=str(args.program))
     log(f"wrote {args.output}" + (" (instrumented: it records a trace, "
-                                  "linked with the runtime)" if instrumented else ""))
+                                  "linked with the runtime)" if instrumented else
+                                  " (optimised with its profile)" if unlowered else ""))
 
 
 def cmd_run(args):
@@ -485,7 +506,6 @@ def cmd_predict(args):
 
 
 def cmd_build(args):
-    import tempfile
     ldflags = split_flags(args.ldflags, "--ldflags")
     with tempfile.TemporaryDirectory(prefix="phaedrus-build-") as tmp:
         predicted = Path(tmp) / "predicted.mlir"
@@ -513,7 +533,6 @@ def cmd_eval(args):
     check_module(args.program, plain=True)
     corpus = corpus_mod.load(args.corpus)
     inputs = [evaluate.load_input(p) for p in args.held_out]
-    import tempfile
     with tempfile.TemporaryDirectory(prefix="phaedrus-eval-") as tmp:
         evaluation = evaluate.Evaluation(
             args.program, args.model, corpus, args.workdir or tmp,
@@ -629,8 +648,11 @@ def main(argv=None):
     p.set_defaults(func=cmd_instrument)
 
     p = sub.add_parser("compile", help="build the binary of a module: the plain "
-                                       "one from 'phaedrus ir', or an instrumented "
-                                       "one (linked with the recording runtime)")
+                                       "one from 'phaedrus ir', an instrumented "
+                                       "one (linked with the recording runtime), "
+                                       "or one with a profile (from 'phaedrus "
+                                       "predict' or --phaedrus-trace-profile; "
+                                       "lowered first if it is not yet)")
     p.add_argument("program", help="LLVM-dialect module")
     p.add_argument("-o", "--output", required=True, help="binary")
     p.add_argument("--ldflags", default="", help="extra link flags")

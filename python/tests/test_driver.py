@@ -237,6 +237,15 @@ def test_corpus_train_predict_on_the_demo_program(tmp_path):
     pgo = subprocess.run([tmp_path / "w.pgo", tmp_path / "new.txt"], capture_output=True)
     plain = subprocess.run([tmp_path / "w.plain", tmp_path / "new.txt"], capture_output=True)
     assert pgo.returncode == 0 and pgo.stdout == plain.stdout
+    # compile of the predicted module lowers its profile first, where it
+    # stripped the profile with the phaedrus IR and said nothing: the same
+    # binary as build's, and not the plain one.
+    result = phaedrus("compile", tmp_path / "p.mlir", "-o", tmp_path / "p.bin")
+    assert result.returncode == 0, result.stderr
+    assert "holds a profile that is not lowered yet: lowering it" in result.stderr
+    assert "optimised with its profile" in result.stderr
+    assert (tmp_path / "p.bin").read_bytes() == (tmp_path / "w.pgo").read_bytes()
+    assert (tmp_path / "p.bin").read_bytes() != (tmp_path / "w.plain").read_bytes()
 
 
 def test_predicted_sample_profile_builds_the_sources(tmp_path):
