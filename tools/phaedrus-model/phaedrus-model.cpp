@@ -12,9 +12,12 @@
 #include "phaedrus/Featurize/Featurize.h"
 #include "ToolSupport.h"
 
+#include "mlir/Dialect/DLTI/DLTI.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/JSON.h"
@@ -96,20 +99,34 @@ int main(int argc, char **argv) {
       "  phaedrus-model MODEL --log-counts --descriptor-ids=...   (mlp)\n"
       "  phaedrus-model MODEL --bench=N --argv=...  time N predictions\n");
 
+  // What to do, before the model is read.
+  if (logitIds.empty() && !generate && !logCounts && !benchRepeats)
+    return fail("nothing to do: give --logits, --generate, --log-counts or "
+                "--bench");
+  if (!runArgv.empty() && !descriptorIds.empty())
+    return fail("--argv and --descriptor-ids both give the run's "
+                "descriptor: give one");
+
   MLIRContext context;
   // Diagnostics say file:line:col, as phaedrus-opt's do.
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  context.loadDialect<PhaedrusDialect>();
+  // (LLVM's and DLTI too: a program module given where the model belongs
+  // is then read, and said to hold no model, instead of failing on its
+  // first LLVM attribute.)
+  context.loadDialect<PhaedrusDialect, LLVM::LLVMDialect, DLTIDialect>();
   OwningOpRef<ModuleOp> module =
       parseModuleFile(modelPath, &context,
                       FileLineColLoc::get(&context, modelPath, 0, 0),
-                      "phaedrus-model");
+                      "phaedrus-model", kModelFileAdvice);
   if (!module)
     return fail("cannot read a model from '" + modelPath + "'");
   auto models = llvm::to_vector(module->getOps<ModelOp>());
   if (models.size() != 1)
-    return fail("'" + modelPath + "' must hold exactly one phaedrus.model");
+    return fail("'" + modelPath + "' must hold exactly one phaedrus.model, " +
+                "it holds " + Twine(models.size()) +
+                (models.empty() ? " ('phaedrus train' makes a model file)"
+                                : ""));
   FailureOr<std::unique_ptr<inference::Model>> model = loadModel(models.front());
   if (failed(model))
     return 1;
@@ -125,9 +142,12 @@ int main(int argc, char **argv) {
     if (!featurize::featurize(input, tokens, error))
       return fail(error);
     ids = (*model)->descriptorIds(tokens, unknown);
-    for (const std::string &token : unknown)
+    if (!unknown.empty())
       WithColor::warning(errs(), "phaedrus-model")
-          << "descriptor token never seen in training: " << token << "\n";
+          << unknown.size() << " of " << tokens.size()
+          << " descriptor tokens were never seen in training and are left "
+             "out: "
+          << llvm::join(unknown, ", ") << "\n";
     if (inputSize < 0)
       options.inputLog2Size = featurize::inputLog2Size(tokens);
   }

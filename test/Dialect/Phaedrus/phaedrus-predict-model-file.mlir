@@ -42,8 +42,19 @@
 // A corpus (JSON) where the model belongs.
 // RUN: echo '{"format": "phaedrus-corpus", "runs": []}' > %t.corpus.json
 // RUN: not phaedrus-opt %S/Inputs/predict-program.mlir '--phaedrus-predict=model-file=%t.corpus.json input={#phaedrus.input<argv = ["p"]>}' 2>&1 | FileCheck %s --check-prefix=JSON
-// JSON: error: phaedrus-predict: cannot read a model from '{{.*}}corpus.json' (line 1, column 1): expected operation name in quotes; it is JSON (a corpus?): 'phaedrus train' makes a model of a corpus
-// JSON-NOT: format
+// JSON: error: phaedrus-predict: '{{.*}}corpus.json' is JSON, not MLIR: a corpus ('phaedrus train' makes a model of it)
+// JSON-NOT: runs
+// The same for phaedrus-opt's own input, and for another of the project's
+// JSON files, on one line as a corpus is (the parser's error quoted it all).
+// RUN: not phaedrus-opt %t.corpus.json 2>&1 | FileCheck %s --check-prefix=JSONIN
+// JSONIN: error: '{{.*}}corpus.json' is JSON, not MLIR: a corpus ('phaedrus train' makes a model of it)
+// JSONIN-NOT: runs
+// RUN: printf '  {\n "format": "phaedrus-profile", "functions": []}' > %t.profile.json
+// RUN: not phaedrus-opt %t.profile.json 2>&1 | FileCheck %s --check-prefix=JSONPROF
+// JSONPROF: error: '{{.*}}profile.json' is JSON, not MLIR: a phaedrus-profile file
+// RUN: echo '{"a": 1}' > %t.other.json
+// RUN: not phaedrus-opt %t.other.json 2>&1 | FileCheck %s --check-prefix=JSONOTHER
+// JSONOTHER: error: '{{.*}}other.json' is JSON, not MLIR{{$}}
 
 // The input option must be a #phaedrus.input, and needs a model file.
 // RUN: not phaedrus-opt %S/Inputs/predict-program.mlir '--phaedrus-predict=model-file=%S/Inputs/predict-model.mlir input={"p"}' 2>&1 | FileCheck %s --check-prefix=BADINPUT

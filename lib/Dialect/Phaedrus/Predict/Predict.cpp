@@ -140,13 +140,8 @@ PhaedrusPredictPass::importModelFile(ModuleOp module, uint64_t fingerprint) {
     return mlir::emitError(fileLoc)
            << "phaedrus-predict: cannot read a model from '" << modelFile
            << "': " << buffer.getError().message();
-  // A corpus given where the model belongs.
-  StringRef hint;
-  if ((*buffer)->getBuffer().ltrim().starts_with("{"))
-    hint = "; it is JSON (a corpus?): 'phaedrus train' makes a model of a "
-           "corpus";
   if (failed(checkMlirFile((*buffer)->getBuffer(), modelFile, fileLoc,
-                              "phaedrus-predict")))
+                           "phaedrus-predict", kModelFileAdvice)))
     return failure();
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
@@ -172,7 +167,7 @@ PhaedrusPredictPass::importModelFile(ModuleOp module, uint64_t fingerprint) {
   if (!file) {
     return mlir::emitError(fileLoc)
            << "phaedrus-predict: cannot read a model from '" << modelFile
-           << "'" << why << hint;
+           << "'" << why;
   }
   auto models = llvm::to_vector(file->getOps<ModelOp>());
   if (models.size() != 1)

@@ -120,14 +120,48 @@ size_t mlir::phaedrus::lineOfUnterminatedString(StringRef text) {
   return inString ? text.take_front(start).count('\n') + 1 : 0;
 }
 
-std::string mlir::phaedrus::whyNotMlir(StringRef path, StringRef text) {
+/// The "format" a JSON file of the project names near its start
+/// ("phaedrus-corpus"), or an empty string.
+static StringRef jsonFormat(StringRef json) {
+  StringRef head = json.take_front(4096);
+  size_t key = head.find("\"format\"");
+  if (key == StringRef::npos)
+    return StringRef();
+  StringRef rest = head.drop_front(key + 8).ltrim();
+  if (!rest.consume_front(":"))
+    return StringRef();
+  rest = rest.ltrim();
+  if (!rest.consume_front("\""))
+    return StringRef();
+  StringRef format = rest.take_until([](char c) { return c == '"'; });
+  return format.starts_with("phaedrus-") && format.size() < 64 ? format
+                                                                : StringRef();
+}
+
+std::string mlir::phaedrus::whyNotMlir(StringRef path, StringRef text,
+                                       StringRef advice) {
+  // JSON (a corpus, a report): MLIR's parser would quote its first line,
+  // all of a corpus written on one. No MLIR text starts with '{' and a
+  // string ('{-#' opens file metadata).
+  if (StringRef start = text.ltrim(); start.consume_front("{") &&
+                                      start.ltrim().starts_with("\"")) {
+    StringRef format = jsonFormat(text);
+    std::string why = ("'" + path + "' is JSON, not MLIR").str();
+    if (format == "phaedrus-corpus")
+      why += ": a corpus ('phaedrus train' makes a model of it)";
+    else if (!format.empty())
+      why += (": a " + format + " file").str();
+    return why;
+  }
   if (text.starts_with(PHAEDRUS_TRACE_MAGIC))
-    return ("'" + path + "' is a trace file the runtime wrote, not MLIR: "
-            "import it with phaedrus-translate --import-wpp")
+    return ("'" + path + "' is a trace file the runtime wrote, not MLIR: " +
+            (advice.empty() ? "import it with phaedrus-translate --import-wpp"
+                            : advice))
         .str();
   if (text.starts_with(StringRef(kPackedTraceMagic, sizeof kPackedTraceMagic)))
-    return ("'" + path + "' is a packed trace file, not MLIR: read it with "
-            "phaedrus-translate --import-packed")
+    return ("'" + path + "' is a packed trace file, not MLIR: " +
+            (advice.empty() ? "read it with phaedrus-translate --import-packed"
+                            : advice))
         .str();
   if (size_t line = lineOfUnterminatedString(text))
     return ("'" + path + "' ends inside a string literal (line " +
@@ -139,8 +173,9 @@ std::string mlir::phaedrus::whyNotMlir(StringRef path, StringRef text) {
 }
 
 LogicalResult mlir::phaedrus::checkMlirFile(StringRef text, StringRef path,
-                                            Location loc, StringRef who) {
-  std::string why = whyNotMlir(path, text);
+                                            Location loc, StringRef who,
+                                            StringRef advice) {
+  std::string why = whyNotMlir(path, text, advice);
   if (why.empty())
     return success();
   return mlir::emitError(loc) << who << ": " << why;
@@ -149,14 +184,15 @@ LogicalResult mlir::phaedrus::checkMlirFile(StringRef text, StringRef path,
 OwningOpRef<ModuleOp> mlir::phaedrus::parseModuleFile(StringRef path,
                                                       MLIRContext *context,
                                                       Location loc,
-                                                      StringRef who) {
+                                                      StringRef who,
+                                                      StringRef advice) {
   auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(path);
   if (!buffer) {
     mlir::emitError(loc) << who << ": cannot open '" << path
                          << "': " << buffer.getError().message();
     return nullptr;
   }
-  if (failed(checkMlirFile((*buffer)->getBuffer(), path, loc, who)))
+  if (failed(checkMlirFile((*buffer)->getBuffer(), path, loc, who, advice)))
     return nullptr;
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());

@@ -7,6 +7,10 @@
 
 namespace mlir::phaedrus {
 
+/// What a tool that reads a model says to do when given a trace instead.
+inline constexpr llvm::StringLiteral kModelFileAdvice =
+    "a model file comes from 'phaedrus train'";
+
 /// Reads the kind, hyper-parameters, descriptor tokens and weights of `model`
 /// (weights from dense_resource blobs or dense literals) for lib/Inference.
 /// Emits an error on `model` when a weight has no data or is not f32.

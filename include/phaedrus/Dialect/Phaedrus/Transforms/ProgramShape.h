@@ -78,20 +78,26 @@ size_t lineOfUnterminatedString(StringRef text);
 
 /// Why `text`, the contents of `path`, cannot be MLIR, or an empty string:
 /// "'PATH' is a trace file the runtime wrote, not MLIR: ..." (or a packed
-/// trace), or "'PATH' ends inside a string literal (line L): the file was
+/// trace), "'PATH' is JSON, not MLIR" (naming a corpus or another of the
+/// project's formats), or "'PATH' ends inside a string literal (line L): the file was
 /// cut short (...)" (lineOfUnterminatedString).
-std::string whyNotMlir(StringRef path, StringRef text);
+/// `advice`, if given, replaces what the first two say to do with the file
+/// (import or read it), for a caller that wants another kind of file (a
+/// model: "a model file comes from 'phaedrus train'").
+std::string whyNotMlir(StringRef path, StringRef text,
+                       StringRef advice = StringRef());
 
 /// Parses the MLIR file `path`. Fails, with an error at `loc` naming `who`,
 /// if it cannot be read or cannot be MLIR (checkMlirFile); a
 /// parse error is MLIR's own diagnostic, and a null result.
 OwningOpRef<ModuleOp> parseModuleFile(StringRef path, MLIRContext *context,
-                                      Location loc, StringRef who);
+                                      Location loc, StringRef who,
+                                      StringRef advice = StringRef());
 
 /// Fails with an error at `loc` naming `who` where whyNotMlir has a
 /// reason.
 LogicalResult checkMlirFile(StringRef text, StringRef path, Location loc,
-                            StringRef who);
+                            StringRef who, StringRef advice = StringRef());
 
 /// Fails with a diagnostic naming `pass` unless `vocabularyFingerprint`
 /// (of vocabulary `name`, reported at `op`) is the program's.
