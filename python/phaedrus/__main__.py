@@ -36,7 +36,7 @@ from . import __version__
 from . import corpus as corpus_mod
 from . import pipeline
 from .tools import (ELF_KIND, MLIR_BYTECODE_KIND, RUNTIME_ENV, RUNTIME_REGISTER,
-                    ToolError, file_contains, file_kind, log, phaedrus_tool, run,
+                    ToolError, check_output, file_contains, file_kind, log, phaedrus_tool, run,
                     split_flags)
 
 
@@ -215,8 +215,7 @@ def cmd_run(args):
         log(f"warning: the program's first argument is {args.args[0]!r}, its "
             f"own name: 'phaedrus run' takes the arguments after '--' without "
             f"the program name (predict and build take the name first)")
-    trace = Path(args.output)
-    trace.parent.mkdir(parents=True, exist_ok=True)
+    trace = check_output(args.output, "trace file")
     if trace.exists():
         trace.unlink()
     # The input as the program gets it, before it can change it.
@@ -292,6 +291,8 @@ def cmd_run(args):
 
 
 def cmd_corpus(args):
+    # (Before the traces are counted, which takes minutes for long ones.)
+    check_output(args.output, "corpus")
     if args.sequences:
         try:
             Path(args.sequences).mkdir(parents=True, exist_ok=True)
@@ -531,6 +532,20 @@ def cmd_eval(args):
                         f"fewer give medians too noisy to compare")
     ldflags = split_flags(args.ldflags, "--ldflags")
     check_module(args.program, plain=True)
+    # The files written at the end, checked before the builds and timed
+    # rounds (minutes to hours) that they report.
+    check_output(args.output, "eval report")
+    plot = None
+    if args.plot:
+        # (matplotlib adds .png to a name without a suffix.)
+        plot = Path(args.plot)
+        if not plot.suffix:
+            plot = plot.with_name(plot.name + ".png")
+        check_output(plot, "plot")
+    if args.workdir and Path(args.workdir).exists() and \
+            not Path(args.workdir).is_dir():
+        raise ToolError(f"--workdir {args.workdir} is a file: give a "
+                        f"directory (made if missing)")
     corpus = corpus_mod.load(args.corpus)
     inputs = [evaluate.load_input(p) for p in args.held_out]
     with tempfile.TemporaryDirectory(prefix="phaedrus-eval-") as tmp:
@@ -540,10 +555,9 @@ def cmd_eval(args):
             pgo_input=args.pgo_input, reuse=not args.rebuild, clock=args.clock,
             instrumented=args.instrumented, cpu=args.cpu)
         result = evaluation.run(inputs)
-    Path(args.output).parent.mkdir(parents=True, exist_ok=True)
     Path(args.output).write_text(json.dumps(result, indent=1) + "\n")
-    if args.plot:
-        evaluate.plot(result, args.plot)
+    if plot:
+        evaluate.plot(result, plot)
     s = result["summary"]
 
     def f(x):
@@ -552,7 +566,7 @@ def cmd_eval(args):
     def within(key):
         interval = s[f"{key}_interval"]
         return f" [{f(interval[0])}, {f(interval[1])}]" if interval else ""
-    log(f"wrote {args.output}{' and ' + args.plot if args.plot else ''}: "
+    log(f"wrote {args.output}{f' and {plot}' if plot else ''}: "
         f"oracle recovery {f(s['oracle_recovery_mean'])}{within('oracle_recovery')}, "
         f"lowering recovery {f(s['lowering_recovery_mean'])}"
         f"{within('lowering_recovery')} (over {s['oracle_meaningful_count']} "

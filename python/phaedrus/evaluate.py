@@ -802,12 +802,6 @@ class Evaluation:
     # -- the whole evaluation ---------------------------------------------------
     def prepare(self):
         """The builds every held-out input shares."""
-        if self.given_instrumented:  # (the next lines say what records)
-            log(f"eval: building plain and clang-instrumented binaries of "
-                f"{self.program}")
-        else:
-            log(f"eval: building plain, clang-instrumented and {self.granularity}-"
-                f"instrumented binaries of {self.program}")
         if self.granularity == "function":
             log("eval: the corpus is of function-granularity traces, which weigh "
                 "only the branches their call sites' counts fix: overlap, hot "
@@ -829,6 +823,14 @@ class Evaluation:
                 f"the corpus was recorded from another build (fingerprint "
                 f"{self.corpus['fingerprint']}) than {self.program} "
                 f"({fingerprint})")
+        # (Said after the check: a user given the message above took the
+        # builds for done, minutes for nothing.)
+        if self.given_instrumented:  # (the next lines say what records)
+            log(f"eval: building plain and clang-instrumented binaries of "
+                f"{self.program}")
+        else:
+            log(f"eval: building plain, clang-instrumented and {self.granularity}-"
+                f"instrumented binaries of {self.program}")
         self.plain_ll = self.path("plain.ll")
         self.reuse.step("translate", [self.plain_ll], [self.program], [],
                         lambda: pipeline.mlir_to_llvm_ir(self.program, self.plain_ll))

@@ -311,6 +311,14 @@ def run_link(cmd, what):
                                                 e.stderr or "")))
         if not missing:
             raise
+        if "main" in missing:
+            # No library should give a program its main (libfl's does, for
+            # lex programs: the advice below suggested -lfl).
+            raise ToolError(f"{what} failed: the module defines no main "
+                            f"function: the source file that defines main "
+                            f"was not given to 'phaedrus ir' (or the module "
+                            f"is not a program's, such as an imported trace)",
+                            stderr=e.stderr)
         shown = ", ".join(missing[:8]) + (f" and {len(missing) - 8} more"
                                           if len(missing) > 8 else "")
         # C++ names, mangled or as the linker demangles them.

@@ -188,6 +188,33 @@ def read_json(path, name: str, what: str, advice=None):
         raise ToolError(f"{path} is not {what} (JSON): {e}")
 
 
+def check_output(path, what: str) -> Path:
+    """Refuses, before any work, an output file that cannot be written (a
+    directory; a directory that cannot hold it): "WHAT PATH is a directory:
+    give a file name", "cannot write WHAT PATH: why". Makes its parent
+    directories, and tries the file: opened to append, so a file that is
+    there is left as it is, and one made for the try removed again."""
+    path = Path(path)
+    if path.is_dir():
+        raise ToolError(f"{what} {path} is a directory: give a file name")
+    existed = path.exists()
+    ancestor = path.parent
+    while not ancestor.exists() and ancestor != ancestor.parent:
+        ancestor = ancestor.parent
+    if not ancestor.is_dir():
+        raise ToolError(f"cannot write {what} {path}: {ancestor} is not a "
+                        f"directory")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "ab"):
+            pass
+    except OSError as e:
+        raise ToolError(f"cannot write {what} {path}: {e.strerror or e}")
+    if not existed:
+        path.unlink(missing_ok=True)
+    return path
+
+
 def split_flags(text: str, option: str) -> list:
     """The words of a flags option (`--cflags`, `--ldflags`), split as a
     POSIX shell would; "OPTION ...: why" for a quote left open."""

@@ -753,7 +753,8 @@ def test_eval_errors(tmp_path):
                       "--workdir", tmp_path / "otherwd")
     assert result.returncode == 1
     assert "the corpus was recorded from another build" in result.stderr
-    # ... said before anything is built.
+    # ... said before anything is built, and without saying it builds.
+    assert "eval: building" not in result.stderr
     assert not (tmp_path / "otherwd" / "plain").exists()
     assert not (tmp_path / "otherwd" / "pgo-gen").exists()
     for r in [result]:
@@ -1583,6 +1584,56 @@ def test_an_open_quote_or_a_directory_is_an_error_not_a_traceback(tmp_path):
     assert result.returncode == 1
     assert f"phaedrus train: error: cannot read {tmp_path / 'f.json' / 'c.json'}: " \
         "Not a directory" in result.stderr, result.stderr
+
+
+def test_outputs_that_cannot_be_written_are_refused_before_the_work(tmp_path):
+    """Found by a new user's walk through the docs (2026-11-28): eval wrote
+    its report only after every build and timed round, and `-o results`
+    (a directory) or a path where no file can be made ended in a traceback
+    with the measurement lost; run and corpus stopped in a traceback too,
+    corpus after counting every trace. Each output is tried first."""
+    module = tmp_path / "p.mlir"
+    module.write_text("module {}\n")
+    adir = tmp_path / "adir"
+    adir.mkdir()
+    missing = tmp_path / "missing.json"  # no corpus, model or input: not read
+    eval_args = ["eval", module, "--model", missing, "--corpus", missing,
+                 "--held-out", missing]
+    (tmp_path / "afile").write_text("x")
+    for args, says in [
+            ([*eval_args, "-o", adir], f"eval report {adir} is a directory: give a file name"),
+            ([*eval_args, "-o", "/proc/phaedrus/e.json"],
+             "cannot write eval report /proc/phaedrus/e.json: "),
+            ([*eval_args, "-o", tmp_path / "e.json", "--plot", tmp_path / "afile" / "p.png"],
+             f"cannot write plot {tmp_path / 'afile' / 'p.png'}: {tmp_path / 'afile'} "
+             "is not a directory"),
+            ([*eval_args, "-o", tmp_path / "e.json", "--workdir", tmp_path / "afile"],
+             f"--workdir {tmp_path / 'afile'} is a file: give a directory"),
+            (["run", "/bin/true", "-o", adir, "--", "x"],
+             f"trace file {adir} is a directory: give a file name"),
+            (["corpus", missing, "-o", adir],
+             f"corpus {adir} is a directory: give a file name")]:
+        result = phaedrus(*args)
+        assert result.returncode == 1, args
+        assert says in result.stderr, result.stderr
+        assert "Traceback" not in result.stderr
+    # The try leaves nothing behind, and a file that is there as it was.
+    assert not (tmp_path / "e.json").exists()
+    assert (tmp_path / "afile").read_text() == "x"
+
+
+def test_a_module_without_main_is_not_blamed_on_a_library(tmp_path):
+    """A program's sources without the file that defines main: the link's
+    advice named the libraries that define the missing symbols, and for
+    main that was flex's libfl (--ldflags '-lfl')."""
+    source = tmp_path / "lib.c"
+    source.write_text("int twice(int x) { return 2 * x; }\n")
+    assert phaedrus("ir", source, "-o", tmp_path / "lib.mlir").returncode == 0
+    result = phaedrus("compile", tmp_path / "lib.mlir", "-o", tmp_path / "lib")
+    assert result.returncode == 1
+    assert "the module defines no main function: the source file that defines " \
+        "main was not given to 'phaedrus ir'" in result.stderr, result.stderr
+    assert "-lfl" not in result.stderr and "Traceback" not in result.stderr
 
 
 def test_train_without_torch_says_which_python_to_use(tmp_path):
