@@ -209,9 +209,11 @@ def cmd_run(args):
             "--stdin FILE, so that the run's description names it (in a "
             "loop that reads its list on standard input, --no-stdin says "
             "the input is the loop's)")
-    if args.args and args.args[0] in (binary.name, binary.stem,
-                                      binary.name.split(".")[0]) and \
-            not Path(args.args[0]).exists():
+    first = Path(args.args[0]) if args.args else None
+    if first and ((args.args[0] in (binary.name, binary.stem,
+                                    binary.name.split(".")[0]) and
+                   not first.exists()) or
+                  (first.is_file() and first.resolve() == binary.resolve())):
         log(f"warning: the program's first argument is {args.args[0]!r}, its "
             f"own name: 'phaedrus run' takes the arguments after '--' without "
             f"the program name (predict and build take the name first)")
@@ -287,7 +289,9 @@ def cmd_run(args):
                                          fingerprint=fingerprint)
         events = sum(t["events"] for t in counts["traces"])
         log(f"imported {events} events into {args.import_to}")
-    return code
+    # The program's own status, as a shell reports it: 128 + N for a
+    # program killed by signal N (139 for SIGSEGV, where -11 exited 245).
+    return 128 - code if code < 0 else code
 
 
 def cmd_corpus(args):
@@ -678,7 +682,10 @@ def main(argv=None):
                        description="Runs BINARY with ARGS, the arguments after "
                                    "'--' without the program name (predict "
                                    "and build take the name first), and "
-                                   "writes its trace and TRACE.input.json.")
+                                   "writes its trace and TRACE.input.json. "
+                                   "Exits with the program's status (128 + N "
+                                   "for a program killed by signal N, as a "
+                                   "shell gives it).")
     p.add_argument("binary", help="binary from 'phaedrus instrument'")
     p.add_argument("-o", "--output", required=True, help="trace file (.wpp)")
     p.add_argument("--stdin", help="file to feed on standard input")

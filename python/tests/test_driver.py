@@ -845,6 +845,8 @@ def test_mistakes_of_a_first_users_session(tmp_path):
                                 tmp_path / f"{name}.wpp", "--"))
     aborted, killed = results[-2:]
     assert "program was killed by SIGABRT" in aborted.stderr
+    # Its status as a shell gives it: 128 + the signal (was 256 - it).
+    assert (aborted.returncode, killed.returncode) == (128 + 6, 128 + 9)
     assert "keeps the crashing thread's events only up to its last call out " \
         "of the module" in aborted.stderr
     assert "program was killed by SIGKILL" in killed.stderr
@@ -867,6 +869,12 @@ def test_mistakes_of_a_first_users_session(tmp_path):
     results.append(phaedrus("run", tmp_path / "w.inst", "-o", tmp_path / "r.wpp",
                             "--", "w", tmp_path / "in.txt"))
     assert "the program's first argument is 'w', its own name" in results[-1].stderr
+    # ... and the binary's own path, which exists (it was then run on
+    # itself, without a word).
+    results.append(phaedrus("run", tmp_path / "w.inst", "-o", tmp_path / "r.wpp",
+                            "--", tmp_path / "w.inst", tmp_path / "in.txt"))
+    assert f"the program's first argument is '{tmp_path / 'w.inst'}', its own " \
+        "name" in results[-1].stderr
     # An instrumented module that does not exist (was a FileNotFoundError).
     results.append(phaedrus("corpus", tmp_path / "r.wpp", "-o", tmp_path / "c.json",
                             "--program", tmp_path / "absent.inst.mlir"))
