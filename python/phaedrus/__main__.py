@@ -321,6 +321,14 @@ def cmd_corpus(args):
             f"bytes packed ({4 * events} bytes as 32-bit tokens)")
 
 
+# The options of `train` that some kinds of model use and others not (None
+# in the parser, so that given or not can be told; TrainConfig's defaults).
+TRAIN_OPTION_KINDS = {"--hidden-size": ("lstm", "mlp"),
+                      "--embedding-dim": ("lstm",), "--num-layers": ("lstm",),
+                      "--blend-floor": ("retrieval",),
+                      "--validation": ("lstm", "mlp")}
+
+
 def cmd_train(args):
     try:
         from . import model as model_mod
@@ -331,6 +339,17 @@ def cmd_train(args):
                         f"({sys.executable}) does not have: run the driver "
                         f"with Debian's /usr/bin/python3 and python3-torch "
                         f"(./scripts/setup.sh installs them)")
+    # Options of other kinds, given: said, not silently ignored (a user's
+    # --validation of a run the corpus lacks passed for a retrieval model).
+    for option, kinds in TRAIN_OPTION_KINDS.items():
+        if getattr(args, option.lstrip("-").replace("-", "_")) is not None \
+                and args.kind not in kinds:
+            article = "a" if args.kind == "retrieval" else "an"
+            log(f"warning: {option} applies to {' and '.join(kinds)} models "
+                f"only: {article} {args.kind} model does not use it")
+    for option in ("hidden_size", "embedding_dim", "num_layers"):
+        if getattr(args, option) is None:
+            setattr(args, option, getattr(model_mod.TrainConfig, option))
     corpus = corpus_mod.load(args.corpus)
     corpus_mod.check_featurizer(corpus, args.corpus)
     for warning in corpus_mod.alike_runs_of_other_sizes(corpus):
@@ -744,13 +763,13 @@ def main(argv=None):
                         "validation loss (default 30)")
     p.add_argument("--learning-rate", type=positive_float, default=1e-2,
                    help="Adam's step size (default 0.01)")
-    p.add_argument("--hidden-size", type=at_least(1), default=128,
+    p.add_argument("--hidden-size", type=at_least(1), default=None,
                    help="lstm: its state size; mlp: its hidden layer "
                         "(default 128; a retrieval model has one unit per "
                         "training run)")
-    p.add_argument("--embedding-dim", type=at_least(1), default=64,
+    p.add_argument("--embedding-dim", type=at_least(1), default=None,
                    help="lstm: the size of its token embeddings (default 64)")
-    p.add_argument("--num-layers", type=at_least(1), default=1,
+    p.add_argument("--num-layers", type=at_least(1), default=None,
                    help="lstm: stacked layers (default 1)")
     p.add_argument("--blend-floor", type=weight_below_one,
                    default=None,

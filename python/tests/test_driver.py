@@ -207,9 +207,12 @@ def test_corpus_train_predict_on_the_demo_program(tmp_path):
                      for ir in (unpacked, imported))
         assert got == want and len(got) == 4 * run["events"]
     result = phaedrus("train", tmp_path / "corpus.json", "-o", tmp_path / "m.mlir",
-                      "--kind", "mlp", "--epochs", "50")
+                      "--kind", "mlp", "--epochs", "50", "--blend-floor", "0.1")
     assert result.returncode == 0, result.stderr
     assert "mlp model" in result.stderr
+    # An option of another kind of model is said to go unused.
+    assert "warning: --blend-floor applies to retrieval models only: an mlp " \
+        "model does not use it" in result.stderr
     # Three runs, none held out: the message says what its loss is not.
     assert "no runs held out for validation" in result.stderr
     result = phaedrus("predict", tmp_path / "w.mlir", "--model", tmp_path / "m.mlir",
