@@ -4,8 +4,14 @@
 file(READ "${TRANSFORMS}" transforms)
 file(READ "${PREDICT}" predict)
 # Each generated page starts with the generator's comment; the second
-# page's goes.
+# page's goes. After the first's, a note on the statistics every pass lists
+# (a user took the empty report for a bug).
 string(REGEX REPLACE "^<!--[^\n]*-->\n" "" predict "${predict}")
+string(REGEX REPLACE "^(<!--[^\n]*-->\n)" "\\1
+The statistics each pass lists below count with an LLVM built with them:
+Debian's LLVM 22 is not (`-mlir-pass-statistics` prints an empty report;
+docs/architecture.md).
+" transforms "${transforms}")
 file(WRITE "${OUT}" "${transforms}
 ## In the PhaedrusPredict library
 
