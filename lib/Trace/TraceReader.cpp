@@ -1,6 +1,7 @@
 //===- TraceReader.cpp - Reading phaedrus trace files ---------------------===//
 
 #include "phaedrus/Trace/TraceReader.h"
+#include "phaedrus/Formats.h"
 
 #include <zstd.h>
 
@@ -88,6 +89,11 @@ ReadStatus mlir::phaedrus::trace::readTrace(const char *data, size_t size,
     status.problem = message;
     return status;
   };
+  if (size >= sizeof kPackedTraceMagic &&
+      std::memcmp(data, kPackedTraceMagic, sizeof kPackedTraceMagic) == 0)
+    return fail(true, "not a trace file the runtime wrote: it is a packed "
+                      "trace file (phaedrus-translate --import-packed reads "
+                      "it)");
   if (size < PHAEDRUS_TRACE_MAGIC_SIZE ||
       std::memcmp(data, PHAEDRUS_TRACE_MAGIC, PHAEDRUS_TRACE_MAGIC_SIZE) != 0)
     return fail(true, "not a phaedrus trace: the file does not start with the "

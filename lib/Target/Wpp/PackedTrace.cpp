@@ -1574,6 +1574,11 @@ OwningOpRef<ModuleOp> mlir::phaedrus::importPacked(StringRef bytes,
   auto error = [&]() {
     return emitError(loc) << "phaedrus-translate: ";
   };
+  if (bytes.starts_with(PHAEDRUS_TRACE_MAGIC)) {
+    error() << "not a packed trace: it is a trace file the runtime wrote "
+               "(--import-wpp reads it, --pack-wpp packs it)";
+    return nullptr;
+  }
   if (bytes.size() < 4 || std::memcmp(bytes.data(), kPackedTraceMagic, 4) != 0) {
     error() << "not a packed trace (it does not start with 'PHPK')";
     return nullptr;
