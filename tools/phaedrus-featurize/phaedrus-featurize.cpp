@@ -41,8 +41,39 @@ static cl::opt<bool> printVersion(
 static cl::list<std::string> runArgv(cl::Positional, cl::ZeroOrMore,
                                      cl::desc("<program> [arguments...]"));
 
+/// The first option of the run's command line given without '--' before
+/// it (`phaedrus-featurize bzip2 -9`), which LLVM would read as this tool's
+/// own and refuse as unknown; empty if none.
+static StringRef runOptionWithoutDashes(int argc, char **argv) {
+  bool inRun = false;
+  for (int i = 1; i < argc; ++i) {
+    StringRef arg = argv[i];
+    if (arg == "--")
+      return StringRef();
+    if (!arg.starts_with("-")) {
+      inRun = true;
+      continue;
+    }
+    if (inRun)
+      return arg;
+    // This tool's options that take a value as the next argument.
+    StringRef name = arg.ltrim('-');
+    if (!name.contains('=') &&
+        (name == "stdin" || name == "cwd" || name == "locale"))
+      ++i;
+  }
+  return StringRef();
+}
+
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
+  if (StringRef option = runOptionWithoutDashes(argc, argv); !option.empty()) {
+    WithColor::error(errs(), "phaedrus-featurize")
+        << "'" << option << "' follows the program's name: pass the program "
+           "and its arguments after '--' (phaedrus-featurize [options] -- "
+           "PROGRAM ARGS...), or they are read as phaedrus-featurize's own\n";
+    return 1;
+  }
   mlir::phaedrus::parseToolCommandLine(
       argc, argv, category,
       "Phaedrus input featurizer\n\n"
