@@ -321,6 +321,15 @@ def cmd_corpus(args):
             f"bytes packed ({4 * events} bytes as 32-bit tokens)")
 
 
+# What predict and build say of the command line they take.
+FUTURE_RUN_HELP = ("The run is the command line after '--', the program's name "
+                   "first (as it will be typed; 'phaedrus run' takes the "
+                   "arguments without it), with the files its arguments name "
+                   "as they are now (--cwd: where the run will start) and "
+                   "--stdin the file it will read on standard input; it is "
+                   "not run. {what}.")
+
+
 # The options of `train` that some kinds of model use and others not (None
 # in the parser, so that given or not can be told; TrainConfig's defaults).
 TRAIN_OPTION_KINDS = {"--hidden-size": ("lstm", "mlp"),
@@ -786,8 +795,12 @@ def main(argv=None):
     p = sub.add_parser("predict", help="predict the profile of a run that has "
                                        "not happened and attach it to the "
                                        "program",
-                       usage="phaedrus predict PROGRAM --model MODEL -o OUT "
-                             "[--stdin FILE] [--cwd DIR] -- PROGRAM-NAME ARGS...")
+                       usage="phaedrus predict [-h] PROGRAM --model MODEL -o OUT "
+                             "[--stdin FILE] [--cwd DIR] -- PROGRAM-NAME ARGS...",
+                       description=FUTURE_RUN_HELP.format(
+                           what="Predicts the profile of that run with MODEL "
+                                "and writes PROGRAM annotated with it to OUT "
+                                "('phaedrus compile OUT' builds it)"))
     p.add_argument("program", help="plain LLVM-dialect module (phaedrus ir)")
     p.add_argument("--model", required=True, help="model from 'phaedrus train'")
     p.add_argument("-o", "--output", required=True,
@@ -810,8 +823,11 @@ def main(argv=None):
 
     p = sub.add_parser("build", help="build a binary optimised with the "
                                      "profile predicted for one future run",
-                       usage="phaedrus build PROGRAM --model MODEL -o BINARY "
-                             "[--stdin FILE] [--cwd DIR] -- PROGRAM-NAME ARGS...")
+                       usage="phaedrus build [-h] PROGRAM --model MODEL -o BINARY "
+                             "[--stdin FILE] [--cwd DIR] -- PROGRAM-NAME ARGS...",
+                       description=FUTURE_RUN_HELP.format(
+                           what="Predicts the profile of that run with MODEL, "
+                                "lowers it and builds BINARY optimised with it"))
     p.add_argument("program", help="plain LLVM-dialect module (phaedrus ir)")
     p.add_argument("--model", required=True, help="model from 'phaedrus train'")
     p.add_argument("-o", "--output", required=True, help="binary")

@@ -96,8 +96,11 @@ int main(int argc, char **argv) {
       "Runs a phaedrus model (from phaedrus train) with oneDNN\n\n"
       "  phaedrus-model MODEL --logits=1,5,9        logits after each id (lstm)\n"
       "  phaedrus-model MODEL --generate [--seed N] --descriptor-ids=... | --argv=...\n"
-      "  phaedrus-model MODEL --log-counts --descriptor-ids=...   (mlp)\n"
-      "  phaedrus-model MODEL --bench=N --argv=...  time N predictions\n");
+      "  phaedrus-model MODEL --log-counts --descriptor-ids=... | --argv=...\n"
+      "                                   (mlp, retrieval)\n"
+      "  phaedrus-model MODEL --bench=N --argv=...  time N predictions\n"
+      "A run given by --argv=PROG,ARG,... may add --stdin FILE; a size law's\n"
+      "input size comes from its files, or from --input-log2-size.\n");
 
   // What to do, before the model is read.
   if (logitIds.empty() && !generate && !logCounts && !benchRepeats)

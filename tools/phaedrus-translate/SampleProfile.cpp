@@ -218,6 +218,12 @@ StringRef unsuffixed(StringRef name) {
 }
 } // namespace
 
+Location mlir::phaedrus::moduleFileLoc(Operation *module) {
+  if (auto file = dyn_cast<FileLineColLoc>(module->getLoc()))
+    return FileLineColLoc::get(file.getFilename(), 0, 0);
+  return module->getLoc();
+}
+
 LogicalResult mlir::phaedrus::exportSampleProfile(Operation *module,
                                                   raw_ostream &os,
                                                   bool discriminators) {
@@ -320,11 +326,7 @@ LogicalResult mlir::phaedrus::exportSampleProfile(Operation *module,
       os << ": " << samples << "\n";
     }
   }
-  // (Diagnostics about the whole module go to the file, not the module op:
-  // its line is all the module's attributes.)
-  Location fileLoc = module->getLoc();
-  if (auto file = dyn_cast<FileLineColLoc>(fileLoc))
-    fileLoc = FileLineColLoc::get(file.getFilename(), 0, 0);
+  Location fileLoc = moduleFileLoc(module);
   // An empty file is no sample profile: clang would refuse it ("Unrecognized
   // sample profile encoding format"), far from here.
   if (!failedAny && !profiled) {

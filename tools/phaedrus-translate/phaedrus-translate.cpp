@@ -59,6 +59,14 @@ static LogicalResult exportProfileJson(Operation *op, raw_ostream &os) {
     if (nested->hasAttr(PhaedrusDialect::getBranchWeightsAttrName()))
       ++branches;
   });
+  // (Valid JSON all the same: a profile of no functions.)
+  if (functions.empty())
+    mlir::emitWarning(moduleFileLoc(op))
+        << "phaedrus-translate: no function has a phaedrus.entry_count, so "
+           "the profile is empty: annotate the program with "
+           "--phaedrus-trace-profile or --phaedrus-predict first "
+           "(--phaedrus-lower-profile turns the counts into LLVM's own: "
+           "export before lowering)";
   llvm::json::Object root{{"format", "phaedrus-profile"},
                           {"version", 1},
                           {"functions", std::move(functions)},
@@ -213,13 +221,17 @@ static llvm::cl::opt<bool> sampleDiscriminators(
                    "hottest block, for builds without that flag"),
     llvm::cl::init(true), llvm::cl::cat(sampleCategory));
 
-static llvm::cl::OptionCategory wppCategory("--import-wpp options");
+// (--help shows no defaults: each description says its own.)
+static llvm::cl::OptionCategory
+    wppCategory("--import-wpp, --pack-wpp and --wpp-trace-counts options");
 static llvm::cl::opt<std::string>
-    wppName("wpp-name", llvm::cl::desc("Symbol name of the imported trace"),
+    wppName("wpp-name", llvm::cl::desc("Symbol name of the imported trace (default run; a "
+                          "process's thread k is NAME_tk)"),
             llvm::cl::init("run"), llvm::cl::cat(wppCategory));
 static llvm::cl::opt<uint64_t> wppFingerprint(
     "wpp-fingerprint",
-    llvm::cl::desc("Refuse a trace whose module fingerprint is not this one"),
+    llvm::cl::desc("Refuse a trace whose module fingerprint is not this one "
+                   "(default 0: any)"),
     llvm::cl::init(0), llvm::cl::cat(wppCategory));
 static llvm::cl::opt<bool> wppKeepPrefix(
     "wpp-keep-prefix",
@@ -229,19 +241,22 @@ static llvm::cl::opt<uint64_t> wppMinRepeatTokens(
     "wpp-min-repeat-tokens",
     llvm::cl::desc("Write a repeat that stands for fewer tokens than this as "
                    "its tokens on import (fewer ops, the same trace; 33 is "
-                   "what --export-packed keeps as tokens)"),
+                   "what --export-packed keeps as tokens; default 0)"),
     llvm::cl::init(0), llvm::cl::cat(wppCategory));
 static llvm::cl::opt<unsigned> wppMaxPeriod(
     "wpp-max-period",
     llvm::cl::desc("Longest block of items folded into a repeat on import "
-                   "wherever it repeats"),
+                   "wherever it repeats (default 8)"),
     llvm::cl::init(8), llvm::cl::cat(wppCategory));
+static_assert(trace::RepeatFolder::kDefaultLongPeriod == 2048,
+              "--wpp-long-period's description gives its default");
 static llvm::cl::opt<unsigned> wppLongPeriod(
     "wpp-long-period",
     llvm::cl::desc("Longest block of items folded into a repeat on import "
                    "where a hash of its last items finds it, when it has "
                    "at least 32 items and occurs three times in a row (an "
-                   "interpreter's loop; at most 2730; 0: none)"),
+                   "interpreter's loop; at most 2730; 0: none; default "
+                   "2048)"),
     llvm::cl::init(trace::RepeatFolder::kDefaultLongPeriod),
     llvm::cl::cat(wppCategory));
 
