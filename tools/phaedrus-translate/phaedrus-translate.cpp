@@ -566,7 +566,14 @@ static int translateMain(int argc, char **argv) {
                  << " (--help says what each does)\n";
     return 1;
   }
-  return failed(mlirTranslateMain(argc, argv, "Phaedrus translations\n"));
+  return failed(mlirTranslateMain(
+      argc, argv,
+      "Phaedrus translations\n\n"
+      "Translations given together run in the order given, each reading what\n"
+      "the one before wrote (--import-wpp --export-packed run.wpp packs a\n"
+      "path trace as --pack-wpp does; a function trace without its call\n"
+      "groups): a translation that writes JSON, tokens or LLVM IR ends such\n"
+      "a chain.\n"));
 }
 
 int main(int argc, char **argv) {
