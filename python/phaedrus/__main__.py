@@ -36,8 +36,8 @@ from . import __version__
 from . import corpus as corpus_mod
 from . import pipeline
 from .tools import (ELF_KIND, MLIR_BYTECODE_KIND, RUNTIME_ENV, RUNTIME_REGISTER,
-                    ToolError, check_output, file_contains, file_kind, log, phaedrus_tool, run,
-                    split_flags)
+                    ToolError, check_output, file_contains, file_kind, log,
+                    phaedrus_tool, run, split_flags)
 
 
 def at_least(minimum):

@@ -823,8 +823,8 @@ class Evaluation:
                 f"the corpus was recorded from another build (fingerprint "
                 f"{self.corpus['fingerprint']}) than {self.program} "
                 f"({fingerprint})")
-        # (Said after the check: a user given the message above took the
-        # builds for done, minutes for nothing.)
+        # (Said after the check: said before it, a user read the refusal
+        # as coming after minutes of builds.)
         if self.given_instrumented:  # (the next lines say what records)
             log(f"eval: building plain and clang-instrumented binaries of "
                 f"{self.program}")

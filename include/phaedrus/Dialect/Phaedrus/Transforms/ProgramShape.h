@@ -79,9 +79,9 @@ size_t lineOfUnterminatedString(StringRef text);
 /// Why `text`, the contents of `path`, cannot be MLIR, or an empty string:
 /// "'PATH' is a trace file the runtime wrote, not MLIR: ..." (or a packed
 /// trace), "'PATH' is JSON, not MLIR" (naming a corpus or another of the
-/// project's formats), or "'PATH' ends inside a string literal (line L): the file was
-/// cut short (...)" (lineOfUnterminatedString).
-/// `advice`, if given, replaces what the first two say to do with the file
+/// project's formats), or "'PATH' ends inside a string literal (line L):
+/// the file was cut short (...)" (lineOfUnterminatedString). `advice`, if
+/// given, replaces what the first two say to do with the file
 /// (import or read it), for a caller that wants another kind of file (a
 /// model: "a model file comes from 'phaedrus train'").
 std::string whyNotMlir(StringRef path, StringRef text,
