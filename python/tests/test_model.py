@@ -408,7 +408,9 @@ def test_phaedrus_model_errors(tmp_path):
     program.write_text("llvm.func @f() {\n  llvm.return\n}\n")
     result = run_model(program, "--generate", check=False)
     assert result.returncode == 1
-    assert "cannot read a model from" in result.stderr
+    # (Read, the LLVM dialect being loaded, and said to hold no model.)
+    assert "must hold exactly one phaedrus.model, it holds 0 ('phaedrus " \
+        "train' makes a model file)" in result.stderr
     result = run_model(path, "--generate", "--argv=p", "--stdin=" + str(tmp_path / "absent"),
                        check=False)
     assert result.returncode == 1
