@@ -17,6 +17,7 @@
 
 #include "phaedrus/Dialect/Phaedrus/Flow/FlowRepair.h"
 #include "phaedrus/Dialect/Phaedrus/IR/PhaedrusOps.h"
+#include "phaedrus/Dialect/Phaedrus/Transforms/ProgramShape.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -218,12 +219,6 @@ StringRef unsuffixed(StringRef name) {
 }
 } // namespace
 
-Location mlir::phaedrus::moduleFileLoc(Operation *module) {
-  if (auto file = dyn_cast<FileLineColLoc>(module->getLoc()))
-    return FileLineColLoc::get(file.getFilename(), 0, 0);
-  return module->getLoc();
-}
-
 LogicalResult mlir::phaedrus::exportSampleProfile(Operation *module,
                                                   raw_ostream &os,
                                                   bool discriminators) {
@@ -326,7 +321,7 @@ LogicalResult mlir::phaedrus::exportSampleProfile(Operation *module,
       os << ": " << samples << "\n";
     }
   }
-  Location fileLoc = moduleFileLoc(module);
+  Location fileLoc = wholeModuleLoc(module);
   // An empty file is no sample profile: clang would refuse it ("Unrecognized
   // sample profile encoding format"), far from here.
   if (!failedAny && !profiled) {

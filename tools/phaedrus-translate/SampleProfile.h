@@ -14,10 +14,6 @@ namespace mlir::phaedrus {
 LogicalResult exportSampleProfile(Operation *module, raw_ostream &os,
                                   bool discriminators);
 
-/// Where diagnostics about a whole module go: its file, at line 0, not the
-/// module op (whose line, all the module's attributes, would be quoted).
-Location moduleFileLoc(Operation *module);
-
 } // namespace mlir::phaedrus
 
 #endif // PHAEDRUS_TOOLS_TRANSLATE_SAMPLEPROFILE_H

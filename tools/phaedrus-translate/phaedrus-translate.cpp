@@ -7,6 +7,7 @@
 
 #include "phaedrus/Dialect/Phaedrus/IR/PhaedrusOps.h"
 #include "phaedrus/Dialect/Phaedrus/IR/TraceWalk.h"
+#include "phaedrus/Dialect/Phaedrus/Transforms/ProgramShape.h"
 #include "phaedrus/Target/LLVMIR/PhaedrusToLLVMIRTranslation.h"
 #include "phaedrus/Target/Wpp/ImportWpp.h"
 #include "phaedrus/Target/Wpp/PackedTrace.h"
@@ -61,7 +62,7 @@ static LogicalResult exportProfileJson(Operation *op, raw_ostream &os) {
   });
   // (Valid JSON all the same: a profile of no functions.)
   if (functions.empty())
-    mlir::emitWarning(moduleFileLoc(op))
+    mlir::emitWarning(wholeModuleLoc(op))
         << "phaedrus-translate: no function has a phaedrus.entry_count, so "
            "the profile is empty: annotate the program with "
            "--phaedrus-trace-profile or --phaedrus-predict first "

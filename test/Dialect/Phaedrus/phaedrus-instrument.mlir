@@ -130,23 +130,6 @@ llvm.func @setup() {
 
 // -----
 
-// expected-error @below {{phaedrus-instrument: the module is already instrumented (it declares __phaedrus_site)}}
-module {
-  llvm.mlir.global external thread_local @__phaedrus_site() : i32
-  llvm.func @f() {
-    llvm.return
-  }
-}
-
-// -----
-
-// expected-error @below {{phaedrus-instrument: the module defines no function to instrument}}
-module {
-  llvm.func @only_a_declaration()
-}
-
-// -----
-
 // An internal function entered only by direct calls: the caller records the
 // call-site token (id 3: @main[0] -> @helper) inline before the call, and
 // @helper records nothing. @cb is internal but address-taken, so it keeps

@@ -166,16 +166,6 @@ phaedrus.predict @m input(#phaedrus.input<argv = ["p"], stdin = "no/such/file">)
 
 // -----
 
-// Nothing to predict is an error, not a silent no-op.
-// expected-error @below {{phaedrus-predict: the module has no phaedrus.predict op (give model-file and input, or add one)}}
-module {
-  llvm.func @f0() {
-    llvm.return
-  }
-}
-
-// -----
-
 // Weights must be f32, as lib/Inference computes in f32.
 llvm.func @f0() {
   llvm.return

@@ -112,15 +112,6 @@ llvm.func @f() {
 
 // -----
 
-// expected-error @below {{phaedrus-trace-profile: the module has no trace}}
-module {
-  llvm.func @f() {
-    llvm.return
-  }
-}
-
-// -----
-
 // A trace in the module is of this program's build, as a trace file must be:
 // one of another build (fingerprint 5) would attach its counts wherever its
 // ids happen to exist here.

@@ -570,7 +570,7 @@ void PhaedrusPredictPass::runOnOperation() {
   ProgramShape shape = analyzeProgram(module);
   uint64_t fingerprint = shape.fingerprint;
   if (!(maxShapeDisagreement >= 0.0)) {
-    module.emitError() << "phaedrus-predict: max-shape-disagreement must be "
+    mlir::emitError(wholeModuleLoc(module)) << "phaedrus-predict: max-shape-disagreement must be "
                           "0 or more (a distance from 0 to 1; 1 keeps every "
                           "function's branch weights), got "
                        << llvm::formatv("{0}", maxShapeDisagreement.getValue()).str();
@@ -585,7 +585,7 @@ void PhaedrusPredictPass::runOnOperation() {
       Attribute parsed = parseAttribute(input, context);
       auto descriptor = dyn_cast_or_null<InputDescriptorAttr>(parsed);
       if (!descriptor) {
-        module.emitError() << "phaedrus-predict: input must be a "
+        mlir::emitError(wholeModuleLoc(module)) << "phaedrus-predict: input must be a "
                               "#phaedrus.input<...> attribute, got '"
                            << input << "'";
         return signalPassFailure();
@@ -597,13 +597,13 @@ void PhaedrusPredictPass::runOnOperation() {
                         FlatSymbolRefAttr::get(*modelName), descriptor);
     }
   } else if (!input.empty()) {
-    module.emitError("phaedrus-predict: input needs a model-file");
+    mlir::emitError(wholeModuleLoc(module), "phaedrus-predict: input needs a model-file");
     return signalPassFailure();
   }
 
   auto predictOps = llvm::to_vector(module.getOps<PredictOp>());
   if (predictOps.empty()) {
-    module.emitError("phaedrus-predict: the module has no phaedrus.predict "
+    mlir::emitError(wholeModuleLoc(module), "phaedrus-predict: the module has no phaedrus.predict "
                      "op (give model-file and input, or add one)");
     return signalPassFailure();
   }

@@ -75,7 +75,7 @@ struct PhaedrusAugmentPass
         else if (name == "resample")
           doResample = true;
         else
-          return module.emitError()
+          return mlir::emitError(wholeModuleLoc(module))
                  << kPass << ": unknown transform '" << name
                  << "' (the transforms are splice, drop-leaves, resample)";
       }
@@ -83,7 +83,7 @@ struct PhaedrusAugmentPass
     auto rate = [&](double value, StringRef name) -> LogicalResult {
       if (value >= 0 && value <= 1)
         return success();
-      return module.emitError() << kPass << ": " << name << " is "
+      return mlir::emitError(wholeModuleLoc(module)) << kPass << ": " << name << " is "
                                 << llvm::formatv("{0}", value).str()
                                 << "; it is a probability, from 0 to 1";
     };
@@ -91,13 +91,13 @@ struct PhaedrusAugmentPass
         failed(rate(dropRate, "drop-rate")))
       return failure();
     if (bucketsPerOctave == 0 || bucketsPerOctave > 64)
-      return module.emitError()
+      return mlir::emitError(wholeModuleLoc(module))
              << kPass << ": buckets-per-octave must be from 1 to 64";
     if (maxPeriod == 0)
-      return module.emitError() << kPass << ": max-period must be at least 1";
+      return mlir::emitError(wholeModuleLoc(module)) << kPass << ": max-period must be at least 1";
     // Every copy is a whole trace, held in memory with the others.
     if (copies > kMaxCopies)
-      return module.emitError()
+      return mlir::emitError(wholeModuleLoc(module))
              << kPass << ": copies is " << static_cast<unsigned>(copies)
              << "; at most " << kMaxCopies
              << " (each copy is a whole trace, all of them in memory)";

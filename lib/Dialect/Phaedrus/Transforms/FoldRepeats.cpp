@@ -3,6 +3,7 @@
 #include "phaedrus/Dialect/Phaedrus/IR/TraceBuild.h"
 #include "phaedrus/Dialect/Phaedrus/IR/TraceWalk.h"
 #include "phaedrus/Dialect/Phaedrus/Transforms/Passes.h"
+#include "phaedrus/Dialect/Phaedrus/Transforms/ProgramShape.h"
 
 namespace mlir::phaedrus {
 #define GEN_PASS_DEF_PHAEDRUSFOLDREPEATSPASS
@@ -19,7 +20,7 @@ struct PhaedrusFoldRepeatsPass
 
   void runOnOperation() override {
     if (maxPeriod == 0) {
-      getOperation().emitError("phaedrus-fold-repeats: max-period must be at "
+      mlir::emitError(wholeModuleLoc(getOperation()), "phaedrus-fold-repeats: max-period must be at "
                                "least 1");
       return signalPassFailure();
     }

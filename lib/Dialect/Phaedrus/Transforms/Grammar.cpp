@@ -2,6 +2,7 @@
 
 #include "phaedrus/Dialect/Phaedrus/IR/TraceBuild.h"
 #include "phaedrus/Dialect/Phaedrus/Transforms/Passes.h"
+#include "phaedrus/Dialect/Phaedrus/Transforms/ProgramShape.h"
 #include "phaedrus/Trace/PairGrammar.h"
 
 #include "mlir/IR/Builders.h"
@@ -50,7 +51,7 @@ struct PhaedrusGrammarPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     if (minCount < 2) {
-      module.emitError("phaedrus-grammar: min-count must be at least 2");
+      mlir::emitError(wholeModuleLoc(module), "phaedrus-grammar: min-count must be at least 2");
       return signalPassFailure();
     }
     // Traces without a grammar, grouped by vocabulary.

@@ -47,7 +47,7 @@ struct PhaedrusInstrumentPass
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
     if (module.lookupSymbol(Recorder::kSiteName) || module.lookupSymbol(kVocabularyOpName)) {
-      module.emitError("phaedrus-instrument: the module is already "
+      mlir::emitError(wholeModuleLoc(module), "phaedrus-instrument: the module is already "
                        "instrumented (it declares __phaedrus_site)");
       return signalPassFailure();
     }
@@ -57,7 +57,7 @@ struct PhaedrusInstrumentPass
     std::vector<ProgramShape::CallSite> &sites = shape.sites;
     uint64_t fingerprint = shape.fingerprint;
     if (functions.empty()) {
-      module.emitError("phaedrus-instrument: the module defines no function "
+      mlir::emitError(wholeModuleLoc(module), "phaedrus-instrument: the module defines no function "
                        "to instrument");
       return signalPassFailure();
     }
@@ -96,7 +96,7 @@ struct PhaedrusInstrumentPass
       }
     }
     if (entries.size() >= UINT32_MAX) {
-      module.emitError("phaedrus-instrument: too many functions and call "
+      mlir::emitError(wholeModuleLoc(module), "phaedrus-instrument: too many functions and call "
                        "sites for 32-bit tokens");
       return signalPassFailure();
     }

@@ -217,7 +217,7 @@ FailureOr<ModuleOp> mlir::phaedrus::loadProgram(ModuleOp module, StringRef path,
   if (failed(checkNotInstrumented(program, module, pass)))
     return failure();
   if (llvm::none_of(program.getOps<LLVM::LLVMFuncOp>(), isRecordedFunction)) {
-    module.emitError()
+    mlir::emitError(wholeModuleLoc(module))
         << pass << ": "
         << (path.empty() ? "this module has no function bodies"
                          : "'" + path.str() + "' has no function bodies")
@@ -232,7 +232,8 @@ LogicalResult mlir::phaedrus::checkNotInstrumented(ModuleOp program,
                                                   StringRef pass) {
   if (!program.lookupSymbol(kRuntimeRegisterName))
     return success();
-  return at->emitError()
+  return (isa<ModuleOp>(at) ? mlir::emitError(wholeModuleLoc(at))
+                            : at->emitError())
          << pass << ": the program is an instrumented module (it has @"
          << kRuntimeRegisterName
          << ", which --phaedrus-instrument adds): give the plain module the "

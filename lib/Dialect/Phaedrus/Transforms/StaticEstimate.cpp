@@ -17,6 +17,7 @@
 #include "phaedrus/Dialect/Phaedrus/IR/PhaedrusOps.h"
 #include "phaedrus/Dialect/Phaedrus/IR/TraceWalk.h"
 #include "phaedrus/Dialect/Phaedrus/Transforms/Passes.h"
+#include "phaedrus/Dialect/Phaedrus/Transforms/ProgramShape.h"
 #include "phaedrus/Target/LLVMIR/PhaedrusToLLVMIRTranslation.h"
 
 #include "mlir/Dialect/DLTI/DLTI.h"
@@ -175,12 +176,12 @@ void PhaedrusStaticEstimatePass::runOnOperation() {
     if (!function.isExternal())
       mlirFunctions[function.getSymName()] = function;
   if (mlirFunctions.empty()) {
-    module.emitError("phaedrus-static-estimate: the module defines no "
+    mlir::emitError(wholeModuleLoc(module), "phaedrus-static-estimate: the module defines no "
                      "llvm.func: give it the program (phaedrus ir)");
     return signalPassFailure();
   }
   if (entryCount == 0) {
-    module.emitError("phaedrus-static-estimate: entry-count must be at "
+    mlir::emitError(wholeModuleLoc(module), "phaedrus-static-estimate: entry-count must be at "
                      "least 1");
     return signalPassFailure();
   }
@@ -188,7 +189,7 @@ void PhaedrusStaticEstimatePass::runOnOperation() {
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> program = translateProgram(module, llvmContext);
   if (!program) {
-    module.emitError("phaedrus-static-estimate: the module does not "
+    mlir::emitError(wholeModuleLoc(module), "phaedrus-static-estimate: the module does not "
                      "translate to LLVM IR (see the errors above)");
     return signalPassFailure();
   }
@@ -316,7 +317,7 @@ void PhaedrusStaticEstimatePass::runOnOperation() {
       attachEntryCounts(module, entryCounts, Provenance::Static, kConfidence);
   numBranchesAnnotated = branches;
   if (!misaligned.empty()) {
-    InFlightDiagnostic warning = module.emitWarning()
+    InFlightDiagnostic warning = mlir::emitWarning(wholeModuleLoc(module))
         << "phaedrus-static-estimate: " << misaligned.size()
         << " function(s) left without an estimate (their LLVM IR blocks do "
            "not line up with the module's), and the functions they call "

@@ -142,10 +142,10 @@ struct PhaedrusTraceProfilePass
       std::string what = traceName.empty() ? std::string("trace")
                                            : "trace named @" + traceName;
       if (traceFiles.empty())
-        module.emitError() << "phaedrus-trace-profile: the module has no "
+        mlir::emitError(wholeModuleLoc(module)) << "phaedrus-trace-profile: the module has no "
                            << what;
       else
-        module.emitError()
+        mlir::emitError(wholeModuleLoc(module))
             << "phaedrus-trace-profile: neither the module nor its trace "
                "files have a "
             << what << " (a trace file's threads are @run, @run_t1, ...)";
@@ -155,7 +155,7 @@ struct PhaedrusTraceProfilePass
     // Trace files name their threads alike (`run`, `run_t1`, ...): a name
     // that several traces share selects them all.
     if (!traceName.empty() && traces.size() + counted.size() > 1)
-      module.emitWarning()
+      mlir::emitWarning(wholeModuleLoc(module))
           << "phaedrus-trace-profile: " << traces.size() + counted.size()
           << " traces are named @" << traceName
           << " (each trace file names its first thread @run): their counts "
@@ -189,7 +189,7 @@ struct PhaedrusTraceProfilePass
     // Traces of both granularities (a function and a path recording of one
     // run, say) sum their entries, but only the paths weigh branches.
     if (branches.mixesGranularities())
-      module.emitWarning()
+      mlir::emitWarning(wholeModuleLoc(module))
           << "phaedrus-trace-profile: the traces mix function- and "
              "path-granularity recordings: their entry counts are summed, "
              "but only the path traces weigh branches, so the weights "

@@ -76,6 +76,17 @@ FailureOr<ModuleOp> loadProgram(ModuleOp module, StringRef path,
 /// the text does not end inside one (nor for MLIR bytecode).
 size_t lineOfUnterminatedString(StringRef text);
 
+/// Where a diagnostic about a whole module goes: its file at line 0, so
+/// that the diagnostic does not quote the module op's line (all of its
+/// attributes, 800 characters and more for a program from clang); the
+/// module's own location if it has no file. (Inline: the tools that link
+/// no pass use it too.)
+inline Location wholeModuleLoc(Operation *module) {
+  if (auto file = dyn_cast<FileLineColLoc>(module->getLoc()))
+    return FileLineColLoc::get(file.getFilename(), 0, 0);
+  return module->getLoc();
+}
+
 /// Why `text`, the contents of `path`, cannot be MLIR, or an empty string:
 /// "'PATH' is a trace file the runtime wrote, not MLIR: ..." (or a packed
 /// trace), "'PATH' is JSON, not MLIR" (naming a corpus or another of the
