@@ -327,11 +327,8 @@ LogicalResult mlir::phaedrus::exportSampleProfile(Operation *module,
   if (!failedAny && !profiled) {
     mlir::emitError(fileLoc) << "phaedrus-translate: no function has a "
                                 "phaedrus.entry_count, so there is no profile "
-                                "to export: annotate the program with "
-                                "--phaedrus-trace-profile or --phaedrus-predict "
-                                "first (--phaedrus-lower-profile turns the "
-                                "counts into LLVM's own: export before "
-                                "lowering)";
+                                "to export: "
+                             << kNoProfileAdvice;
     return failure();
   }
   if (!failedAny && withoutLines == profiled)

@@ -7,6 +7,12 @@
 
 namespace mlir::phaedrus {
 
+/// What the exports of a profile say to do for a module without one.
+inline constexpr const char *kNoProfileAdvice =
+    "annotate the program with --phaedrus-trace-profile or "
+    "--phaedrus-predict first (--phaedrus-lower-profile turns the counts "
+    "into LLVM's own: export before lowering)";
+
 /// Writes the phaedrus profile attributes of a module (measured or
 /// predicted) as an LLVM text sample profile (docs/SampleProfile.md), with
 /// discriminators as clang's -fdebug-info-for-profiling assigns them, or,

@@ -64,10 +64,8 @@ static LogicalResult exportProfileJson(Operation *op, raw_ostream &os) {
   if (functions.empty())
     mlir::emitWarning(wholeModuleLoc(op))
         << "phaedrus-translate: no function has a phaedrus.entry_count, so "
-           "the profile is empty: annotate the program with "
-           "--phaedrus-trace-profile or --phaedrus-predict first "
-           "(--phaedrus-lower-profile turns the counts into LLVM's own: "
-           "export before lowering)";
+           "the profile is empty: "
+        << kNoProfileAdvice;
   llvm::json::Object root{{"format", "phaedrus-profile"},
                           {"version", 1},
                           {"functions", std::move(functions)},
