@@ -409,8 +409,8 @@ def test_phaedrus_model_errors(tmp_path):
     result = run_model(program, "--generate", check=False)
     assert result.returncode == 1
     # (Read, the LLVM dialect being loaded, and said to hold no model.)
-    assert "must hold exactly one phaedrus.model, it holds 0 ('phaedrus " \
-        "train' makes a model file)" in result.stderr
+    assert "must hold exactly one phaedrus.model, it holds 0 (a model file " \
+        "comes from 'phaedrus train')" in result.stderr
     result = run_model(path, "--generate", "--argv=p", "--stdin=" + str(tmp_path / "absent"),
                        check=False)
     assert result.returncode == 1

@@ -128,8 +128,8 @@ int main(int argc, char **argv) {
   if (models.size() != 1)
     return fail("'" + modelPath + "' must hold exactly one phaedrus.model, " +
                 "it holds " + Twine(models.size()) +
-                (models.empty() ? " ('phaedrus train' makes a model file)"
-                                : ""));
+                (models.empty() ? Twine(" (") + kModelFileAdvice + ")"
+                                : Twine()));
   FailureOr<std::unique_ptr<inference::Model>> model = loadModel(models.front());
   if (failed(model))
     return 1;

@@ -224,8 +224,9 @@ static llvm::cl::opt<bool> sampleDiscriminators(
 static llvm::cl::OptionCategory
     wppCategory("--import-wpp, --pack-wpp and --wpp-trace-counts options");
 static llvm::cl::opt<std::string>
-    wppName("wpp-name", llvm::cl::desc("Symbol name of the imported trace (default run; a "
-                          "process's thread k is NAME_tk)"),
+    wppName("wpp-name",
+            llvm::cl::desc("Symbol name of the imported trace (default run; "
+                           "a process's thread k is NAME_tk)"),
             llvm::cl::init("run"), llvm::cl::cat(wppCategory));
 static llvm::cl::opt<uint64_t> wppFingerprint(
     "wpp-fingerprint",

@@ -570,10 +570,11 @@ void PhaedrusPredictPass::runOnOperation() {
   ProgramShape shape = analyzeProgram(module);
   uint64_t fingerprint = shape.fingerprint;
   if (!(maxShapeDisagreement >= 0.0)) {
-    mlir::emitError(wholeModuleLoc(module)) << "phaedrus-predict: max-shape-disagreement must be "
-                          "0 or more (a distance from 0 to 1; 1 keeps every "
-                          "function's branch weights), got "
-                       << llvm::formatv("{0}", maxShapeDisagreement.getValue()).str();
+    mlir::emitError(wholeModuleLoc(module))
+        << "phaedrus-predict: max-shape-disagreement must be 0 or more (a "
+           "distance from 0 to 1; 1 keeps every function's branch weights), "
+           "got "
+        << llvm::formatv("{0}", maxShapeDisagreement.getValue()).str();
     return signalPassFailure();
   }
 
@@ -585,9 +586,10 @@ void PhaedrusPredictPass::runOnOperation() {
       Attribute parsed = parseAttribute(input, context);
       auto descriptor = dyn_cast_or_null<InputDescriptorAttr>(parsed);
       if (!descriptor) {
-        mlir::emitError(wholeModuleLoc(module)) << "phaedrus-predict: input must be a "
-                              "#phaedrus.input<...> attribute, got '"
-                           << input << "'";
+        mlir::emitError(wholeModuleLoc(module))
+            << "phaedrus-predict: input must be a #phaedrus.input<...> "
+               "attribute, got '"
+            << input << "'";
         return signalPassFailure();
       }
       OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
@@ -597,14 +599,16 @@ void PhaedrusPredictPass::runOnOperation() {
                         FlatSymbolRefAttr::get(*modelName), descriptor);
     }
   } else if (!input.empty()) {
-    mlir::emitError(wholeModuleLoc(module), "phaedrus-predict: input needs a model-file");
+    mlir::emitError(wholeModuleLoc(module),
+                    "phaedrus-predict: input needs a model-file");
     return signalPassFailure();
   }
 
   auto predictOps = llvm::to_vector(module.getOps<PredictOp>());
   if (predictOps.empty()) {
-    mlir::emitError(wholeModuleLoc(module), "phaedrus-predict: the module has no phaedrus.predict "
-                     "op (give model-file and input, or add one)");
+    mlir::emitError(wholeModuleLoc(module),
+                    "phaedrus-predict: the module has no phaedrus.predict op "
+                    "(give model-file and input, or add one)");
     return signalPassFailure();
   }
   SymbolTableCollection symbolTable;

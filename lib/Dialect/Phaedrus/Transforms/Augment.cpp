@@ -83,9 +83,10 @@ struct PhaedrusAugmentPass
     auto rate = [&](double value, StringRef name) -> LogicalResult {
       if (value >= 0 && value <= 1)
         return success();
-      return mlir::emitError(wholeModuleLoc(module)) << kPass << ": " << name << " is "
-                                << llvm::formatv("{0}", value).str()
-                                << "; it is a probability, from 0 to 1";
+      return mlir::emitError(wholeModuleLoc(module))
+             << kPass << ": " << name << " is "
+             << llvm::formatv("{0}", value).str()
+             << "; it is a probability, from 0 to 1";
     };
     if (failed(rate(spliceRate, "splice-rate")) ||
         failed(rate(dropRate, "drop-rate")))
@@ -94,7 +95,8 @@ struct PhaedrusAugmentPass
       return mlir::emitError(wholeModuleLoc(module))
              << kPass << ": buckets-per-octave must be from 1 to 64";
     if (maxPeriod == 0)
-      return mlir::emitError(wholeModuleLoc(module)) << kPass << ": max-period must be at least 1";
+      return mlir::emitError(wholeModuleLoc(module))
+             << kPass << ": max-period must be at least 1";
     // Every copy is a whole trace, held in memory with the others.
     if (copies > kMaxCopies)
       return mlir::emitError(wholeModuleLoc(module))

@@ -240,7 +240,8 @@ struct PhaedrusCallGroupsPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     if (maxPeriod == 0) {
-      mlir::emitError(wholeModuleLoc(module), "phaedrus-call-groups: max-period must be at least 1");
+      mlir::emitError(wholeModuleLoc(module),
+                      "phaedrus-call-groups: max-period must be at least 1");
       return signalPassFailure();
     }
     // Only function-granularity traces are folded: no program is needed

@@ -20,8 +20,8 @@ struct PhaedrusFoldRepeatsPass
 
   void runOnOperation() override {
     if (maxPeriod == 0) {
-      mlir::emitError(wholeModuleLoc(getOperation()), "phaedrus-fold-repeats: max-period must be at "
-                               "least 1");
+      mlir::emitError(wholeModuleLoc(getOperation()),
+                      "phaedrus-fold-repeats: max-period must be at least 1");
       return signalPassFailure();
     }
     SymbolTableCollection symbolTable;

@@ -51,7 +51,8 @@ struct PhaedrusGrammarPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     if (minCount < 2) {
-      mlir::emitError(wholeModuleLoc(module), "phaedrus-grammar: min-count must be at least 2");
+      mlir::emitError(wholeModuleLoc(module),
+                      "phaedrus-grammar: min-count must be at least 2");
       return signalPassFailure();
     }
     // Traces without a grammar, grouped by vocabulary.

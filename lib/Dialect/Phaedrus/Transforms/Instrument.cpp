@@ -47,8 +47,9 @@ struct PhaedrusInstrumentPass
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
     if (module.lookupSymbol(Recorder::kSiteName) || module.lookupSymbol(kVocabularyOpName)) {
-      mlir::emitError(wholeModuleLoc(module), "phaedrus-instrument: the module is already "
-                       "instrumented (it declares __phaedrus_site)");
+      mlir::emitError(wholeModuleLoc(module),
+                      "phaedrus-instrument: the module is already "
+                      "instrumented (it declares __phaedrus_site)");
       return signalPassFailure();
     }
 
@@ -57,8 +58,9 @@ struct PhaedrusInstrumentPass
     std::vector<ProgramShape::CallSite> &sites = shape.sites;
     uint64_t fingerprint = shape.fingerprint;
     if (functions.empty()) {
-      mlir::emitError(wholeModuleLoc(module), "phaedrus-instrument: the module defines no function "
-                       "to instrument");
+      mlir::emitError(wholeModuleLoc(module),
+                      "phaedrus-instrument: the module defines no function "
+                      "to instrument");
       return signalPassFailure();
     }
 
@@ -96,8 +98,9 @@ struct PhaedrusInstrumentPass
       }
     }
     if (entries.size() >= UINT32_MAX) {
-      mlir::emitError(wholeModuleLoc(module), "phaedrus-instrument: too many functions and call "
-                       "sites for 32-bit tokens");
+      mlir::emitError(wholeModuleLoc(module),
+                      "phaedrus-instrument: too many functions and call "
+                      "sites for 32-bit tokens");
       return signalPassFailure();
     }
 

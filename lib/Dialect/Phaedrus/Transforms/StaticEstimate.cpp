@@ -176,21 +176,23 @@ void PhaedrusStaticEstimatePass::runOnOperation() {
     if (!function.isExternal())
       mlirFunctions[function.getSymName()] = function;
   if (mlirFunctions.empty()) {
-    mlir::emitError(wholeModuleLoc(module), "phaedrus-static-estimate: the module defines no "
-                     "llvm.func: give it the program (phaedrus ir)");
+    mlir::emitError(wholeModuleLoc(module),
+                    "phaedrus-static-estimate: the module defines no "
+                    "llvm.func: give it the program (phaedrus ir)");
     return signalPassFailure();
   }
   if (entryCount == 0) {
-    mlir::emitError(wholeModuleLoc(module), "phaedrus-static-estimate: entry-count must be at "
-                     "least 1");
+    mlir::emitError(wholeModuleLoc(module),
+                    "phaedrus-static-estimate: entry-count must be at least 1");
     return signalPassFailure();
   }
 
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> program = translateProgram(module, llvmContext);
   if (!program) {
-    mlir::emitError(wholeModuleLoc(module), "phaedrus-static-estimate: the module does not "
-                     "translate to LLVM IR (see the errors above)");
+    mlir::emitError(wholeModuleLoc(module),
+                    "phaedrus-static-estimate: the module does not translate "
+                    "to LLVM IR (see the errors above)");
     return signalPassFailure();
   }
   llvm::TargetLibraryInfoImpl libraryInfo(

@@ -142,8 +142,8 @@ struct PhaedrusTraceProfilePass
       std::string what = traceName.empty() ? std::string("trace")
                                            : "trace named @" + traceName;
       if (traceFiles.empty())
-        mlir::emitError(wholeModuleLoc(module)) << "phaedrus-trace-profile: the module has no "
-                           << what;
+        mlir::emitError(wholeModuleLoc(module))
+            << "phaedrus-trace-profile: the module has no " << what;
       else
         mlir::emitError(wholeModuleLoc(module))
             << "phaedrus-trace-profile: neither the module nor its trace "
