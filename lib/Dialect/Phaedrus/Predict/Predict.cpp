@@ -203,12 +203,23 @@ PhaedrusPredictPass::importModelFile(ModuleOp module, uint64_t fingerprint) {
   return model.getSymNameAttr();
 }
 
+/// Whether a descriptor token is an operand's number bucket (operandJ=numB,
+/// or an assignment's, operandJ=NAME=numB): a size, such as a script's
+/// count of rounds, which tells nothing of what the program does.
+static bool isNumberOperand(StringRef token) {
+  if (!token.starts_with("operand"))
+    return false;
+  StringRef value = token.rsplit('=').second;
+  return value.consume_front("num") && !value.empty() &&
+         llvm::all_of(value, llvm::isDigit);
+}
+
 /// The command-line descriptor tokens (argc=N, opt=..., operandJ=...) among
-/// `tokens`, sorted.
+/// `tokens` but for numbers given as operands, sorted.
 static std::vector<std::string> argumentTokens(ArrayRef<std::string> tokens) {
   std::vector<std::string> out;
   for (const std::string &token : tokens)
-    if (featurize::isCommandLineToken(token))
+    if (featurize::isCommandLineToken(token) && !isNumberOperand(token))
       out.push_back(token);
   std::sort(out.begin(), out.end());
   return out;
@@ -225,7 +236,10 @@ static std::vector<std::string> strings(Attribute list) {
 /// A blend that weighs runs given other arguments than the input, while a
 /// training run was given the same ones, follows what the inputs hold and
 /// not the options: say so (two sessions testing zlib's minigzip as users
-/// got the `-h` run blended for `-9`, and for `-6`, at 0.50-1.00).
+/// got the `-h` run blended for `-9`, and for `-6`, at 0.50-1.00). Numbers
+/// given as operands are left out of the comparison: a Tcl user's scripts,
+/// each given its count of rounds, were warned about because another
+/// script's count fell in the held-out one's bucket.
 static void warnArgumentMismatch(PredictOp op, ArrayAttr runArguments,
                                  const std::vector<std::string> &runs,
                                  const std::vector<float> &weights,
