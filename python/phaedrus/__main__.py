@@ -131,7 +131,18 @@ def _stdin_is_data():
 
 
 def cmd_ir(args):
-    out = pipeline.sources_to_mlir(args.sources, args.output,
+    sources = args.sources
+    if not sources:
+        if not args.compile_commands:
+            raise ToolError("no sources given: name the program's C and C++ "
+                            "files, or give its compilation database with "
+                            "--compile-commands")
+        # A database of one program's build: every source it compiles.
+        sources = pipeline.compile_commands_sources(args.compile_commands)
+        log(f"compiling the {len(sources)} C and C++ sources of "
+            f"{args.compile_commands} (a build of several programs: name the "
+            f"sources of the one to compile)")
+    out = pipeline.sources_to_mlir(sources, args.output,
                                    split_flags(args.cflags, "--cflags"), jobs=args.jobs,
                                    compile_commands=args.compile_commands)
     log(f"wrote {out}")
@@ -656,10 +667,11 @@ def main(argv=None):
 
     p = sub.add_parser("ir", help="compile C and C++ sources to one "
                                   "whole-program LLVM-dialect MLIR module")
-    p.add_argument("sources", nargs="+", help="C and C++ source files (C++ by "
+    p.add_argument("sources", nargs="*", help="C and C++ source files (C++ by "
                    "their suffix, as clang tells: .cc, .cpp, .cxx, ...); a "
                    "program with C++ is linked with clang++, which adds the C++ "
-                   "runtime")
+                   "runtime; with --compile-commands and none named, every "
+                   "source the database compiles")
     p.add_argument("-o", "--output", required=True, help="output .mlir")
     p.add_argument("--cflags", default="", help="extra clang flags, e.g. "
                    "'-DX -Iinc'; with a -g flag (-gline-tables-only is "

@@ -39,6 +39,34 @@ def compile_commands_flags(database, sources) -> dict:
     compiler, the source and the output flags left out. Refuses a source the
     database does not name, or names with different flags."""
     database = Path(database)
+    by_file = _database_entries(database)
+    result = {}
+    for source in sources:
+        resolved = Path(source).resolve()
+        ways = by_file.get(resolved)
+        if not ways:
+            raise ToolError(f"{source} has no entry in {database}: give the "
+                            f"sources its build compiles, or their flags with "
+                            f"--cflags")
+        if len({(str(d), tuple(f)) for d, f in ways}) > 1:
+            raise ToolError(
+                f"{database} compiles {source} {len(ways)} ways (for several "
+                f"targets of the build?): a module holds it once; give its "
+                f"flags with --cflags instead")
+        result[resolved] = ways[0]
+    return result
+
+
+def compile_commands_sources(database) -> list:
+    """The C and C++ sources a compilation database compiles, each once, in
+    its order."""
+    return [f for f in _database_entries(Path(database))
+            if f.suffix in C_SUFFIXES + CXX_SUFFIXES]
+
+
+def _database_entries(database: Path) -> dict:
+    """{resolved source: [(directory, flags), ...]} of a compilation
+    database, in its order."""
     entries = read_json(database, "compilation database", "a compilation database")
     if not isinstance(entries, list):
         raise ToolError(f"{database} is not a compilation database: it must be "
@@ -64,21 +92,7 @@ def compile_commands_flags(database, sources) -> dict:
             else:
                 flags.append(arg)
         by_file.setdefault(file, []).append((directory, flags))
-    result = {}
-    for source in sources:
-        resolved = Path(source).resolve()
-        ways = by_file.get(resolved)
-        if not ways:
-            raise ToolError(f"{source} has no entry in {database}: give the "
-                            f"sources its build compiles, or their flags with "
-                            f"--cflags")
-        if len({(str(d), tuple(f)) for d, f in ways}) > 1:
-            raise ToolError(
-                f"{database} compiles {source} {len(ways)} ways (for several "
-                f"targets of the build?): a module holds it once; give its "
-                f"flags with --cflags instead")
-        result[resolved] = ways[0]
-    return result
+    return by_file
 
 
 def sources_to_mlir(sources, output: Path, cflags=(), jobs=None,

@@ -1240,6 +1240,19 @@ def test_ir_takes_each_sources_flags_from_a_compilation_database(tmp_path):
     assert subprocess.run([tmp_path / "m"]).returncode == 0  # 2 + 40 - 42
     # Without the database, the sources do not compile.
     assert phaedrus("ir", src / "a.c", src / "b.c", "-o", module).returncode == 1
+    # The database alone: every source it compiles (a Tcl user copied 163
+    # names out of one), said so.
+    module.unlink()
+    result = phaedrus("ir", "--compile-commands", database, "-o", module)
+    assert result.returncode == 0, result.stderr
+    assert f"compiling the 2 C and C++ sources of {database}" in result.stderr
+    assert phaedrus("compile", module, "-o", tmp_path / "m2").returncode == 0
+    assert subprocess.run([tmp_path / "m2"]).returncode == 0
+    # Neither sources nor a database.
+    result = phaedrus("ir", "-o", module)
+    assert result.returncode == 1
+    assert "no sources given: name the program's C and C++ files, or give " \
+        "its compilation database with --compile-commands" in result.stderr
 
     (src / "c.c").write_text("int c;\n")
     result = phaedrus("ir", src / "a.c", src / "c.c", "--compile-commands", database,
