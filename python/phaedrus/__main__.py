@@ -239,9 +239,13 @@ def cmd_run(args):
         # (not held in memory until it ends: a decompression's gigabytes).
         sys.stdout.flush()
         sys.stderr.flush()
+        # argv[0] is the name the description records, as eval runs the
+        # input again (a Tcl interpreter looks itself up by argv[0]: run
+        # with its path, it did other work than eval's run of the input).
         code, _, _ = pipeline.run_program(binary, args.args, trace=trace,
                                           stdin_path=args.stdin,
-                                          timeout=args.timeout, capture=False)
+                                          timeout=args.timeout, capture=False,
+                                          argv0=binary.name)
     except (KeyboardInterrupt, pipeline.RunTimedOut) as e:
         # The trace of a run cut short is not one to learn from.
         removed = trace.exists()

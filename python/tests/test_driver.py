@@ -1484,6 +1484,10 @@ def test_a_cxx_program_goes_through_ir_compile_instrument_and_run(tmp_path):
               for name in ("function", "again")]
     assert counts[0].returncode == 0 and counts[1].returncode == 0
     traces = [json.loads(c.stdout)["traces"] for c in counts]
+    # The program ran with the name its description records as argv[0], as
+    # eval runs an input again (it ran with its path, and a Tcl interpreter,
+    # which looks itself up by argv[0], did other work in eval).
+    assert [t["argv"][0] for t in traces[0] + traces[1]] == ["sum.function", "again"]
     for trace in traces[0] + traces[1]:
         trace["argv"].pop(0)  # the binary's name
     assert traces[0] == traces[1]
