@@ -421,6 +421,17 @@ class Reuse:
 
     @functools.cached_property
     def tool_stamps(self) -> dict:
+        """What identifies each tool, by name, when the eval started
+        (current_stamps)."""
+        return self.current_stamps()
+
+    def changed_since_start(self) -> list:
+        """The tools (by name) whose stamps now differ from the start's."""
+        now = self.current_stamps()
+        return [name for name, stamp in self.tool_stamps.items()
+                if now.get(name) != stamp]
+
+    def current_stamps(self) -> dict:
         """What identifies each tool, by name: Phaedrus's binaries and
         runtime (size and modification time: a rebuild changes them), this
         driver's sources and clang's version."""
@@ -1058,6 +1069,7 @@ class Evaluation:
 
     def run(self, inputs) -> dict:
         self.check_inputs(inputs)
+        self.reuse.tool_stamps  # (taken now: the tools the eval starts with)
         aslr_off = disable_aslr()
         self.prepare()
         changed = self.reuse.tools_changed(self.workdir) if self.reuse.enabled else []
@@ -1078,6 +1090,13 @@ class Evaluation:
             print_row(rows[-1], self.clock)
             warn_if_waited(rows[-1])
             warn_if_noisy(rows[-1])
+        # (A user's tools were rebuilt while an eval ran: nothing said so,
+        # and its builds came from two versions of them.)
+        during = self.reuse.changed_since_start()
+        if during:
+            log(f"warning: the tools changed while this eval ran "
+                f"({', '.join(during)}): its builds may come from both "
+                f"versions; run it again to compare builds of one")
         return {"format": FORMAT, "version": VERSION,
                 "program": str(self.program), "model": str(self.model),
                 "granularity": self.granularity,

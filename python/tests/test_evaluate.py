@@ -347,6 +347,22 @@ def test_an_eval_says_which_tools_changed_since_the_last_in_its_directory(tmp_pa
     assert rebuilt.tools_changed(tmp_path) == ["phaedrus-opt", "clang"]
 
 
+def test_an_eval_tells_tools_that_changed_while_it_ran(tmp_path, monkeypatch):
+    """A Tcl user's tools were rebuilt while an eval ran (another engineer's
+    build): nothing said so, and its builds came from two versions. The
+    stamps taken at the start are compared with the tools' at the end."""
+    tool = tmp_path / "phaedrus-opt"
+    tool.write_bytes(b"v1")
+    real = evaluate.phaedrus_tool
+    monkeypatch.setattr(evaluate, "phaedrus_tool",
+                        lambda name: tool if name == "phaedrus-opt" else real(name))
+    reuse = evaluate.Reuse()
+    reuse.tool_stamps  # the start's
+    assert reuse.changed_since_start() == []
+    tool.write_bytes(b"v2, rebuilt")
+    assert reuse.changed_since_start() == ["phaedrus-opt"]
+
+
 
 def test_printed_row_gives_the_static_build_no_total_and_leaves_out_null_losses(capsys):
     """The static estimate's counts have no scale (a gawk user read 'total
