@@ -1351,9 +1351,13 @@ CLOCK_NAMES = {"cpu": "CPU time", "wall": "wall time"}
 
 
 def print_row(row, clock=DEFAULT_CLOCK):
-    print(f"{row['input']}: speedup over plain ({CLOCK_NAMES[clock]}, median of "
-          f"{len(row['times_s']['plain'])} runs), overlap with the oracle, "
-          f"hot coverage", flush=True)
+    # (The speedup is the median of each round's ratio to plain, not the
+    # ratio of the times' medians beside it: on a noisy machine the two
+    # disagree, and a Tcl user read a slower median as a contradiction.)
+    print(f"{row['input']}: time ({CLOCK_NAMES[clock]}, median of "
+          f"{len(row['times_s']['plain'])} runs), speedup over plain (median "
+          f"of the rounds' ratios, so not always the medians' ratio), overlap "
+          f"with the oracle, hot coverage", flush=True)
     for v in VARIANTS:
         line = (f"  {v:<10} {row['median_s'][v] * 1000:9.1f} ms "
                 f"(IQR {row['spread'][v] * 100:4.1f}%)  {row['speedup'][v]:6.3f}x")

@@ -524,6 +524,9 @@ def test_eval_on_the_demo_program(tmp_path):
     for row in report["rows"]:
         assert (row["cpu"] in allowed) if len(allowed) > 1 else row["cpu"] is None
     assert "(CPU time, median of 5 runs)" in result.stdout
+    # The speedup is not the ratio of the medians beside it, and says so.
+    assert "speedup over plain (median of the rounds' ratios, so not always " \
+        "the medians' ratio)" in result.stdout
     assert report["compared_counters"] == "entry counts and branch weights"
     assert [r["input"] for r in report["rows"]] == ["pairs", "mixed"]
     variants = ["plain", "mismatch", "predicted", "oracle", "measured", "nearest", "mean",
