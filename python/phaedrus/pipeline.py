@@ -506,11 +506,18 @@ def run_program(binary: Path, args, *, trace: Path = None, stdin_path=None,
         env.update(extra_env)
     stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
     try:
-        prefix = ["setarch", os.uname().machine, "-R"] if repeatable else []
-        if argv0:
-            prefix += ["bash", "-c", 'exec -a "$0" "$@"', argv0]
-        process = subprocess.Popen([*prefix, str(Path(binary).resolve()),
-                                    *map(str, args)],
+        command = [str(Path(binary).resolve()), *map(str, args)]
+        executable = None
+        if repeatable:
+            # (setarch runs the program; bash's exec -a gives it argv0.)
+            command = ["setarch", os.uname().machine, "-R",
+                       *(["bash", "-c", 'exec -a "$0" "$@"', argv0] if argv0
+                         else []), *command]
+        elif argv0:
+            # Run directly, so that a binary that cannot be run is an
+            # OSError here, not a shell's message.
+            executable, command = command[0], [argv0, *command[1:]]
+        process = subprocess.Popen(command, executable=executable,
                                    stdin=stdin,
                                    stdout=subprocess.PIPE if capture else None,
                                    stderr=subprocess.PIPE if capture else None,

@@ -54,9 +54,9 @@ def llvm_tool(name: str) -> Path:
 
 
 # Longer source lines that a tool's diagnostic quotes are cut: MLIR quotes
-# the line of a diagnostic (with a caret under it), and an error about a
-# whole module quotes its first line, `module attributes {dlti.dl_spec =
-# ...}`, 800 characters and more.
+# the line of a diagnostic (with a caret under it), and an op's line holds
+# all its attributes (a function's from clang: 450 characters and more).
+# (Errors about a whole module quote nothing: they are said at its file.)
 MAX_QUOTED_LINE = 240
 
 

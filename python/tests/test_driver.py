@@ -149,10 +149,12 @@ def test_errors_are_clear(tmp_path):
     assert "Traceback" not in result.stderr
 
 
-def test_tool_errors_about_a_module_quote_its_first_line_cut(tmp_path):
-    """MLIR quotes the source line of an error; for an error about a whole
-    module that is `module attributes {dlti.dl_spec = ...}`, 800 characters
-    and more, which the driver cuts (tools.shorten_lines)."""
+def test_tool_errors_about_a_module_quote_no_line_and_long_quotes_are_cut(tmp_path):
+    """MLIR quotes the source line of an error. For an error about a whole
+    module that was `module attributes {dlti.dl_spec = ...}`, 800
+    characters and more: such errors are now said at the file, line 0, and
+    quote nothing. An op's own line can be as long (a function's
+    attributes), and the driver cuts it (tools.shorten_lines)."""
     from phaedrus.tools import MAX_QUOTED_LINE, ToolError
     module = tmp_path / "wordfreq.mlir"
     assert phaedrus("ir", WORDFREQ, "-o", module).returncode == 0
@@ -161,9 +163,22 @@ def test_tool_errors_about_a_module_quote_its_first_line_cut(tmp_path):
     with pytest.raises(ToolError) as failed:
         run_tool([phaedrus_tool("phaedrus-opt"), module, "--phaedrus-trace-profile"])
     message = str(failed.value)
-    assert "error: phaedrus-trace-profile: the module has no trace" in message
-    assert f"module attributes {{dlti.dl_spec" in message
-    assert f"({len(long_line)} characters)" in message
+    assert f"{module}:0:0: error: phaedrus-trace-profile: the module has no trace" \
+        in message
+    assert "module attributes" not in message
+    # An error at a function, whose line holds its attributes.
+    text = module.read_text()
+    main = next(line for line in text.splitlines()
+                if line.startswith("  llvm.func @main("))
+    assert len(main) > MAX_QUOTED_LINE
+    bad = main.replace(" attributes {", " attributes {phaedrus.entry_count = 12 : i64, ", 1)
+    module.write_text(text.replace(main, bad))
+    with pytest.raises(ToolError) as failed:
+        run_tool([phaedrus_tool("phaedrus-opt"), module])
+    message = str(failed.value)
+    assert "error: 'llvm.func' op 'phaedrus.entry_count' must be a " \
+        "#phaedrus.entry_count" in message
+    assert "  llvm.func @main(" in message and f"({len(bad)} characters)" in message
     assert max(len(line) for line in message.splitlines()[1:]) <= MAX_QUOTED_LINE
 
 
