@@ -89,13 +89,19 @@ FLAG_OPTIONS = ("--cflags", "--ldflags")
 PROFILE_ATTRIBUTES = [b"phaedrus.entry_count", b"phaedrus.branch_weights"]
 
 
+def module_holds(path, markers) -> list:
+    """Whether a module holds each of `markers` (file_contains), or "cannot
+    read PATH: why"."""
+    try:
+        return file_contains(path, markers)
+    except OSError as e:
+        raise ToolError(f"cannot read {path}: {e.strerror}")
+
+
 def is_instrumented(path) -> bool:
     """Whether a program module is instrumented (it calls the recording
     runtime: 'phaedrus instrument' made it)."""
-    try:
-        instrumented, = file_contains(path, [RUNTIME_REGISTER])
-    except OSError as e:
-        raise ToolError(f"cannot read {path}: {e.strerror}")
+    instrumented, = module_holds(path, [RUNTIME_REGISTER])
     return instrumented
 
 
@@ -131,18 +137,7 @@ def _stdin_is_data():
 
 
 def cmd_ir(args):
-    sources = args.sources
-    if not sources:
-        if not args.compile_commands:
-            raise ToolError("no sources given: name the program's C and C++ "
-                            "files, or give its compilation database with "
-                            "--compile-commands")
-        # A database of one program's build: every source it compiles.
-        sources = pipeline.compile_commands_sources(args.compile_commands)
-        log(f"compiling the {len(sources)} C and C++ sources of "
-            f"{args.compile_commands} (a build of several programs: name the "
-            f"sources of the one to compile)")
-    out = pipeline.sources_to_mlir(sources, args.output,
+    out = pipeline.sources_to_mlir(args.sources, args.output,
                                    split_flags(args.cflags, "--cflags"), jobs=args.jobs,
                                    compile_commands=args.compile_commands)
     log(f"wrote {out}")
@@ -165,13 +160,14 @@ def cmd_compile(args):
     check_module(args.program)
     # An instrumented module (prog.inst.mlir, perhaps edited) calls the
     # recording runtime, which its link needs (without it: a link error
-    # that blamed missing --ldflags for __phaedrus_record_slow).
-    instrumented = is_instrumented(args.program)
-    # A profile in phaedrus' own attributes ('phaedrus predict', or
+    # that blamed missing --ldflags for __phaedrus_record_slow). A profile
+    # in phaedrus' own attributes ('phaedrus predict', or
     # --phaedrus-trace-profile) is lowered first: stripping the phaedrus IR
     # drops those attributes, and the binary was built without the profile
-    # and without a word.
-    unlowered = any(file_contains(args.program, PROFILE_ATTRIBUTES))
+    # and without a word. (One read of the module for both.)
+    instrumented, *profile = module_holds(
+        args.program, [RUNTIME_REGISTER, *PROFILE_ATTRIBUTES])
+    unlowered = any(profile)
     with tempfile.TemporaryDirectory(prefix="phaedrus-compile-") as tmp:
         program = args.program
         if unlowered:

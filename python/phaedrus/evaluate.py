@@ -427,9 +427,13 @@ class Reuse:
 
     def changed_since_start(self) -> list:
         """The tools (by name) whose stamps now differ from the start's."""
-        now = self.current_stamps()
+        return self._differing(self.current_stamps())
+
+    def _differing(self, stamps: dict) -> list:
+        """The tools (by name) that `stamps` has, stamped otherwise than at
+        the start."""
         return [name for name, stamp in self.tool_stamps.items()
-                if now.get(name) != stamp]
+                if name in stamps and stamps[name] != stamp]
 
     def current_stamps(self) -> dict:
         """What identifies each tool, by name: Phaedrus's binaries and
@@ -462,10 +466,7 @@ class Reuse:
         except (OSError, ValueError):
             before = None
         record.write_text(json.dumps(self.tool_stamps))
-        if not isinstance(before, dict):
-            return []
-        return [name for name, stamp in self.tool_stamps.items()
-                if name in before and before[name] != stamp]
+        return self._differing(before) if isinstance(before, dict) else []
 
     @staticmethod
     def file_hash(path) -> str:

@@ -32,14 +32,11 @@ _OUTPUT_FLAGS_WITH_VALUE = {"-o", "-MF", "-MT", "-MQ"}
 _OUTPUT_FLAGS = {"-c", "-S", "-E", "-M", "-MM", "-MD", "-MMD", "-MP", "-MG"}
 
 
-def compile_commands_flags(database, sources) -> dict:
-    """The flags each of `sources` is compiled with, from a compilation
-    database (compile_commands.json, as CMake's CMAKE_EXPORT_COMPILE_COMMANDS
-    or `bear -- make` write it): {resolved source: (directory, flags)}, the
-    compiler, the source and the output flags left out. Refuses a source the
-    database does not name, or names with different flags."""
-    database = Path(database)
-    by_file = _database_entries(database)
+def compile_commands_flags(database: Path, by_file: dict, sources) -> dict:
+    """The flags each of `sources` is compiled with, from the entries of a
+    compilation database (`by_file`, database_entries of `database`):
+    {resolved source: (directory, flags)}. Refuses a source the database
+    does not name, or names with different flags."""
     result = {}
     for source in sources:
         resolved = Path(source).resolve()
@@ -57,16 +54,11 @@ def compile_commands_flags(database, sources) -> dict:
     return result
 
 
-def compile_commands_sources(database) -> list:
-    """The C and C++ sources a compilation database compiles, each once, in
-    its order."""
-    return [f for f in _database_entries(Path(database))
-            if f.suffix in C_SUFFIXES + CXX_SUFFIXES]
-
-
-def _database_entries(database: Path) -> dict:
+def database_entries(database: Path) -> dict:
     """{resolved source: [(directory, flags), ...]} of a compilation
-    database, in its order."""
+    database (compile_commands.json, as CMake's CMAKE_EXPORT_COMPILE_COMMANDS
+    or `bear -- make` write it), in its order: the compiler, the source and
+    the output flags left out."""
     entries = read_json(database, "compilation database", "a compilation database")
     if not isinstance(entries, list):
         raise ToolError(f"{database} is not a compilation database: it must be "
@@ -100,10 +92,21 @@ def sources_to_mlir(sources, output: Path, cflags=(), jobs=None,
     """C and C++ sources -> one whole-program LLVM-dialect module (clang-22, llvm-link,
     mlir-translate --import-llvm). With `compile_commands` (a compilation
     database), each source is compiled in its entry's directory with its
-    entry's flags, then `cflags`."""
+    entry's flags, then `cflags`; without `sources`, every C and C++ source
+    of the database."""
     sources = [Path(s) for s in sources]
+    database = (database_entries(Path(compile_commands)) if compile_commands
+                else None)
+    if not sources and database is not None:
+        # A database of one program's build: every source it compiles.
+        sources = [f for f in database if f.suffix in C_SUFFIXES + CXX_SUFFIXES]
+        log(f"compiling the {len(sources)} C and C++ sources of "
+            f"{compile_commands} (a build of several programs: name the "
+            f"sources of the one to compile)")
     if not sources:
-        raise ToolError("no C or C++ sources given")
+        raise ToolError("no sources given: name the program's C and C++ "
+                        "files, or give its compilation database with "
+                        "--compile-commands")
     for s in sources:
         if not s.exists():
             raise ToolError(f"source file not found: {s}")
@@ -113,7 +116,7 @@ def sources_to_mlir(sources, output: Path, cflags=(), jobs=None,
             raise ToolError(f"{s} is not a C or C++ source: phaedrus ir "
                             f"compiles {', '.join(C_SUFFIXES + CXX_SUFFIXES)} "
                             f"files")
-    commands = (compile_commands_flags(compile_commands, sources)
+    commands = (compile_commands_flags(Path(compile_commands), database, sources)
                 if compile_commands else {})
     # Each source's directory to compile in and all its flags.
     builds = []

@@ -58,8 +58,9 @@ static StringRef runOptionWithoutDashes(int argc, char **argv) {
       return arg;
     // This tool's options that take a value as the next argument.
     StringRef name = arg.ltrim('-');
-    if (!name.contains('=') &&
-        (name == "stdin" || name == "cwd" || name == "locale"))
+    if (llvm::is_contained({stdinPath.ArgStr, workingDirectory.ArgStr,
+                            localeVariables.ArgStr},
+                           name))
       ++i;
   }
   return StringRef();

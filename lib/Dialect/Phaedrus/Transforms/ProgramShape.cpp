@@ -228,12 +228,11 @@ FailureOr<ModuleOp> mlir::phaedrus::loadProgram(ModuleOp module, StringRef path,
 }
 
 LogicalResult mlir::phaedrus::checkNotInstrumented(ModuleOp program,
-                                                  Operation *at,
+                                                  ModuleOp at,
                                                   StringRef pass) {
   if (!program.lookupSymbol(kRuntimeRegisterName))
     return success();
-  return (isa<ModuleOp>(at) ? mlir::emitError(wholeModuleLoc(at))
-                            : at->emitError())
+  return mlir::emitError(wholeModuleLoc(at))
          << pass << ": the program is an instrumented module (it has @"
          << kRuntimeRegisterName
          << ", which --phaedrus-instrument adds): give the plain module the "

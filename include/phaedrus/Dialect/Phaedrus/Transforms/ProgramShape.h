@@ -51,11 +51,12 @@ bool isRecordedFunction(LLVM::LLVMFuncOp function);
 /// instrumented.
 inline constexpr llvm::StringLiteral kRuntimeRegisterName = "__phaedrus_register";
 
-/// Fails with an error at `at` naming `pass` if `program` is an instrumented
-/// module (it has kRuntimeRegisterName): passes over traces need the plain
-/// program the traces were recorded from, and an instrumented one has
-/// another fingerprint (its recording code is part of its shape).
-LogicalResult checkNotInstrumented(ModuleOp program, Operation *at,
+/// Fails with an error about module `at` (the pass's; wholeModuleLoc)
+/// naming `pass` if `program` is an instrumented module (it has
+/// kRuntimeRegisterName): passes over traces need the plain program the
+/// traces were recorded from, and an instrumented one has another
+/// fingerprint (its recording code is part of its shape).
+LogicalResult checkNotInstrumented(ModuleOp program, ModuleOp at,
                                    StringRef pass);
 
 /// Analyzes an un-instrumented module.
