@@ -383,11 +383,7 @@ def cmd_train(args):
                      else args.blend_floor),
         validation=args.validation.split(",") if args.validation else None,
         progress=sys.stderr.isatty())
-    output = Path(args.output)
-    try:  # before training, not after
-        output.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise ToolError(f"cannot make the directory of {output}: {e.strerror}")
+    output = check_output(args.output, "model")  # before training, not after
     try:
         model, space, report = model_mod.train(corpus, config)
     except ValueError as e:

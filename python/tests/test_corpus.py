@@ -186,13 +186,16 @@ def test_phaedrus_train_says_where_it_cannot_write_the_model(tmp_path):
     blocker.write_text("")
     result = _phaedrus("train", corpus, "-o", blocker / "m.mlir")
     assert result.returncode == 1
-    assert f"phaedrus train: error: cannot make the directory of {blocker / 'm.mlir'}" \
-        in result.stderr
-    # Trained, then written where a directory stands.
+    assert f"phaedrus train: error: cannot write model {blocker / 'm.mlir'}: " \
+        f"{blocker} is not a directory" in result.stderr
+    # A directory given as the model: refused before training (it used to
+    # train first, then fail to write).
     result = _phaedrus("train", corpus, "-o", tmp_path, "--kind", "retrieval",
                        "--epochs", "1")
     assert result.returncode == 1, result.stderr
-    assert f"phaedrus train: error: cannot write {tmp_path}: Is a directory" in result.stderr
+    assert f"phaedrus train: error: model {tmp_path} is a directory: give a " \
+        "file name" in result.stderr
+    assert "epochs" not in result.stderr  # nothing trained
     assert "Traceback" not in result.stderr
 
 

@@ -74,6 +74,19 @@ static LogicalResult exportProfileJson(Operation *op, raw_ostream &os) {
   return success();
 }
 
+/// Warns that the export `what` of a module without a phaedrus.trace holds
+/// no trace (a program module given where its imported trace belongs): the
+/// output is valid all the same.
+static void warnIfNoTrace(Operation *op, StringRef what) {
+  if (op->walk([](TraceOp) { return WalkResult::interrupt(); })
+          .wasInterrupted())
+    return;
+  mlir::emitWarning(wholeModuleLoc(op))
+      << "phaedrus-translate: the module holds no phaedrus.trace, so " << what
+      << " is empty: import a recorded trace first (--import-wpp run.wpp), "
+         "or read the trace file itself (--wpp-trace-counts, --pack-wpp)";
+}
+
 /// A vocabulary as JSON: its fingerprint and entries (see docs/Corpus.md).
 static llvm::json::Object vocabularyJson(VocabularyOp vocabulary) {
   llvm::json::Array entries;
@@ -188,6 +201,7 @@ static LogicalResult exportTraceCounts(Operation *op, raw_ostream &os) {
   });
   if (failedAny)
     return failure();
+  warnIfNoTrace(op, "the list of traces");
   writeTraceCounts(std::move(vocabularies), std::move(traces), os);
   return success();
 }
@@ -206,6 +220,8 @@ static LogicalResult exportTokens(Operation *op, raw_ostream &os) {
         })))
       failedAny = true;
   });
+  if (!failedAny)
+    warnIfNoTrace(op, "the token stream");
   return failure(failedAny);
 }
 
@@ -405,6 +421,7 @@ static LogicalResult exportPackedTranslation(Operation *op, raw_ostream &os) {
   PackedSizes sizes;
   if (failed(exportPacked(op, os, &sizes)))
     return failure();
+  warnIfNoTrace(op, "the packed file's list of traces");
   printPackedSizes(sizes);
   return success();
 }
