@@ -37,7 +37,7 @@ from . import corpus as corpus_mod
 from . import pipeline
 from .tools import (ELF_KIND, MLIR_BYTECODE_KIND, RUNTIME_ENV, RUNTIME_REGISTER,
                     ToolError, check_output, file_contains, file_kind, log,
-                    phaedrus_tool, run, split_flags)
+                    phaedrus_tool, run, split_flags, stop_children)
 
 
 def at_least(minimum):
@@ -547,6 +547,8 @@ def cmd_predict(args):
 
 def cmd_build(args):
     ldflags = split_flags(args.ldflags, "--ldflags")
+    if args.keep_ir:  # (before the prediction, not after)
+        check_output(args.keep_ir, "--keep-ir module")
     with tempfile.TemporaryDirectory(prefix="phaedrus-build-") as tmp:
         predicted = Path(tmp) / "predicted.mlir"
         _predict_future_run(args, predicted, "build for")
@@ -934,8 +936,13 @@ def main(argv=None):
     # SIGTERM (timeout(1), a job scheduler) stops a command as Ctrl-C does:
     # the program or tool it runs is stopped with it, not left running
     # without its driver (a zstd user's trial found a program so orphaned,
-    # holding its trace open).
-    previous = signal.signal(signal.SIGTERM, _terminated)
+    # holding its trace open); so are those of its worker threads, which
+    # the signal does not reach (tools.stop_children).
+    # (SIGINT only where it interrupts: a command started in the background
+    # of a non-interactive shell ignores it.)
+    previous = {s: signal.signal(s, _interrupted) for s in (signal.SIGTERM, signal.SIGINT)
+                if s == signal.SIGTERM or
+                signal.getsignal(s) is signal.default_int_handler}
     try:
         result = args.func(args)
     except ToolError as e:
@@ -951,7 +958,8 @@ def main(argv=None):
         print(f"\nphaedrus {args.command}: interrupted", file=sys.stderr)
         return 130
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for s, handler in previous.items():
+            signal.signal(s, handler)
     return result or 0
 
 
@@ -959,8 +967,9 @@ class Terminated(KeyboardInterrupt):
     """SIGTERM, handled as an interruption (what was running stops)."""
 
 
-def _terminated(signum, frame):
-    raise Terminated()
+def _interrupted(signum, frame):
+    stop_children()
+    raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
 
 
 if __name__ == "__main__":

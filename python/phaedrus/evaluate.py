@@ -38,7 +38,8 @@ from . import corpus as corpus_mod
 from . import pipeline
 from .timing import (CLOCKS, DEFAULT_CPU, check_cpu_choice, disable_aslr,
                      interleaved_rounds, time_run, timing_cpu)
-from .tools import ToolError, llvm_tool, log, phaedrus_tool, run, runtime_library
+from .tools import (ToolError, llvm_tool, log, percent_free, phaedrus_tool, run,
+                    runtime_library)
 
 FORMAT = "phaedrus-eval"
 # Version 2 (2026-11-27): `times_s` are by the report's `clock` (CPU time by
@@ -95,13 +96,21 @@ def load_input(path) -> Input:
     path = Path(path)
     info = corpus_mod.read_description(path)
     argv = info["argv"]
+    cwd = info.get("cwd")
+    if cwd and not Path(cwd).is_dir():
+        raise ToolError(f"{path}: its cwd {cwd} is not a directory: give the "
+                        f"one the input runs in")
+    # A relative stdin is the cwd's file, as the featurizer and the
+    # prediction take it: eval's runs read it from there too (they read
+    # eval's own directory's, another file).
     stdin = info.get("stdin")
+    if stdin and cwd:
+        stdin = str(Path(cwd) / stdin)
     try:
         pipeline.check_stdin(stdin)
     except ToolError as e:
         raise ToolError(f"{path}: {e}")
-    inp = Input(path.name.split(".")[0], argv, stdin, info.get("cwd"),
-                info.get("locale"))
+    inp = Input(path.name.split(".")[0], argv, stdin, cwd, info.get("locale"))
     # A run that rewrote its input (sed -i) when it was recorded left
     # another input than the one its description was made of.
     descriptor = info.get("descriptor")
@@ -398,6 +407,36 @@ def mean_counts(corpus: dict) -> list:
     return [[t, max(1, round(share * events))] for t, share in shares.items()]
 
 
+def linked_files(ldflags) -> list:
+    """The files a link with `ldflags` reads besides the program: words that
+    name files (a static library, an object), and what -lNAME and -l:FILE
+    find in the -L directories and LIBRARY_PATH (not in the system's own
+    directories, which change with the toolchain, whose version every key
+    has). A reused link is then one of the same libraries: a rebuilt
+    library of the user's left every earlier binary reused."""
+    dirs, names, files = [], [], []
+    words = iter(ldflags)
+    for word in words:
+        if word == "-L" or word == "-l":
+            value = next(words, "")
+            (dirs if word == "-L" else names).append(value)
+        elif word.startswith("-L"):
+            dirs.append(word[2:])
+        elif word.startswith("-l"):
+            names.append(word[2:])
+        elif not word.startswith("-") and Path(word).is_file():
+            files.append(Path(word))
+    dirs += [d for d in os.environ.get("LIBRARY_PATH", "").split(":") if d]
+    for name in names:
+        candidates = [name[1:]] if name.startswith(":") else \
+            [f"lib{name}.so", f"lib{name}.a"]
+        found = next((Path(d) / c for d in dirs for c in candidates
+                      if (Path(d) / c).is_file()), None)
+        if found:
+            files.append(found)
+    return files
+
+
 class Reuse:
     """The builds of an earlier eval in the same work directory, reused.
 
@@ -518,8 +557,13 @@ class Evaluation:
         self.model = Path(model).resolve()
         self.corpus = corpus
         self.workdir = Path(workdir).resolve()
-        self.workdir.mkdir(parents=True, exist_ok=True)
+        try:
+            self.workdir.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise ToolError(f"cannot make the work directory {workdir}: "
+                            f"{e.strerror or e}")
         self.ldflags = list(ldflags)
+        self.linked = linked_files(self.ldflags)  # (in the links' keys)
         self.rounds = rounds
         if clock not in CLOCKS:
             raise ToolError(f"unknown clock {clock!r}: one of {', '.join(CLOCKS)}")
@@ -625,7 +669,7 @@ class Evaluation:
 
     def binary_of(self, ll: Path) -> Path:
         binary = Path(ll).with_suffix("")
-        self.reuse.step("link", [binary], [ll], self.ldflags,
+        self.reuse.step("link", [binary], [ll, *self.linked], self.ldflags,
                         lambda: pipeline.llvm_ir_to_binary(ll, binary, self.ldflags))
         return binary
 
@@ -643,13 +687,14 @@ class Evaluation:
             pipeline.run_link([pipeline.linker_for(self.plain_ll),
                                "-fprofile-generate", gen_o, *self.ldflags, "-o",
                                binary], what="clang -fprofile-generate (link)")
-        self.reuse.step("pgo-gen", [binary], [self.plain_ll], self.ldflags, build)
+        self.reuse.step("pgo-gen", [binary], [self.plain_ll, *self.linked],
+                        self.ldflags, build)
         return binary
 
     def instrumented_binary(self, inst_mlir: Path) -> Path:
         binary = self.path("instrumented")
-        self.reuse.step("instrumented", [binary], [inst_mlir, runtime_library()],
-                        self.ldflags,
+        self.reuse.step("instrumented", [binary],
+                        [inst_mlir, runtime_library(), *self.linked], self.ldflags,
                         lambda: pipeline.mlir_to_binary(inst_mlir, binary, self.ldflags,
                                                         link_runtime=True))
         return binary
@@ -674,8 +719,9 @@ class Evaluation:
         output on `inp`), the run must give them."""
         profraw = out_ll.with_suffix(".profraw")
         profraw.unlink(missing_ok=True)
-        result = self.run_input(self.pgo_gen, inp,
-                                env={"LLVM_PROFILE_FILE": str(profraw)})
+        with percent_free(profraw) as written:  # (clang's runtime expands %p)
+            result = self.run_input(self.pgo_gen, inp,
+                                    env={"LLVM_PROFILE_FILE": str(written)})
         code = result[0]
         if expected is not None:
             self.check_profiled_run(result, expected, inp,
@@ -711,7 +757,8 @@ class Evaluation:
         self.reuse.step(
             "trace-profile", [annotated], [self.program, trace_mlir], [],
             lambda: run([phaedrus_tool("phaedrus-opt"), self.program,
-                         f"--phaedrus-trace-profile=trace-files={trace_mlir}",
+                         "--phaedrus-trace-profile="
+                         + pipeline.pass_option("trace-files", trace_mlir),
                          *pipeline.debug_line_flags(self.program), "-o", annotated],
                         what="phaedrus-opt --phaedrus-trace-profile"))
         return self.lowered_ll(annotated, out_ll)
@@ -801,8 +848,11 @@ class Evaluation:
             return None
         index = {d: i for i, d in enumerate(header["descriptors"])}
         ids = ",".join(str(index[d]) for d in descriptor if d in index)
+        # (None of its tokens known: the empty descriptor, as the
+        # prediction takes it; phaedrus-model refuses an empty list.)
         result = run([phaedrus_tool("phaedrus-model"), self.model, "--log-counts",
-                      f"--descriptor-ids={ids}"], what="phaedrus-model")
+                      *([f"--descriptor-ids={ids}"] if ids else [])],
+                     what="phaedrus-model")
         weights = json.loads(result.stdout)["blend"]
         return {name: w for name, w in weights.items() if w >= 0.005}
 
@@ -954,8 +1004,13 @@ class Evaluation:
         self.warn_if_pgo_input_is_far(inp, descriptor)
         nearest = self.nearest_run(descriptor)
         self.warn_if_pgo_input_is_nearest(inp, nearest["name"])
-        d = self.workdir / inp.name
-        d.mkdir(exist_ok=True)
+        # (Before the builds and timed rounds: it failed after them once,
+        # and the report was lost.)
+        predicted_mix = self.predicted_blend(descriptor)
+        # (A directory of their own: a held-out input named like one of the
+        # shared builds, `plain` or `training`, clashed with it.)
+        d = self.path("held-out") / inp.name
+        d.mkdir(parents=True, exist_ok=True)
         log(f"eval {inp.name}: profiles (oracle, measured, predicted, nearest: "
             f"{nearest['name']})")
         lls = dict(self.shared, nearest=self.training_ll[nearest["name"]])
@@ -1063,7 +1118,6 @@ class Evaluation:
         row["mass_and_shape"] = {"predicted": mass_and_shape(counters["predicted"],
                                                              counters["oracle"]),
                                  "blend_ceiling": mass_and_shape(best, counters["oracle"])}
-        predicted_mix = self.predicted_blend(descriptor)
         if predicted_mix is not None:
             row["predicted_blend"] = predicted_mix
         return row

@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from .tools import (ToolError, file_contains, file_kind, llvm_tool, log,
-                    mlir_text_kind, phaedrus_tool, read_json, run,
+                    mlir_text_kind, percent_free, phaedrus_tool, read_json, run,
                     runtime_library, without_quoted_lines)
 
 # clang flags that keep the IR as the front end made it, so that the
@@ -118,11 +118,21 @@ def sources_to_mlir(sources, output: Path, cflags=(), jobs=None,
                             f"files")
     commands = (compile_commands_flags(Path(compile_commands), database, sources)
                 if compile_commands else {})
-    # Each source's directory to compile in and all its flags.
-    builds = []
+    # Each source's directory to compile in and all its flags. -O0 left out:
+    # clang then marks every function optnone, which the module keeps, and
+    # every build of it (plain, instrumented, profiled) would be unoptimised
+    # alike, no profile changing anything (a debug build's database).
+    builds, without_o0 = [], False
     for source in sources:
         directory, flags = commands.get(source.resolve(), (None, []))
-        builds.append((source.resolve(), directory, [*flags, *cflags]))
+        flags = [*flags, *cflags]
+        without_o0 |= "-O0" in flags
+        builds.append((source.resolve(), directory,
+                       [f for f in flags if f != "-O0"]))
+    if without_o0:
+        log("left out -O0 of the sources' flags: the module is compiled at "
+            "-O2 (at -O0 clang marks every function optnone, and no build of "
+            "it could be optimised, with a profile or without)")
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
     clang = llvm_tool("clang")
@@ -486,9 +496,16 @@ class RunTimedOut(ToolError):
 TERMINATE_GRACE_S = 10
 
 
-def run_program(binary: Path, args, *, trace: Path = None, stdin_path=None,
-                cwd=None, timeout=None, extra_env=None, repeatable=False,
-                argv0=None, locale=None, capture=True):
+def run_program(binary: Path, args, *, trace: Path = None, **options):
+    """_run_program, its trace written by a name without % (the runtime
+    expands %p in PHAEDRUS_TRACE: tools.percent_free)."""
+    with percent_free(trace) as written:
+        return _run_program(binary, args, trace=written, **options)
+
+
+def _run_program(binary: Path, args, *, trace: Path = None, stdin_path=None,
+                 cwd=None, timeout=None, extra_env=None, repeatable=False,
+                 argv0=None, locale=None, capture=True):
     """Runs a (possibly instrumented) program; returns (exit code, stdout,
     stderr). With `trace`, the runtime writes the WPP there. `repeatable`
     turns off address-space randomisation, so that programs which hash
@@ -646,6 +663,20 @@ def fingerprint_of(instrumented_mlir: Path) -> int:
                     f"it was not made by 'phaedrus instrument'")
 
 
+def pass_option(name: str, value) -> str:
+    """`name=value` for a phaedrus-opt pass's options, the value quoted
+    where MLIR's option parser would split it (a path with a space: a
+    work directory or model path with one broke every profile step)."""
+    value = str(value)
+    if not re.search(r"[\s'\"{}]", value):
+        return f"{name}={value}"
+    for quote in ('"', "'"):
+        if quote not in value:
+            return f"{name}={quote}{value}{quote}"
+    raise ToolError(f"{value}: a path with both kinds of quote in it cannot "
+                    f"be given to phaedrus-opt's pass options; rename it")
+
+
 def mlir_string(text: str) -> str:
     """An MLIR string literal of `text`."""
     out = ['"']
@@ -727,12 +758,12 @@ def predict(program: Path, model: Path, argv, output: Path, stdin=None,
     reported (warnings about tokens the model never saw, remarks)."""
     if not Path(model).exists():
         raise ToolError(f"model not found: {model}")
-    options = [f"model-file={model}",
+    options = [pass_option("model-file", model),
                f"input={{{input_attribute(argv, stdin, locale)}}}"]
     if seed is not None:
         options.append(f"seed={seed}")
     if input_dir:
-        options.append(f"input-dir={input_dir}")
+        options.append(pass_option("input-dir", input_dir))
     # The driver names the run itself; phaedrus-opt's note that repeats the
     # predict op after each diagnostic would only say it again.
     result = run([phaedrus_tool("phaedrus-opt"), program,

@@ -1,13 +1,18 @@
 """Locating and running the tools the driver chains: the phaedrus tools from
 the build tree and LLVM 22's tools from /usr/lib/llvm-22."""
 
+import contextlib
 import json
 import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
+import tempfile
+import threading
+import time
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -101,6 +106,73 @@ def run(cmd, *, stdin=None, stdout=None, env=None, cwd=None, what=None):
         raise ToolError(f"{what or Path(cmd[0]).name} failed (exit "
                         f"{result.returncode}): {' '.join(cmd)}\n{err}", stderr=err)
     return result
+
+
+def children() -> list:
+    """The process ids of this process's children (Linux: from /proc)."""
+    me, found = os.getpid(), []
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as f:
+                stat = f.read()
+        except OSError:  # (gone meanwhile)
+            continue
+        # pid (comm) state ppid ...: the name may hold spaces and parentheses.
+        fields = stat[stat.rfind(b")") + 2:].split()
+        if len(fields) > 1 and int(fields[1]) == me:
+            found.append(int(entry.name))
+    return found
+
+
+_stopping = threading.Event()
+
+
+def stop_children():
+    """Kills, from now until this process exits, every process it starts:
+    on SIGTERM or SIGINT the driver's main thread stops, but the tools its
+    worker threads run got no signal, and the threads, which the main
+    thread waits for, would go on starting the next (a terminated eval
+    waited for minutes of builds). A daemon thread kills them as they come."""
+    if _stopping.is_set():
+        return
+
+    def reap():
+        while True:
+            for pid in children():
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
+            time.sleep(0.05)
+    _stopping.set()
+    threading.Thread(target=reap, name="phaedrus-stop-children",
+                     daemon=True).start()
+
+
+@contextlib.contextmanager
+def percent_free(path):
+    """A name for writing `path` by that has no % in it, for the runtimes
+    that expand %p, %h, %m ... in the paths they are given (PHAEDRUS_TRACE,
+    LLVM_PROFILE_FILE): a work directory with a % in its name sent clang's
+    profile and the trace elsewhere. Its directory is reached through a
+    symbolic link (what is written lands in place); a file name with a %
+    is written under another and renamed at the end. None stays None."""
+    if path is None or "%" not in str(path):
+        yield path
+        return
+    path = Path(path).absolute()
+    with tempfile.TemporaryDirectory(prefix="phaedrus-path-") as tmp:
+        link = Path(tmp) / "dir"
+        link.symlink_to(path.parent, target_is_directory=True)
+        name = path.name if "%" not in path.name else "written" + "".join(
+            s for s in path.suffixes if "%" not in s)
+        try:
+            yield link / name
+        finally:
+            if name != path.name and (link / name).exists():
+                os.replace(link / name, path)
 
 
 # The first bytes of the files a user may give where another belongs.

@@ -234,6 +234,17 @@ def test_corpus_train_predict_on_the_demo_program(tmp_path):
                       "-o", tmp_path / "p.mlir", "--", "wordfreq", tmp_path / "new.txt")
     assert result.returncode == 0, result.stderr
     assert "phaedrus.entry_count = #phaedrus.entry_count<" in (tmp_path / "p.mlir").read_text()
+    # A model and a working directory whose paths have a space in them
+    # (phaedrus-opt's option parser split them: "no such option dir/m.mlir").
+    spaced = tmp_path / "a dir"
+    spaced.mkdir()
+    (spaced / "m.mlir").write_bytes((tmp_path / "m.mlir").read_bytes())
+    (spaced / "new.txt").write_bytes((tmp_path / "new.txt").read_bytes())
+    result = phaedrus("predict", tmp_path / "w.mlir", "--model", spaced / "m.mlir",
+                      "--cwd", spaced, "-o", tmp_path / "p2.mlir", "--", "wordfreq",
+                      "new.txt")
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "p2.mlir").read_text() == (tmp_path / "p.mlir").read_text()
     # And a binary built with that profile, which behaves like the plain one.
     # (--keep-ir named as the compiler's LLVM IR beside the output once was,
     # w.pgo.ll, which that deleted.)
@@ -500,10 +511,15 @@ def test_eval_on_the_demo_program(tmp_path):
         tmp_path, "path",
         {"few": "x y z\n" * 50, "pets": "the cat the dog\n" * 400,
          "latin": "lorem ipsum dolor sit amet\n" * 3000},
-        {"pairs": "a b\n" * 900, "mixed": "one two three two one\n" * 2000},
+        # (`plain` is also the name of eval's plain build: an input's own
+        # directory clashed with it, a traceback.)
+        {"plain": "a b\n" * 900, "mixed": "one two three two one\n" * 2000},
         kind="retrieval", cflags="-gline-tables-only")
     # A relative work directory, from a directory other than the inputs'
-    # (their runs named another place, and clang's profile went missing).
+    # (their runs named another place, and clang's profile went missing);
+    # with a space in its name (phaedrus-opt's pass options split at it) and
+    # a % (clang's runtime took %p for its process id, and wrote the
+    # profile elsewhere).
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     # The held-out inputs recorded by the user's instrumented build, not
@@ -511,20 +527,20 @@ def test_eval_on_the_demo_program(tmp_path):
     result = phaedrus("eval", tmp_path / "w.mlir", "--model", tmp_path / "m.mlir",
                       "--corpus", tmp_path / "corpus.json", "--held-out", *held,
                       "--pgo-input", "pets", "-o", tmp_path / "eval.json",
-                      "--plot", tmp_path / "eval.png", "--workdir", "evalwd",
+                      "--plot", tmp_path / "eval.png", "--workdir", "eval %p wd",
                       "--instrumented", tmp_path / "w.inst", cwd=elsewhere)
     assert result.returncode == 0, result.stderr
-    assert (elsewhere / "evalwd" / "plain").exists()
+    assert (elsewhere / "eval %p wd" / "plain").exists()
     assert f"eval: recording the held-out inputs with {tmp_path / 'w.inst'}" \
         in result.stderr
-    assert not (elsewhere / "evalwd" / "instrumented").exists()
+    assert not (elsewhere / "eval %p wd" / "instrumented").exists()
     # ... and says it builds none.
     assert "eval: building plain and clang-instrumented binaries of" in result.stderr
     assert "path-instrumented binaries" not in result.stderr
     # The module has debug lines, and every build keeps them (a session
     # trying xz as a user found the builds of measured and training-run
     # profiles without them, 35% smaller files for it).
-    binaries = [f for f in (elsewhere / "evalwd").rglob("*")
+    binaries = [f for f in (elsewhere / "eval %p wd").rglob("*")
                 if f.is_file() and f.suffix != ".o" and f.read_bytes()[:4] == b"\x7fELF"]
     assert len(binaries) >= 7 + 2 * 3
     for binary in binaries:
@@ -543,7 +559,7 @@ def test_eval_on_the_demo_program(tmp_path):
     assert "speedup over plain (median of the rounds' ratios, so not always " \
         "the medians' ratio)" in result.stdout
     assert report["compared_counters"] == "entry counts and branch weights"
-    assert [r["input"] for r in report["rows"]] == ["pairs", "mixed"]
+    assert [r["input"] for r in report["rows"]] == ["plain", "mixed"]
     variants = ["plain", "mismatch", "predicted", "oracle", "measured", "nearest", "mean",
                 "static"]
     for row in report["rows"]:
@@ -604,7 +620,7 @@ def test_eval_on_the_demo_program(tmp_path):
     result = phaedrus("eval", tmp_path / "w.mlir", "--model", tmp_path / "m.mlir",
                       "--corpus", tmp_path / "corpus.json", "--held-out", *held,
                       "--pgo-input", "pets", "-o", tmp_path / "again.json",
-                      "--workdir", "evalwd", "--instrumented", tmp_path / "w.inst",
+                      "--workdir", "eval %p wd", "--instrumented", tmp_path / "w.inst",
                       cwd=elsewhere)
     assert result.returncode == 0, result.stderr
     again = json.loads((tmp_path / "again.json").read_text())
@@ -623,7 +639,7 @@ def test_eval_on_the_demo_program(tmp_path):
     result = phaedrus("eval", tmp_path / "w.mlir", "--model", tmp_path / "m.mlir",
                       "--corpus", tmp_path / "corpus.json", "--held-out", held[0],
                       "--pgo-input", "pets", "-o", tmp_path / "rebuilt.json",
-                      "--workdir", "evalwd", "--rebuild", cwd=elsewhere)
+                      "--workdir", "eval %p wd", "--rebuild", cwd=elsewhere)
     assert result.returncode == 0, result.stderr
     assert "earlier eval" not in result.stderr
     steps = json.loads((tmp_path / "rebuilt.json").read_text())["build_steps"]
@@ -1244,8 +1260,8 @@ def test_ir_takes_each_sources_flags_from_a_compilation_database(tmp_path):
     (src / "inc" / "b.h").write_text("int helper(void);\n")
     entries = [
         {"directory": str(src), "file": "a.c",
-         "arguments": ["cc", "-DA=40", "-Iinc", "-c", "a.c", "-o", "a.o", "-MD",
-                       "-MF", "a.d"]},
+         "arguments": ["cc", "-DA=40", "-Iinc", "-O0", "-c", "a.c", "-o", "a.o",
+                       "-MD", "-MF", "a.d"]},
         {"directory": str(src), "file": str(src / "b.c"),
          "command": "gcc -DB=2 -I inc -O2 -c -o b.o b.c"}]
     database = tmp_path / "compile_commands.json"
@@ -1256,6 +1272,10 @@ def test_ir_takes_each_sources_flags_from_a_compilation_database(tmp_path):
     assert result.returncode == 0, result.stderr
     assert phaedrus("compile", module, "-o", tmp_path / "m").returncode == 0
     assert subprocess.run([tmp_path / "m"]).returncode == 0  # 2 + 40 - 42
+    # A debug build's -O0 is left out, and said: clang would mark main
+    # optnone, and no build of the module would be optimised.
+    assert "left out -O0 of the sources' flags" in result.stderr
+    assert "optnone" not in module.read_text()
     # Without the database, the sources do not compile.
     assert phaedrus("ir", src / "a.c", src / "b.c", "-o", module).returncode == 1
     # The database alone: every source it compiles (a Tcl user copied 163
@@ -1390,6 +1410,50 @@ def test_ctrl_c_stops_a_command_without_a_traceback(tmp_path):
     left = subprocess.run(["pgrep", "-f", str(tmp_path / "spin.inst")],
                           capture_output=True, text=True)
     assert left.stdout == "", left.stdout
+
+
+def test_sigterm_stops_the_tools_of_worker_threads(tmp_path):
+    """SIGTERM reached the driver's main thread only: the tools its worker
+    threads ran (phaedrus ir's compilations here; eval's builds) went on,
+    and the driver waited for them. They are now killed with it."""
+    import os
+    import signal
+    import time
+    fake = tmp_path / "llvm"
+    fake.mkdir()
+    clang = fake / "clang"
+    clang.write_text(f"#!/bin/sh\necho $$ >> {tmp_path / 'pids'}\nexec sleep 120\n")
+    clang.chmod(0o755)
+    sources = []
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.c").write_text(f"int {name}(void) {{ return 1; }}\n")
+        sources.append(tmp_path / f"{name}.c")
+    env = {"PYTHONPATH": str(REPO_ROOT / "python"), "PATH": "/usr/bin:/bin",
+           "PHAEDRUS_LLVM_BIN": str(fake)}
+    process = subprocess.Popen([sys.executable, "-m", "phaedrus", "ir", *map(str, sources),
+                                "-o", str(tmp_path / "p.mlir"), "--jobs", "2"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, env=env, cwd=tmp_path)
+    for _ in range(200):  # both compilations started
+        if (tmp_path / "pids").exists() and \
+                len((tmp_path / "pids").read_text().split()) == 2:
+            break
+        time.sleep(0.05)
+    pids = [int(p) for p in (tmp_path / "pids").read_text().split()]
+    assert len(pids) == 2
+    start = time.monotonic()
+    process.send_signal(signal.SIGTERM)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 143, err
+    assert time.monotonic() - start < 20, "the driver waited for its tools"
+    assert err.strip().endswith("phaedrus ir: terminated (SIGTERM)"), err
+    for pid in pids:
+        try:
+            os.kill(pid, 0)
+            alive = not open(f"/proc/{pid}/stat").read().split(") ")[1].startswith("Z")
+        except (ProcessLookupError, FileNotFoundError):
+            alive = False
+        assert not alive, f"clang {pid} is still running"
 
 
 def _long_training_corpus():
@@ -1658,7 +1722,10 @@ def test_outputs_that_cannot_be_written_are_refused_before_the_work(tmp_path):
             (["run", "/bin/true", "-o", adir, "--", "x"],
              f"trace file {adir} is a directory: give a file name"),
             (["corpus", missing, "-o", adir],
-             f"corpus {adir} is a directory: give a file name")]:
+             f"corpus {adir} is a directory: give a file name"),
+            (["build", module, "--model", missing, "-o", tmp_path / "b",
+              "--keep-ir", adir, "--", "prog"],
+             f"--keep-ir module {adir} is a directory: give a file name")]:
         result = phaedrus(*args)
         assert result.returncode == 1, args
         assert says in result.stderr, result.stderr

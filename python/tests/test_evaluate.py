@@ -1,8 +1,10 @@
 """The measures of phaedrus eval on hand-made profiles (python/phaedrus/evaluate.py)."""
 
+import json
 import os
 import re
 import statistics
+from pathlib import Path
 
 import pytest
 
@@ -654,3 +656,100 @@ def test_auto_cpu_leaves_a_busy_cpu_for_an_idle_one():
     # The kernel's lists of CPUs (isolated ones come as such).
     assert _parse_cpu_ranges("0-2,5\n") == [0, 1, 2, 5]
     assert _parse_cpu_ranges("\n") == []
+
+
+def test_a_hand_written_description_runs_where_it_is_described(tmp_path):
+    """An input description by hand: a relative stdin is its cwd's file, as
+    the featurizer and the prediction read it (eval's runs read the file of
+    eval's own directory, another input); a cwd that is not a directory is
+    refused at once (it failed after every shared build, blaming the
+    binary: "cannot run .../plain")."""
+    from phaedrus.tools import ToolError
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    (sub / "in.txt").write_text("the input\n")
+    desc = tmp_path / "held.input.json"
+    desc.write_text(json.dumps({"argv": ["prog"], "stdin": "in.txt", "cwd": str(sub)}))
+    inp = evaluate.load_input(desc)
+    assert inp.stdin == str(sub / "in.txt") and inp.cwd == str(sub)
+    desc.write_text(json.dumps({"argv": ["prog"], "cwd": str(tmp_path / "gone")}))
+    with pytest.raises(ToolError, match=re.escape(
+            f"{desc}: its cwd {tmp_path / 'gone'} is not a directory")):
+        evaluate.load_input(desc)
+    # Without a cwd, the stdin is eval's own directory's, as before.
+    desc.write_text(json.dumps({"argv": ["prog"], "stdin": str(sub / "in.txt")}))
+    assert evaluate.load_input(desc).stdin == str(sub / "in.txt")
+
+
+def test_pass_options_quote_paths_with_spaces():
+    from phaedrus.pipeline import pass_option
+    from phaedrus.tools import ToolError
+    assert pass_option("model-file", "/a/m.mlir") == "model-file=/a/m.mlir"
+    assert pass_option("model-file", "/a b/m.mlir") == 'model-file="/a b/m.mlir"'
+    assert pass_option("input-dir", '/a "b"') == "input-dir='/a \"b\"'"
+    with pytest.raises(ToolError, match="both kinds of quote"):
+        pass_option("input-dir", "/a'\"")
+
+
+def test_a_work_directory_that_cannot_be_made_is_said(tmp_path):
+    from phaedrus.tools import ToolError
+    (tmp_path / "f").write_text("")
+    with pytest.raises(ToolError, match=re.escape(
+            f"cannot make the work directory {tmp_path / 'f' / 'wd'}: Not a directory")):
+        evaluate.Evaluation(tmp_path / "p.mlir", tmp_path / "m.mlir", {},
+                            tmp_path / "f" / "wd")
+
+
+def test_paths_with_a_percent_are_written_where_they_name(tmp_path):
+    """The runtimes expand %p in the paths they write (PHAEDRUS_TRACE,
+    LLVM_PROFILE_FILE): what is written by the name percent_free gives
+    lands at the path itself."""
+    from phaedrus.tools import percent_free
+    plain = tmp_path / "t.wpp"
+    with percent_free(plain) as name:
+        assert name == plain
+    with percent_free(None) as name:
+        assert name is None
+    where = tmp_path / "a %p dir"
+    where.mkdir()
+    for target in (where / "t.wpp", where / "t%p.wpp"):
+        with percent_free(target) as name:
+            assert "%" not in str(name)
+            Path(name).write_text("written")
+        assert target.read_text() == "written"
+    assert sorted(p.name for p in where.iterdir()) == ["t%p.wpp", "t.wpp"]
+
+
+def test_links_are_keyed_by_the_libraries_they_read(tmp_path, monkeypatch):
+    """A reused link is one of the same libraries: those --ldflags names as
+    files, or by -l in its -L directories and LIBRARY_PATH (a user's rebuilt
+    library left every binary of the earlier eval reused)."""
+    (tmp_path / "libh.a").write_bytes(b"v1")
+    (tmp_path / "libs").mkdir()
+    (tmp_path / "libs" / "libfoo.so").write_bytes(b"foo")
+    (tmp_path / "libs" / "libfoo.a").write_bytes(b"static foo")
+    (tmp_path / "env").mkdir()
+    (tmp_path / "env" / "libbar.a").write_bytes(b"bar")
+    (tmp_path / "exact.o").write_bytes(b"obj")
+    monkeypatch.setenv("LIBRARY_PATH", str(tmp_path / "env"))
+    monkeypatch.chdir(tmp_path)
+    files = evaluate.linked_files(["libh.a", "-L", str(tmp_path / "libs"), "-lfoo",
+                                   "-lbar", "-lm", "-l:exact.o", f"-L{tmp_path}",
+                                   "-Wl,--as-needed", "-pthread"])
+    assert files == [Path("libh.a"), tmp_path / "libs" / "libfoo.so",
+                     tmp_path / "env" / "libbar.a", tmp_path / "exact.o"]
+    # The library rebuilt: the link runs again.
+    reuse = evaluate.Reuse()
+    monkeypatch.setattr(evaluate.Reuse, "tools", [])
+    built = []
+    out = tmp_path / "bin"
+
+    def link():
+        built.append(1)
+        out.write_bytes(b"linked")
+    for _ in range(2):
+        reuse.step("link", [out], [tmp_path / "exact.o", *files], ["libh.a"], link)
+    assert len(built) == 1
+    (tmp_path / "libh.a").write_bytes(b"v2")
+    reuse.step("link", [out], [tmp_path / "exact.o", *files], ["libh.a"], link)
+    assert len(built) == 2

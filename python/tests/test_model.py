@@ -927,3 +927,23 @@ def test_log_counts_refuse_weights_that_overflow(tmp_path):
     assert result.returncode == 1, result.stdout
     assert "the model's output for token 0 is inf: its weights overflow" in result.stderr, \
         result.stderr
+
+
+def test_eval_reads_the_blend_of_an_input_whose_tokens_the_model_never_saw(tmp_path):
+    """eval's report of the prediction's blend, for a held-out input none of
+    whose descriptor tokens the model knows: the empty descriptor's blend, as
+    the prediction takes it (phaedrus-model refused the empty id list, after
+    all of the input's timed rounds, and the report was lost)."""
+    from types import SimpleNamespace
+    from phaedrus import evaluate
+    from phaedrus.pipeline import model_header
+    corpus = synthetic_corpus()
+    config = M.TrainConfig(kind="retrieval", seed=3, epochs=0, progress=False)
+    model, space, report = M.train(corpus, config)
+    path = tmp_path / "r.mlir"
+    path.write_text(M.model_ir(model, space, corpus, "retrieval", report))
+    host = SimpleNamespace(model=path, model_header=model_header(path))
+    blend = evaluate.Evaluation.predicted_blend(host, ["never=seen", "opt=-zz"])
+    assert set(blend) <= {r["name"] for r in corpus["runs"]} and blend
+    assert blend == evaluate.Evaluation.predicted_blend(host, [])
+    assert sum(blend.values()) == pytest.approx(1.0, abs=0.03)
