@@ -126,7 +126,7 @@ def _entry_key(e):
             tuple(members) if members is not None else None)
 
 
-def make_corpus(entries) -> dict:
+def make_corpus(entries, granularity=None) -> dict:
     """Corpus of (vocabulary, run) pairs; all runs must share one build.
 
     Function, call-site and group entries are fixed by the build, so they
@@ -185,11 +185,27 @@ def make_corpus(entries) -> dict:
         runs.append(dict(run_fields, tokens=[[remap[t], n] for t, n in r["tokens"]]))
     vocabulary = {"name": first["name"], "fingerprint": first["fingerprint"],
                   "entries": union}
-    return {"format": FORMAT, "version": VERSION,
-            "fingerprint": first["fingerprint"],
-            "featurizer": featurizer,
-            "vocabulary": vocabulary,
-            "runs": runs}
+    corpus = {"format": FORMAT, "version": VERSION,
+              "fingerprint": first["fingerprint"],
+              "featurizer": featurizer}
+    if granularity:
+        corpus["granularity"] = granularity
+    corpus.update(vocabulary=vocabulary, runs=runs)
+    return corpus
+
+
+GRANULARITIES = ("function", "path")
+
+
+def granularity_of(corpus: dict) -> str:
+    """The granularity of a corpus's traces: as recorded (since
+    2026-11-28), else from its vocabulary (path entries: path granularity),
+    which a path-granularity corpus whose runs took no path with a branch
+    lacks."""
+    if corpus.get("granularity") in GRANULARITIES:
+        return corpus["granularity"]
+    kinds = {e["kind"] for e in corpus["vocabulary"]["entries"]}
+    return "path" if "path" in kinds else "function"
 
 
 def load(path: Path) -> dict:
@@ -272,6 +288,9 @@ def check_structure(corpus: dict, path) -> None:
                            f"{json.dumps(fingerprint)[:60]}")
     if _malformed_featurizer(corpus):
         fail("the corpus", _malformed_featurizer(corpus))
+    if "granularity" in corpus and corpus["granularity"] not in GRANULARITIES:
+        fail("the corpus", f"\"granularity\" must be {' or '.join(GRANULARITIES)}, "
+                           f"not {json.dumps(corpus['granularity'])[:40]}")
     vocabulary = field(corpus, "vocabulary", "the corpus", dict, "an object")
     if not field(vocabulary, "name", "the vocabulary", str, "a symbol name"):
         fail("the vocabulary", "\"name\" is empty")
@@ -533,7 +552,7 @@ def corpus_from_traces(traces, fingerprint=None, sequences=None,
                                 fingerprint=fingerprint)
             run["sequence"] = str(packed)
         entries.append((vocabulary, run))
-    return make_corpus(entries)
+    return make_corpus(entries, first_granularity and first_granularity[0])
 
 
 # Runs described alike whose totals differ by this factor or more are

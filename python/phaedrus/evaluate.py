@@ -38,8 +38,8 @@ from . import corpus as corpus_mod
 from . import pipeline
 from .timing import (CLOCKS, DEFAULT_CPU, check_cpu_choice, disable_aslr,
                      interleaved_rounds, time_run, timing_cpu)
-from .tools import (ToolError, llvm_tool, log, percent_free, phaedrus_tool, run,
-                    runtime_library)
+from .tools import (ToolError, llvm_tool, log, path_without, percent_free,
+                    phaedrus_tool, run, runtime_library)
 
 FORMAT = "phaedrus-eval"
 # Version 2 (2026-11-27): `times_s` are by the report's `clock` (CPU time by
@@ -83,6 +83,8 @@ class Input:
     # The locale variables it ran under (None: not recorded; it runs under
     # eval's own environment).
     locale: dict = None
+    # The exit status its run had when it was recorded (None: not known).
+    exit_status: int = None
 
     def run_locale(self) -> dict:
         """The locale variables its runs get: the recorded ones, else
@@ -110,7 +112,9 @@ def load_input(path) -> Input:
         pipeline.check_stdin(stdin)
     except ToolError as e:
         raise ToolError(f"{path}: {e}")
-    inp = Input(path.name.split(".")[0], argv, stdin, cwd, info.get("locale"))
+    status = info.get("exit_status")
+    inp = Input(path.name.split(".")[0], argv, stdin, cwd, info.get("locale"),
+                status if isinstance(status, int) else None)
     # A run that rewrote its input (sed -i) when it was recorded left
     # another input than the one its description was made of.
     descriptor = info.get("descriptor")
@@ -145,11 +149,10 @@ def input_files_state(inp: Input) -> dict:
             pass
     state = {}
     for path in paths:
-        try:
-            data = path.read_bytes()
+        try:  # (in chunks: inputs may be gigabytes)
+            state[str(path)] = (path.stat().st_size, Reuse.file_hash(path))
         except OSError:
             continue
-        state[str(path)] = (len(data), hashlib.sha256(data).hexdigest())
     return state
 
 
@@ -185,6 +188,25 @@ def check_input_unchanged(inp: Input, before: dict):
                 f"its output should not exist before it runs; a database the "
                 f"run updates is best made by the run itself, as SQLite's "
                 f"'.open --new FILE' does)")
+
+
+def check_plain_run(inp: Input, code: int, what: str):
+    """Refuses an input whose plain run exits otherwise than its recorded
+    run did, and warns of one that fails where none was recorded: every
+    build fails alike, the checks of the builds pass, and eval would time
+    and report the error path (an input file since deleted gave an oracle
+    recovery of 1.3)."""
+    how = (f"was killed by signal {-code}" if code < 0 else f"exited with {code}")
+    if inp.exit_status is not None and code != inp.exit_status:
+        raise ToolError(f"{inp.name}: the plain build {how}, where the recorded "
+                        f"run exited with {inp.exit_status}: its input is not "
+                        f"what it was (a file moved or deleted?); eval would "
+                        f"measure another run")
+    if inp.exit_status is None and code != 0:
+        log(f"warning: {inp.name} ({what}): the plain build {how}: if that is "
+            f"an error (a missing input file, a wrong option), eval measures "
+            f"the error path; if it is the program's answer (grep found "
+            f"nothing), go on")
 
 
 def corpus_input(r: dict) -> Input:
@@ -380,7 +402,10 @@ def hot_coverage(candidate: dict, oracle: dict) -> float:
     while running < HOT_CUTOFF * total:
         running += ranked[k]
         k += 1
-    top = sorted(candidate_entries, key=lambda f: (-candidate_entries[f], f))[:k]
+    # (Functions it says never ran are not among its hottest: they filled
+    # the places a short profile left, by name.)
+    top = sorted((f for f, n in candidate_entries.items() if n > 0),
+                 key=lambda f: (-candidate_entries[f], f))[:k]
     return sum(oracle_entries.get(f, 0) for f in top) / sum(ranked[:k])
 
 
@@ -602,8 +627,7 @@ class Evaluation:
             raise ToolError(f"--pgo-input {pgo_input} is not a run of the corpus "
                             f"({', '.join(names)})")
         self.pgo_input = corpus_input(corpus["runs"][names.index(pgo_input)])
-        kinds = {e["kind"] for e in corpus["vocabulary"]["entries"]}
-        self.granularity = "path" if "path" in kinds else "function"
+        self.granularity = corpus_mod.granularity_of(corpus)
         if not self.program.exists():
             raise ToolError(f"program not found: {self.program}")
         if not self.model.exists():
@@ -661,11 +685,12 @@ class Evaluation:
     def run_input(self, binary, inp: Input, env=None, trace=None):
         """Runs a build on an input as the corpus runs did (same argv[0], no
         address randomisation, the locale it was recorded under); returns
-        (exit code, stdout)."""
+        (exit code, (size, SHA-256) of its stdout): what runs are compared
+        by, without keeping outputs of gigabytes."""
         code, out, err = pipeline.run_program(
             binary, inp.argv[1:], trace=trace, stdin_path=inp.stdin, cwd=inp.cwd,
             repeatable=True, argv0=inp.argv[0], extra_env=env, locale=inp.locale)
-        return code, out
+        return code, (len(out), hashlib.sha256(out).hexdigest())
 
     def binary_of(self, ll: Path) -> Path:
         binary = Path(ll).with_suffix("")
@@ -754,13 +779,16 @@ class Evaluation:
         # The program's debug lines kept, as the other builds keep them:
         # without them the binary lacks its debug sections, and its size
         # would not compare.
-        self.reuse.step(
-            "trace-profile", [annotated], [self.program, trace_mlir], [],
-            lambda: run([phaedrus_tool("phaedrus-opt"), self.program,
-                         "--phaedrus-trace-profile="
-                         + pipeline.pass_option("trace-files", trace_mlir),
-                         *pipeline.debug_line_flags(self.program), "-o", annotated],
-                        what="phaedrus-opt --phaedrus-trace-profile"))
+        def build():
+            # (trace-files is a list: a comma in the path would split it.)
+            with path_without(",", trace_mlir) as trace:
+                run([phaedrus_tool("phaedrus-opt"), self.program,
+                     "--phaedrus-trace-profile="
+                     + pipeline.pass_option("trace-files", trace),
+                     *pipeline.debug_line_flags(self.program), "-o", annotated],
+                    what="phaedrus-opt --phaedrus-trace-profile")
+        self.reuse.step("trace-profile", [annotated], [self.program, trace_mlir], [],
+                        build)
         return self.lowered_ll(annotated, out_ll)
 
     def counts_profile(self, name, token_counts, argv, out_ll: Path,
@@ -911,6 +939,7 @@ class Evaluation:
         log(f"eval: mismatched PGO trained on {self.pgo_input.name}; mean profile "
             f"of {len(self.corpus['runs'])} training runs")
         pgo_expected = self.run_input(self.plain, self.pgo_input)
+        check_plain_run(self.pgo_input, pgo_expected[0], "mismatched PGO's training run")
         shared_ll = self.all_of(
             lambda: self.clang_profile(self.pgo_input, self.path("mismatch.ll"),
                                        pgo_expected),
@@ -1017,6 +1046,7 @@ class Evaluation:
         # What every run on the input must do (also the check of the builds
         # below, and their warm-up).
         expected = self.run_input(self.plain, inp)
+        check_plain_run(inp, expected[0], "held-out input")
         check_input_unchanged(inp, before)
 
         def recorded_runs():
@@ -1122,7 +1152,11 @@ class Evaluation:
             row["predicted_blend"] = predicted_mix
         return row
 
-    def run(self, inputs) -> dict:
+    def run(self, inputs, on_row=None) -> dict:
+        """The report of the held-out `inputs`; `on_row`, if given, gets the
+        report of the inputs done so far after each, marked incomplete (so
+        that a failure or an interruption at the last input of hours does
+        not lose the others)."""
         self.check_inputs(inputs)
         self.reuse.tool_stamps  # (taken now: the tools the eval starts with)
         aslr_off = disable_aslr()
@@ -1145,6 +1179,10 @@ class Evaluation:
             print_row(rows[-1], self.clock)
             warn_if_waited(rows[-1])
             warn_if_noisy(rows[-1])
+            if on_row and len(rows) < len(inputs):
+                on_row(dict(self.report(rows, aslr_off),
+                            incomplete={"inputs_done": len(rows),
+                                        "inputs": len(inputs)}))
         # (A user's tools were rebuilt while an eval ran: nothing said so,
         # and its builds came from two versions of them.)
         during = self.reuse.changed_since_start()
@@ -1152,6 +1190,9 @@ class Evaluation:
             log(f"warning: the tools changed while this eval ran "
                 f"({', '.join(during)}): its builds may come from both "
                 f"versions; run it again to compare builds of one")
+        return self.report(rows, aslr_off)
+
+    def report(self, rows, aslr_off) -> dict:
         return {"format": FORMAT, "version": VERSION,
                 "program": str(self.program), "model": str(self.model),
                 "granularity": self.granularity,
@@ -1324,7 +1365,7 @@ def summarize(rows) -> dict:
     # The scale of the prediction: the median, over the inputs, of how
     # many times the oracle's total it is (1: right; 0.1 or 10: off tenfold).
     ratios = [r["total_ratio"]["predicted"] for r in rows
-              if r.get("total_ratio", {}).get("predicted")]
+              if r.get("total_ratio", {}).get("predicted") is not None]
     summary["total_ratio_predicted_median"] = statistics.median(ratios) if ratios else None
     summary["overlap_blend_ceiling_mean"] = _mean(
         r["blend_ceiling"]["overlap"] for r in rows if "blend_ceiling" in r)

@@ -152,27 +152,37 @@ def stop_children():
 
 
 @contextlib.contextmanager
-def percent_free(path):
-    """A name for writing `path` by that has no % in it, for the runtimes
-    that expand %p, %h, %m ... in the paths they are given (PHAEDRUS_TRACE,
-    LLVM_PROFILE_FILE): a work directory with a % in its name sent clang's
-    profile and the trace elsewhere. Its directory is reached through a
-    symbolic link (what is written lands in place); a file name with a %
-    is written under another and renamed at the end. None stays None."""
-    if path is None or "%" not in str(path):
+def path_without(chars: str, path):
+    """A name for `path` that has none of `chars` in it, for the tools that
+    read those characters in a path: the runtimes expand %p, %h, %m ... in
+    theirs (PHAEDRUS_TRACE, LLVM_PROFILE_FILE: a work directory with a % in
+    its name sent clang's profile and the trace elsewhere), and a list
+    option of a pass splits at commas. Its directory is reached through a
+    symbolic link (what is written lands in place); a file name with one
+    of them is used under another and renamed back at the end. None stays
+    None."""
+    if path is None or not any(c in str(path) for c in chars):
         yield path
         return
     path = Path(path).absolute()
     with tempfile.TemporaryDirectory(prefix="phaedrus-path-") as tmp:
         link = Path(tmp) / "dir"
         link.symlink_to(path.parent, target_is_directory=True)
-        name = path.name if "%" not in path.name else "written" + "".join(
-            s for s in path.suffixes if "%" not in s)
+        plain = not any(c in path.name for c in chars)
+        name = path.name if plain else "file" + "".join(
+            s for s in path.suffixes if not any(c in s for c in chars))
+        if not plain and path.exists():
+            os.replace(path, link / name)
         try:
             yield link / name
         finally:
-            if name != path.name and (link / name).exists():
+            if not plain and (link / name).exists():
                 os.replace(link / name, path)
+
+
+def percent_free(path):
+    """path_without("%", path): for the runtimes' output paths."""
+    return path_without("%", path)
 
 
 # The first bytes of the files a user may give where another belongs.

@@ -124,7 +124,28 @@ BROKEN = [
     (lambda c: c["runs"][0].update(name=""), "run 0: \"name\" is empty"),
     (lambda c: c.update(version="1"),
      "corpus version \"1\" is not supported (this driver reads version 1)"),
+    (lambda c: c.update(granularity="block"),
+     "the corpus: \"granularity\" must be function or path, not \"block\""),
 ]
+
+
+def test_a_corpus_says_its_granularity(tmp_path):
+    """eval took a path-granularity corpus whose runs took no path with a
+    branch (no path entries) for a function-granularity one, and refused the
+    binary that recorded it: the corpus now says its granularity, and one
+    without it (before 2026-11-28) is read as before."""
+    from phaedrus.corpus import granularity_of, make_corpus
+    v = {"name": "v", "fingerprint": "1",
+         "entries": [{"id": 0, "kind": "function", "symbol": "main"}]}
+    run = {"name": "a", "argv": ["p"], "descriptor": ["argc=0"], "events": 1,
+           "tokens": [[0, 1]]}
+    corpus = make_corpus([(v, run)], "path")
+    assert corpus["granularity"] == "path" and granularity_of(corpus) == "path"
+    assert _load(tmp_path, corpus)["granularity"] == "path"
+    old = make_corpus([(v, run)])
+    assert "granularity" not in old and granularity_of(old) == "function"
+    v["entries"].append({"id": 1, "kind": "path", "symbol": "main", "index": 0})
+    assert granularity_of(make_corpus([(v, run)])) == "path"
 
 
 @pytest.mark.parametrize("edit,words", BROKEN)

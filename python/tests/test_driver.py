@@ -517,9 +517,9 @@ def test_eval_on_the_demo_program(tmp_path):
         kind="retrieval", cflags="-gline-tables-only")
     # A relative work directory, from a directory other than the inputs'
     # (their runs named another place, and clang's profile went missing);
-    # with a space in its name (phaedrus-opt's pass options split at it) and
-    # a % (clang's runtime took %p for its process id, and wrote the
-    # profile elsewhere).
+    # with a space in its name (phaedrus-opt's pass options split at it), a
+    # comma (a list option's too) and a % (clang's runtime took %p for its
+    # process id, and wrote the profile elsewhere).
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     # The held-out inputs recorded by the user's instrumented build, not
@@ -527,20 +527,20 @@ def test_eval_on_the_demo_program(tmp_path):
     result = phaedrus("eval", tmp_path / "w.mlir", "--model", tmp_path / "m.mlir",
                       "--corpus", tmp_path / "corpus.json", "--held-out", *held,
                       "--pgo-input", "pets", "-o", tmp_path / "eval.json",
-                      "--plot", tmp_path / "eval.png", "--workdir", "eval %p wd",
+                      "--plot", tmp_path / "eval.png", "--workdir", "eval %p, wd",
                       "--instrumented", tmp_path / "w.inst", cwd=elsewhere)
     assert result.returncode == 0, result.stderr
-    assert (elsewhere / "eval %p wd" / "plain").exists()
+    assert (elsewhere / "eval %p, wd" / "plain").exists()
     assert f"eval: recording the held-out inputs with {tmp_path / 'w.inst'}" \
         in result.stderr
-    assert not (elsewhere / "eval %p wd" / "instrumented").exists()
+    assert not (elsewhere / "eval %p, wd" / "instrumented").exists()
     # ... and says it builds none.
     assert "eval: building plain and clang-instrumented binaries of" in result.stderr
     assert "path-instrumented binaries" not in result.stderr
     # The module has debug lines, and every build keeps them (a session
     # trying xz as a user found the builds of measured and training-run
     # profiles without them, 35% smaller files for it).
-    binaries = [f for f in (elsewhere / "eval %p wd").rglob("*")
+    binaries = [f for f in (elsewhere / "eval %p, wd").rglob("*")
                 if f.is_file() and f.suffix != ".o" and f.read_bytes()[:4] == b"\x7fELF"]
     assert len(binaries) >= 7 + 2 * 3
     for binary in binaries:
@@ -548,6 +548,7 @@ def test_eval_on_the_demo_program(tmp_path):
     assert "oracle recovery" in result.stderr and "hot coverage" in result.stderr
     report = json.loads((tmp_path / "eval.json").read_text())
     assert report["format"] == "phaedrus-eval" and report["granularity"] == "path"
+    assert "incomplete" not in report
     assert report["version"] == 2 and report["clock"] == "cpu"
     # The timed runs were pinned to one CPU, where there is more than one.
     allowed = sorted(os.sched_getaffinity(0))
@@ -620,7 +621,7 @@ def test_eval_on_the_demo_program(tmp_path):
     result = phaedrus("eval", tmp_path / "w.mlir", "--model", tmp_path / "m.mlir",
                       "--corpus", tmp_path / "corpus.json", "--held-out", *held,
                       "--pgo-input", "pets", "-o", tmp_path / "again.json",
-                      "--workdir", "eval %p wd", "--instrumented", tmp_path / "w.inst",
+                      "--workdir", "eval %p, wd", "--instrumented", tmp_path / "w.inst",
                       cwd=elsewhere)
     assert result.returncode == 0, result.stderr
     again = json.loads((tmp_path / "again.json").read_text())
@@ -635,11 +636,28 @@ def test_eval_on_the_demo_program(tmp_path):
             assert numbers == pytest.approx({v: second[measure][v] for v in numbers},
                                             rel=1e-12), measure
         assert first["times_s"] != second["times_s"]
+    # An input that fails after another was done (its plain run exits
+    # otherwise than its recorded run: an input file gone): the report has
+    # the row of the one done, marked incomplete (a failure at the last
+    # input lost all of them).
+    broken = tmp_path / "held" / "gone.input.json"
+    broken.write_text(json.dumps(dict(json.loads(held[1].read_text()), exit_status=3)))
+    result = phaedrus("eval", tmp_path / "w.mlir", "--model", tmp_path / "m.mlir",
+                      "--corpus", tmp_path / "corpus.json", "--held-out", held[0], broken,
+                      "--pgo-input", "pets", "-o", tmp_path / "partial.json",
+                      "--workdir", "eval %p, wd", "--instrumented", tmp_path / "w.inst",
+                      cwd=elsewhere)
+    assert result.returncode == 1
+    assert "gone: the plain build exited with 0, where the recorded run exited " \
+        "with 3" in result.stderr, result.stderr
+    partial = json.loads((tmp_path / "partial.json").read_text())
+    assert partial["incomplete"] == {"inputs_done": 1, "inputs": 2}
+    assert [r["input"] for r in partial["rows"]] == ["plain"]
     # --rebuild: everything built again.
     result = phaedrus("eval", tmp_path / "w.mlir", "--model", tmp_path / "m.mlir",
                       "--corpus", tmp_path / "corpus.json", "--held-out", held[0],
                       "--pgo-input", "pets", "-o", tmp_path / "rebuilt.json",
-                      "--workdir", "eval %p wd", "--rebuild", cwd=elsewhere)
+                      "--workdir", "eval %p, wd", "--rebuild", cwd=elsewhere)
     assert result.returncode == 0, result.stderr
     assert "earlier eval" not in result.stderr
     steps = json.loads((tmp_path / "rebuilt.json").read_text())["build_steps"]
@@ -815,6 +833,14 @@ def test_mistakes_of_a_first_users_session(tmp_path):
     assert result.returncode == 2
     assert result.stderr.startswith("usage: phaedrus ir ") and \
         "phaedrus ir: error: unrecognized arguments: --bogus" in result.stderr
+    # Words after '--' for a command that runs no program (they were dropped:
+    # `train c.json -- --kind lstm` trained a retrieval model).
+    result = phaedrus("train", tmp_path / "c.json", "-o", tmp_path / "m.mlir",
+                      "--", "--kind", "lstm")
+    assert result.returncode == 2
+    assert "phaedrus train: error: unrecognized arguments after '--': --kind " \
+        "lstm (only run, predict and build take a program's command line " \
+        "there; phaedrus train's own options go before it)" in result.stderr
     # The program's command line without '--' (a sed user's first run):
     # where it goes.
     result = phaedrus("run", tmp_path / "w.inst", "-o", tmp_path / "r.wpp",

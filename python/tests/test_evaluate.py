@@ -79,6 +79,10 @@ def test_hot_coverage():
     # Top 2 of the candidate: warm and cold: 99 of the oracle's 995.
     assert evaluate.hot_coverage(swapped, oracle) == pytest.approx(99 / 995)
     assert evaluate.hot_coverage({}, oracle) == 0.0
+    # A profile that says the hot functions never ran does not cover them
+    # (its top places were filled with them, by name).
+    never = {("entry", "hot"): 0, ("entry", "warm"): 0, ("entry", "cold"): 5}
+    assert evaluate.hot_coverage(never, oracle) == pytest.approx(4 / 995)  # cold
 
 
 def test_blend_ceiling():
@@ -126,6 +130,10 @@ def test_recovery_and_summary():
     assert s["lowering_recovery_interval"] == pytest.approx([1.0, 1.0])
     assert evaluate.summarize([row(flat)])["oracle_recovery_interval"] is None
     assert s["overlap_blend_ceiling_mean"] is None  # rows without a ceiling
+    # The median of the total ratios counts a prediction of no counts (0),
+    # which it left out; an unknown (None) one is left out.
+    rows = [dict(row(times), total_ratio={"predicted": r}) for r in (0.0, 0.0, 1.0, None)]
+    assert evaluate.summarize(rows)["total_ratio_predicted_median"] == 0.0
     with_ceiling = [dict(row(times), blend_ceiling={"overlap": x, "weights": {}})
                     for x in (0.4, 0.6)]
     assert evaluate.summarize(with_ceiling)["overlap_blend_ceiling_mean"] == \
@@ -718,6 +726,13 @@ def test_paths_with_a_percent_are_written_where_they_name(tmp_path):
             Path(name).write_text("written")
         assert target.read_text() == "written"
     assert sorted(p.name for p in where.iterdir()) == ["t%p.wpp", "t.wpp"]
+    # A file read by a name without a comma (a pass's list option splits at
+    # one), and left where it was.
+    from phaedrus.tools import path_without
+    (where / "a,b.mlir").write_text("read")
+    with path_without(",", where / "a,b.mlir") as name:
+        assert "," not in str(name) and Path(name).read_text() == "read"
+    assert (where / "a,b.mlir").read_text() == "read"
 
 
 def test_links_are_keyed_by_the_libraries_they_read(tmp_path, monkeypatch):
@@ -753,3 +768,30 @@ def test_links_are_keyed_by_the_libraries_they_read(tmp_path, monkeypatch):
     (tmp_path / "libh.a").write_bytes(b"v2")
     reuse.step("link", [out], [tmp_path / "exact.o", *files], ["libh.a"], link)
     assert len(built) == 2
+
+
+def test_a_plain_run_that_fails_otherwise_than_recorded_is_refused(tmp_path, capsys):
+    """eval timed and reported the error path of an input whose file was
+    gone (every build failed alike; an oracle recovery of 1.3): a plain run
+    that exits otherwise than the recorded run is refused, and one that
+    fails where nothing was recorded is warned of."""
+    from phaedrus.tools import ToolError
+    recorded = evaluate.Input("text", ["prog", "text.txt"], exit_status=0)
+    evaluate.check_plain_run(recorded, 0, "held-out input")
+    with pytest.raises(ToolError, match=re.escape(
+            "text: the plain build exited with 1, where the recorded run exited "
+            "with 0: its input is not what it was")):
+        evaluate.check_plain_run(recorded, 1, "held-out input")
+    with pytest.raises(ToolError, match="was killed by signal 11, where"):
+        evaluate.check_plain_run(recorded, -11, "held-out input")
+    # A recorded answer (grep found nothing) is what the run must give.
+    evaluate.check_plain_run(evaluate.Input("none", ["grep"], exit_status=1), 1, "x")
+    assert capsys.readouterr().err == ""
+    by_hand = evaluate.Input("hand", ["prog"])
+    evaluate.check_plain_run(by_hand, 2, "mismatched PGO's training run")
+    assert ("warning: hand (mismatched PGO's training run): the plain build "
+            "exited with 2: if that is an error") in capsys.readouterr().err
+    # The description's status is read.
+    desc = tmp_path / "d.input.json"
+    desc.write_text(json.dumps({"argv": ["prog"], "exit_status": 3}))
+    assert evaluate.load_input(desc).exit_status == 3

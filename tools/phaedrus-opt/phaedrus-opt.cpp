@@ -37,17 +37,7 @@ static int optMain(int argc, char **argv) {
   mlir::phaedrus::addPhaedrusVersionPrinter();
   mlir::phaedrus::installOutOfMemoryHandler();
   mlir::phaedrus::hideLibraryOptions({});
-  // A diagnostic does not print the op it is about, unless asked
-  // (--mlir-print-op-on-diagnostic=true): the ops of phaedrus IR are traces
-  // and models, megabytes of text (an error about one trace's fingerprint
-  // printed 700 kB after its one line).
-  std::vector<char *> args(argv, argv + argc);
-  bool asked = false;
-  for (int i = 1; i < argc; ++i)
-    asked |= llvm::StringRef(argv[i]).contains("mlir-print-op-on-diagnostic");
-  static char quiet[] = "--mlir-print-op-on-diagnostic=false";
-  if (!asked && argc > 0)
-    args.insert(args.begin() + 1, quiet);
+  std::vector<char *> args = mlir::phaedrus::withQuietDiagnostics(argc, argv);
   int count = static_cast<int>(args.size());
   auto [input, output] = mlir::registerAndParseCLIOptions(
       count, args.data(),

@@ -37,9 +37,22 @@
 using namespace mlir;
 using namespace mlir::phaedrus;
 
+/// --mlir-print-op-on-diagnostic given (translateMain).
+static bool opsOnDiagnostics = false;
+
 static void registerProgramDialects(DialectRegistry &registry) {
   registry.insert<PhaedrusDialect, LLVM::LLVMDialect, func::FuncDialect,
                   cf::ControlFlowDialect, arith::ArithDialect, DLTIDialect>();
+  // A diagnostic does not print the op it is about, unless asked, as in
+  // phaedrus-opt (ToolSupport.h, withQuietDiagnostics). mlir-translate's
+  // main sets its context to print them whatever the option says; this
+  // runs when the module's reading loads the dialect, after that. (A
+  // verifier error in a trace nested 8,000 deep printed the whole trace
+  // from a verifier thread, overran its stack and crashed.)
+  registry.addExtension(+[](MLIRContext *context, PhaedrusDialect *) {
+    if (!opsOnDiagnostics)
+      context->printOpOnDiagnostic(false);
+  });
 }
 
 /// Exports the profile attributes of a module as JSON: one object per
@@ -583,6 +596,7 @@ static int translateMain(int argc, char **argv) {
                  << " (--help says what each does)\n";
     return 1;
   }
+  opsOnDiagnostics = asksForOpsOnDiagnostics(argc, argv);
   return failed(mlirTranslateMain(
       argc, argv,
       "Phaedrus translations\n\n"

@@ -235,7 +235,10 @@ TokensOp::getTokenArray(SmallVectorImpl<int32_t> &storage) {
   }
   if (auto resource = dyn_cast<DenseI32ResourceElementsAttr>(attr)) {
     std::optional<ArrayRef<int32_t>> array = resource.tryGetAsArrayRef();
-    if (!array)
+    // (A blob of another length than its type says: not read at its own;
+    // the verifier says which.)
+    if (!array || static_cast<int64_t>(array->size()) !=
+                      resource.getType().getNumElements())
       return failure();
     return *array;
   }
@@ -268,6 +271,19 @@ LogicalResult TokensOp::verify() {
   if (auto dense = dyn_cast<DenseIntElementsAttr>(getTokens());
       dense && dense.isSplat())
     return success(); // checked without writing out its every token
+  if (auto resource = dyn_cast<DenseI32ResourceElementsAttr>(getTokens())) {
+    // A blob cut short or edited by hand was read at its own length: a
+    // trace of other tokens, without a word.
+    if (AsmResourceBlob *blob = resource.getRawHandle().getBlob()) {
+      size_t bytes = blob->getData().size();
+      if (bytes != static_cast<size_t>(type.getNumElements()) * 4)
+        return emitOpError()
+               << "tokens blob '" << resource.getRawHandle().getKey()
+               << "' holds " << bytes << " bytes, where its type " << type
+               << " takes " << type.getNumElements() * 4
+               << " (4 a token): the blob was cut short or edited";
+    }
+  }
   SmallVector<int32_t> storage;
   if (failed(getTokenArray(storage)))
     return emitOpError() << "tokens have no data (a dense_resource blob that "
