@@ -146,7 +146,9 @@ def cmd_ir(args):
 def cmd_instrument(args):
     ldflags = split_flags(args.ldflags, "--ldflags")
     check_module(args.program, plain=True)
-    output = Path(args.output)
+    # (Its directory made, as compile's is: it was "cannot open output
+    # file" after the instrumenting.)
+    output = check_output(args.output, "instrumented binary")
     inst_mlir = output.with_name(output.name + ".mlir")
     pipeline.instrument_mlir(args.program, inst_mlir, granularity=args.granularity)
     pipeline.mlir_to_binary(inst_mlir, output, ldflags,

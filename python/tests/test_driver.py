@@ -96,10 +96,13 @@ def test_missing_runtime_and_llvm_tools_say_what_to_do(tmp_path, monkeypatch):
 
 def test_ir_instrument_run(tmp_path):
     assert phaedrus("ir", WORDFREQ, "-o", tmp_path / "w.mlir").returncode == 0
-    result = phaedrus("instrument", tmp_path / "w.mlir", "-o", tmp_path / "w.inst",
+    # (Into a directory not made yet, as compile's output may go: it failed
+    # with "cannot open output file" after the instrumenting.)
+    result = phaedrus("instrument", tmp_path / "w.mlir", "-o", tmp_path / "bin" / "w.inst",
                       "--granularity", "path")
     assert result.returncode == 0, result.stderr
     assert "fingerprint" in result.stderr
+    (tmp_path / "bin" / "w.inst").rename(tmp_path / "w.inst")
     result = phaedrus("run", tmp_path / "w.inst", "-o", tmp_path / "r.wpp",
                       "--import", tmp_path / "r.mlir", "--", WORDFREQ)
     assert result.returncode == 0, result.stderr

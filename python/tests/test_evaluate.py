@@ -795,3 +795,45 @@ def test_a_plain_run_that_fails_otherwise_than_recorded_is_refused(tmp_path, cap
     desc = tmp_path / "d.input.json"
     desc.write_text(json.dumps({"argv": ["prog"], "exit_status": 3}))
     assert evaluate.load_input(desc).exit_status == 3
+
+
+def test_recovery_intervals_leave_out_draws_where_the_oracle_gains_nothing():
+    """A draw whose oracle gained 0.1% divided by almost nothing: around a
+    recovery of 1.0 whose rounds each gave about 0.9-1.1, the interval was
+    [0.96, 3.90] (the review of 2026-11-28). The interval now takes the
+    mean over the inputs meaningful in each draw, as the point does."""
+    ratios = [1.05, 1.04, 1.03, 1.001, 1.0005, 1.06, 1.002]
+    plain = [1.0] * len(ratios)
+    oracle = [1 / r for r in ratios]
+    pred = [1 / (1 + (r - 1) * 0.9 + 0.003) for r in ratios]
+    times = {"plain": plain, "oracle": oracle, "predicted": pred}
+    row = {"times_s": times,
+           "speedup": {v: evaluate.paired_ratio(times, "plain", v) for v in times}}
+    point = evaluate.recovery(row, "predicted")
+    low, high = evaluate.recovery_interval([row], "predicted")
+    assert low <= point <= high
+    assert high < 1.5, (low, high)
+
+
+def test_a_build_that_hangs_on_an_input_is_stopped(tmp_path, monkeypatch):
+    """eval's runs had no time limit: a build that hung on an input kept it
+    waiting without a word. A run now takes at most RUN_TIMEOUT_FACTOR
+    times the plain build's first run (and RUN_TIMEOUT_MIN_S)."""
+    from types import SimpleNamespace
+    from phaedrus.pipeline import RunTimedOut
+    import time
+    plain, hangs = tmp_path / "plain", tmp_path / "hangs"
+    plain.write_text("#!/bin/sh\necho done\n")
+    hangs.write_text("#!/bin/sh\nexec sleep 60\n")
+    for script in (plain, hangs):
+        script.chmod(0o755)
+    monkeypatch.setattr(evaluate, "RUN_TIMEOUT_MIN_S", 1)
+    monkeypatch.setattr(evaluate, "RUN_TIMEOUT_FACTOR", 2)
+    host = SimpleNamespace(plain=plain, plain_seconds={})
+    inp = evaluate.Input("in", ["prog"])
+    code, out = evaluate.Evaluation.run_input(host, plain, inp)
+    assert code == 0 and out[0] == len(b"done\n") and "in" in host.plain_seconds
+    start = time.monotonic()
+    with pytest.raises(RunTimedOut, match="did not finish within 1 s"):
+        evaluate.Evaluation.run_input(host, hangs, inp)
+    assert time.monotonic() - start < 30
