@@ -37,7 +37,8 @@ from . import corpus as corpus_mod
 from . import pipeline
 from .tools import (ELF_KIND, MLIR_BYTECODE_KIND, RUNTIME_ENV, RUNTIME_REGISTER,
                     ToolError, check_output, file_contains, file_kind, log,
-                    phaedrus_tool, run, split_flags, stop_children)
+                    percent_free, phaedrus_tool, run, split_flags,
+                    stop_children)
 
 
 def at_least(minimum):
@@ -240,10 +241,12 @@ def cmd_run(args):
         # argv[0] is the name the description records, as eval runs the
         # input again (a Tcl interpreter looks itself up by argv[0]: run
         # with its path, it did other work than eval's run of the input).
-        code, _, _ = pipeline.run_program(binary, args.args, trace=trace,
-                                          stdin_path=args.stdin,
-                                          timeout=args.timeout, capture=False,
-                                          argv0=binary.name)
+        # (-o is the file's name as it is: the runtime would expand a %p.)
+        with percent_free(trace) as written:
+            code, _, _ = pipeline.run_program(binary, args.args, trace=written,
+                                              stdin_path=args.stdin,
+                                              timeout=args.timeout, capture=False,
+                                              argv0=binary.name)
     except (KeyboardInterrupt, pipeline.RunTimedOut) as e:
         # The trace of a run cut short is not one to learn from.
         removed = trace.exists()

@@ -702,11 +702,13 @@ class Evaluation:
         said, where eval waited without a word."""
         first = inp.name not in self.plain_seconds
         start = time.perf_counter()
-        code, out, err = pipeline.run_program(
-            binary, inp.argv[1:], trace=trace, stdin_path=inp.stdin, cwd=inp.cwd,
-            repeatable=True, argv0=inp.argv[0], extra_env=env, locale=inp.locale,
-            timeout=None if first else max(
-                RUN_TIMEOUT_MIN_S, RUN_TIMEOUT_FACTOR * self.plain_seconds[inp.name]))
+        with percent_free(trace) as written:  # (the runtime expands %p)
+            code, out, err = pipeline.run_program(
+                binary, inp.argv[1:], trace=written, stdin_path=inp.stdin,
+                cwd=inp.cwd, repeatable=True, argv0=inp.argv[0], extra_env=env,
+                locale=inp.locale, timeout=None if first else max(
+                    RUN_TIMEOUT_MIN_S,
+                    RUN_TIMEOUT_FACTOR * self.plain_seconds[inp.name]))
         if first and binary == self.plain:
             self.plain_seconds[inp.name] = time.perf_counter() - start
         return code, (len(out), hashlib.sha256(out).hexdigest())

@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from .tools import (ToolError, file_contains, file_kind, llvm_tool, log,
-                    mlir_text_kind, percent_free, phaedrus_tool, read_json, run,
+                    mlir_text_kind, phaedrus_tool, read_json, run,
                     runtime_library, without_quoted_lines)
 
 # clang flags that keep the IR as the front end made it, so that the
@@ -496,22 +496,17 @@ class RunTimedOut(ToolError):
 TERMINATE_GRACE_S = 10
 
 
-def run_program(binary: Path, args, *, trace: Path = None, **options):
-    """_run_program, its trace written by a name without % (the runtime
-    expands %p in PHAEDRUS_TRACE: tools.percent_free)."""
-    with percent_free(trace) as written:
-        return _run_program(binary, args, trace=written, **options)
-
-
-def _run_program(binary: Path, args, *, trace: Path = None, stdin_path=None,
-                 cwd=None, timeout=None, extra_env=None, repeatable=False,
-                 argv0=None, locale=None, capture=True):
+def run_program(binary: Path, args, *, trace: Path = None, stdin_path=None,
+                cwd=None, timeout=None, extra_env=None, repeatable=False,
+                argv0=None, locale=None, capture=True):
     """Runs a (possibly instrumented) program; returns (exit code, stdout,
-    stderr). With `trace`, the runtime writes the WPP there. `repeatable`
-    turns off address-space randomisation, so that programs which hash
-    pointers behave the same from run to run. `argv0` sets the program name
-    the program sees, so that builds at different paths see the same one.
-    `locale` (a run's recorded locale variables) replaces this process's.
+    stderr). With `trace`, the runtime writes the WPP there (a %p in it is
+    the process id; tools.percent_free gives a name without one for a path
+    meant as it is). `repeatable` turns off address-space randomisation, so
+    that programs which hash pointers behave the same from run to run.
+    `argv0` sets the program name the program sees, so that builds at
+    different paths see the same one. `locale` (a run's recorded locale
+    variables) replaces this process's.
     A run still going after `timeout` seconds gets SIGTERM (an instrumented
     program then ends its trace), SIGKILL TERMINATE_GRACE_S later, and
     RunTimedOut is raised. Without `capture`, the program writes to this

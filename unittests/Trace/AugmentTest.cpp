@@ -255,6 +255,12 @@ TEST(AugmentTest, BucketsAreTheModelsAndResamplingStaysNearby) {
   // The largest counts stay in range.
   uint64_t big = buckets.resample(UINT64_MAX - 5, 1, rng);
   EXPECT_GE(big, 1u);
+  // A spread near 2^32 reaches every bucket, above the count's too (b +
+  // spread wrapped, and only smaller counts were drawn).
+  bool above = false;
+  for (int i = 0; i < 200; ++i)
+    above |= buckets.resample(100, UINT32_MAX, rng) > 100;
+  EXPECT_TRUE(above);
 }
 
 } // namespace

@@ -22,6 +22,7 @@
 #include "phaedrus/Trace/CallGroups.h"
 #include "phaedrus/Trace/SplitMix64.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <unordered_map>
@@ -166,8 +167,11 @@ public:
   uint64_t resample(uint64_t count, unsigned spread, Rng &rng) const {
     unsigned b = bucket(count);
     unsigned first = b > spread ? b - spread : 0;
+    // (In 64 bits: b + spread wrapped for a spread near 2^32, and only the
+    // buckets below the count's were drawn from.)
+    uint64_t last = std::min<uint64_t>(uint64_t(b) + spread, maxBucket());
     std::vector<unsigned> candidates;
-    for (unsigned c = first; c <= b + spread && c <= maxBucket(); ++c)
+    for (unsigned c = first; c <= last; ++c)
       if (lowest(c) <= highest(c))
         candidates.push_back(c);
     if (candidates.empty())

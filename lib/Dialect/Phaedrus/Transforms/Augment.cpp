@@ -370,6 +370,25 @@ struct PhaedrusAugmentPass
                       builder.getNamedAttr("transforms", builder.getArrayAttr(applied)),
                   }));
 
+    // Resampled counts may make a copy far longer than what it was made of
+    // (a wide spread: counts up to 2^50, and the check below walked every
+    // event): a copy beyond max-events is dropped, as a recorded trace
+    // beyond it is not augmented.
+    FailureOr<uint64_t> length = walker.getExpandedLength(made);
+    if (failed(length))
+      return failure();
+    if (*length > maxEvents) {
+      made.emitWarning() << kPass << ": augmented trace @" << name
+                         << " stands for " << describeLength(*length)
+                         << " events after resampling, more than max-events="
+                         << static_cast<uint64_t>(maxEvents)
+                         << "; it is dropped (a narrower spread makes copies "
+                            "nearer the recorded trace's length)";
+      made.erase();
+      ++numSkipped;
+      return TraceOp();
+    }
+
     // The result must respect the call graph (by construction it does).
     using Verdict = trace::CallTreeReader::Verdict;
     trace::CallTreeReader reader(table, shared.enterable);

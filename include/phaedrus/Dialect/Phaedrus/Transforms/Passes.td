@@ -464,7 +464,10 @@ def PhaedrusAugmentPass : Pass<"phaedrus-augment", "::mlir::ModuleOp"> {
     event of each copy, whatever their repeats fold: a recorded trace of
     more than `max-events` events (call groups expanded) is not augmented,
     and a warning says how long it is (a trace that folds to a few ops may
-    stand for 2^60 events).
+    stand for 2^60 events). A copy that its resampled counts make longer
+    than `max-events` is dropped, with a warning (a wide `spread` drew
+    counts up to 2^50, and checking such a copy's every event ran for
+    hours).
 
     The augmented trace of recorded trace `@t` number k is `@t_augk`, placed
     after `@t`, with `@t`'s input descriptor and the attribute
@@ -500,7 +503,8 @@ def PhaedrusAugmentPass : Pass<"phaedrus-augment", "::mlir::ModuleOp"> {
            "Buckets away from its own that a resampled count may move (default: 1)">,
     Option<"maxEvents", "max-events", "uint64_t", "uint64_t(1) << 30",
            "Augment only recorded traces of at most this many events (each is "
-           "read in full, and each copy written in full) (default: 2^30)">,
+           "read in full, and each copy written in full), and keep only "
+           "copies of at most this many (default: 2^30)">,
     Option<"bucketsPerOctave", "buckets-per-octave", "unsigned", "4",
            "Count buckets per doubling (the models' is 4) (default: 4)">,
     Option<"maxPeriod", "max-period", "unsigned", "8",
