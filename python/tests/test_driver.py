@@ -116,6 +116,12 @@ def test_ir_instrument_run(tmp_path):
     assert (tmp_path / "r2.mlirbc").read_bytes()[:4] == b"ML\xefR"
     as_text = run_tool([phaedrus_tool("phaedrus-opt"), tmp_path / "r2.mlirbc"]).stdout
     assert b"phaedrus.trace @run" in as_text
+    # A trace file whose name has a % in it is written by that name (the
+    # runtime takes %p for the process id).
+    result = phaedrus("run", tmp_path / "w.inst", "-o", tmp_path / "r%p.wpp",
+                      "--", WORDFREQ)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "r%p.wpp").read_bytes()[:8] == b"PHDRWPP\n"
 
 
 def test_errors_are_clear(tmp_path):
