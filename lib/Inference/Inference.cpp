@@ -641,8 +641,13 @@ bool Model::generate(const std::vector<int64_t> &descriptorIds,
   }
   Impl &m = *impl;
   const TokenSpace &space = m.space;
-  if (!(options.temperature > 0)) {
-    error = "the sampling temperature must be positive";
+  // (A temperature so small that logits divided by it overflow, 1e-320,
+  // made every probability NaN, which was blamed on the model's weights.)
+  if (!(options.temperature >= kMinTemperature) ||
+      !std::isfinite(options.temperature)) {
+    error = "the sampling temperature must be a number of at least 0.001 "
+            "(lower ones overflow)";
+    static_assert(kMinTemperature == 1e-3, "the message says 0.001");
     return false;
   }
   for (int64_t id : descriptorIds)

@@ -101,7 +101,7 @@ ReadStatus mlir::phaedrus::trace::readTrace(const char *data, size_t size,
 
   size_t offset = PHAEDRUS_TRACE_MAGIC_SIZE;
   status.validBytes = offset;
-  bool sawHead = false;
+  bool sawHead = false, sawArgv = false, sawVocabulary = false;
   while (offset < size) {
     std::ostringstream where;
     where << "at byte " << offset;
@@ -170,6 +170,12 @@ ReadStatus mlir::phaedrus::trace::readTrace(const char *data, size_t size,
       break;
     }
     case PHAEDRUS_TAG_ARGV: {
+      // The runtime writes one of each per file: a second (a file spliced
+      // or concatenated) replaced the first without a word.
+      if (sawArgv)
+        return fail(true, "corrupt trace: a second ARGV record " +
+                              where.str() + " (files joined?)");
+      sawArgv = true;
       header.argv.clear();
       size_t start = 0;
       for (size_t i = 0; i < record.length; ++i)
@@ -192,6 +198,10 @@ ReadStatus mlir::phaedrus::trace::readTrace(const char *data, size_t size,
       break;
     }
     case PHAEDRUS_TAG_VOCB:
+      if (sawVocabulary)
+        return fail(true, "corrupt trace: a second VOCB record " +
+                              where.str() + " (files joined?)");
+      sawVocabulary = true;
       header.vocabulary.assign(payload, record.length);
       break;
     case PHAEDRUS_TAG_EVNT:

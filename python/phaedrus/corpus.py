@@ -294,6 +294,13 @@ def check_structure(corpus: dict, path) -> None:
     vocabulary = field(corpus, "vocabulary", "the corpus", dict, "an object")
     if not field(vocabulary, "name", "the vocabulary", str, "a symbol name"):
         fail("the vocabulary", "\"name\" is empty")
+    # (The model is written with it: a missing one was a traceback after the
+    # training, a null one a model nothing could read.)
+    if field(vocabulary, "fingerprint", "the vocabulary", str,
+             "a decimal string") != fingerprint:
+        fail("the vocabulary", f"\"fingerprint\" is "
+                               f"{json.dumps(vocabulary['fingerprint'])[:40]}, "
+                               f"not the corpus's {json.dumps(fingerprint)}")
     entries = field(vocabulary, "entries", "the vocabulary", list, "a list")
     for i, e in enumerate(entries):
         where = f"vocabulary entry {i}"

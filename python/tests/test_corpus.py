@@ -101,6 +101,14 @@ BROKEN = [
     # load (an error audit, 2026-11-28), or stopped in a traceback.
     (lambda c: c["vocabulary"].pop("name"), "the vocabulary: \"name\" is missing"),
     (lambda c: c["vocabulary"].update(name=""), "the vocabulary: \"name\" is empty"),
+    # (A missing one was a traceback after the training; null, a model file
+    # nothing could read; another, a model blamed on the build.)
+    (lambda c: c["vocabulary"].pop("fingerprint"),
+     "the vocabulary: \"fingerprint\" is missing"),
+    (lambda c: c["vocabulary"].update(fingerprint=None),
+     "the vocabulary: \"fingerprint\" must be a decimal string, not null"),
+    (lambda c: c["vocabulary"].update(fingerprint="123"),
+     "the vocabulary: \"fingerprint\" is \"123\", not the corpus's \"42\""),
     (lambda c: c["vocabulary"]["entries"][1].update(callee=5),
      "vocabulary entry 1: \"callee\" must be a function name, not 5"),
     (lambda c: c["vocabulary"]["entries"][1].pop("index"),

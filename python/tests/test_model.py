@@ -392,9 +392,15 @@ def test_phaedrus_model_errors(tmp_path):
     result = run_model(path, "--generate", "--descriptor-ids=99", check=False)
     assert result.returncode == 1
     assert "descriptor id 99 is not one of the model's" in result.stderr
-    result = run_model(path, "--generate", "--seed=1", "--temperature=0", check=False)
-    assert result.returncode == 1
-    assert "the sampling temperature must be positive" in result.stderr
+    # (A denormal one made every probability NaN, blamed on the weights.)
+    for temperature in ("0", "1e-320", "nan", "inf"):
+        result = run_model(path, "--generate", "--seed=1",
+                           f"--temperature={temperature}", check=False)
+        assert result.returncode == 1
+        assert "the sampling temperature must be a number of at least 0.001 " \
+            "(lower ones overflow)" in result.stderr, temperature
+    assert run_model(path, "--generate", "--seed=1", "--temperature=0.001",
+                     check=False).returncode == 0
     result = run_model(path, "--log-counts", check=False)
     assert result.returncode == 1
     assert "log counts need an mlp model" in result.stderr

@@ -17,6 +17,8 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+
+#include <cmath>
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
@@ -89,8 +91,7 @@ static int fail(const Twine &message) {
   return 1;
 }
 
-int main(int argc, char **argv) {
-  InitLLVM init(argc, argv);
+static int modelMain(int argc, char **argv) {
   mlir::phaedrus::parseToolCommandLine(
       argc, argv, category,
       "Runs a phaedrus model (from phaedrus train) with oneDNN\n\n"
@@ -109,6 +110,9 @@ int main(int argc, char **argv) {
   if (!runArgv.empty() && !descriptorIds.empty())
     return fail("--argv and --descriptor-ids both give the run's "
                 "descriptor: give one");
+  if (inputSize.getNumOccurrences() && !std::isfinite(inputSize))
+    return fail("--input-log2-size must be a number (it was taken for a "
+                "tiny input)");
 
   MLIRContext context;
   // Diagnostics say file:line:col, as phaedrus-opt's do.
@@ -255,4 +259,12 @@ int main(int argc, char **argv) {
   }
   outs() << json::Value(std::move(out)) << "\n";
   return 0;
+}
+
+int main(int argc, char **argv) {
+  InitLLVM init(argc, argv);
+  // (On a large stack, as the other tools: a file nested 4,000 repeats deep
+  // overran the main thread's in the parser and crashed.)
+  return mlir::phaedrus::runWithLargeStack(
+      [&] { return modelMain(argc, argv); });
 }

@@ -153,6 +153,18 @@ TEST(TraceReaderTest, MisplacedOrShortRecordsAreCorrupt) {
     b.head(1);
     b.head(1);
   }, "corrupt trace: a second HEAD record at byte 56");
+  // Two command lines, or two vocabularies: the last replaced the first
+  // without a word (the fuzzing of 2026-11-28).
+  add("two argvs", [](TraceBuilder &b) {
+    b.head(1);
+    b.record(PHAEDRUS_TAG_ARGV, 0, std::string("prog\0-9", 7));
+    b.record(PHAEDRUS_TAG_ARGV, 0, std::string("evil", 4));
+  }, "corrupt trace: a second ARGV record at byte 79 (files joined?)");
+  add("two vocabularies", [](TraceBuilder &b) {
+    b.head(1);
+    b.record(PHAEDRUS_TAG_VOCB, 0, "");
+    b.record(PHAEDRUS_TAG_VOCB, 0, "");
+  }, "corrupt trace: a second VOCB record at byte 72 (files joined?)");
   add("short head", [](TraceBuilder &b) {
     b.record(PHAEDRUS_TAG_HEAD, 0, "ab");
   }, "corrupt HEAD record: too short");

@@ -67,6 +67,10 @@ struct GeneratedToken {
 };
 
 /// Options of one prediction.
+/// The lowest sampling temperature generation takes (lower ones make the
+/// logits divided by it overflow).
+inline constexpr double kMinTemperature = 1e-3;
+
 struct GenerateOptions {
   /// Sample with this seed (SplitMix64, as in model.py); greedy without.
   std::optional<uint64_t> seed;
