@@ -37,6 +37,7 @@ static int optMain(int argc, char **argv) {
   mlir::phaedrus::addPhaedrusVersionPrinter();
   mlir::phaedrus::installOutOfMemoryHandler();
   mlir::phaedrus::hideLibraryOptions({});
+  mlir::phaedrus::noteReportedErrors(registry);
   std::vector<char *> args = mlir::phaedrus::withQuietDiagnostics(argc, argv);
   int count = static_cast<int>(args.size());
   auto [input, output] = mlir::registerAndParseCLIOptions(
@@ -55,8 +56,10 @@ static int optMain(int argc, char **argv) {
       }
     }
   }
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(count, args.data(), input, output, registry));
+  return mlir::phaedrus::sayIfSilent(
+      mlir::asMainReturnCode(
+          mlir::MlirOptMain(count, args.data(), input, output, registry)),
+      "phaedrus-opt", input);
 }
 
 int main(int argc, char **argv) {

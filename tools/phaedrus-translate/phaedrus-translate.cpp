@@ -27,6 +27,7 @@
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Process.h"
 #include <chrono>
 #include <map>
@@ -53,6 +54,7 @@ static void registerProgramDialects(DialectRegistry &registry) {
     if (!opsOnDiagnostics)
       context->printOpOnDiagnostic(false);
   });
+  noteReportedErrors(registry);
 }
 
 /// Exports the profile attributes of a module as JSON: one object per
@@ -597,14 +599,20 @@ static int translateMain(int argc, char **argv) {
     return 1;
   }
   opsOnDiagnostics = asksForOpsOnDiagnostics(argc, argv);
-  return failed(mlirTranslateMain(
+  // (The input: the one word that names a file, as mlir-translate takes it.)
+  StringRef input;
+  for (int i = 1; i < argc; ++i)
+    if (argv[i][0] != '-' && llvm::sys::fs::is_regular_file(argv[i]) &&
+        (i == 1 || StringRef(argv[i - 1]) != "-o"))
+      input = argv[i];
+  return sayIfSilent(failed(mlirTranslateMain(
       argc, argv,
       "Phaedrus translations\n\n"
       "Translations given together run in the order given, each reading what\n"
       "the one before wrote (--import-wpp --export-packed run.wpp packs a\n"
       "path trace as --pack-wpp does; a function trace without its call\n"
       "groups): a translation that writes JSON, tokens or LLVM IR ends such\n"
-      "a chain.\n"));
+      "a chain.\n")), "phaedrus-translate", input);
 }
 
 int main(int argc, char **argv) {
