@@ -753,7 +753,7 @@ def test_eval_errors(tmp_path):
     assert result.returncode == 1 and "standard input file not found" in result.stderr
     # A model of another corpus (its fingerprint is not the corpus's).
     corpus = json.loads((tmp_path / "corpus.json").read_text())
-    corpus["fingerprint"] = "1"
+    corpus["fingerprint"] = corpus["vocabulary"]["fingerprint"] = "1"
     (tmp_path / "other-corpus.json").write_text(json.dumps(corpus))
     result = phaedrus("eval", tmp_path / "w.mlir", "--model", tmp_path / "m.mlir",
                       "--corpus", tmp_path / "other-corpus.json", "-o", tmp_path / "e.json",

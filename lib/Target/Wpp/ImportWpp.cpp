@@ -411,39 +411,38 @@ OwningOpRef<ModuleOp> mlir::phaedrus::importWpp(StringRef bytes,
         .try_emplace(thread, options.maxPeriod, options.longPeriod)
         .first->second;
   };
-  // The largest token outside the path range, checked against the
-  // vocabulary as the counting readers check it (the verifier's error
-  // spoke of a tokens op and a position in it).
-  std::optional<uint32_t> largest;
-  auto see = [&](uint32_t token) {
-    if (!(token & PHAEDRUS_PATH_MARK) && (!largest || token > *largest))
-      largest = token;
-  };
   FailureOr<WppShell> shell = readWpp(
       bytes, context, loc, options,
       [&](uint32_t thread, uint32_t token, uint64_t length) {
-        see(token);
         foldEvent(folderOf(thread), token, length);
       },
       nullptr,
       [&](uint32_t thread, const uint32_t *tokens, size_t count) {
-        for (size_t i = 0; i < count; ++i)
-          see(tokens[i]);
         folderOf(thread).push(tokens, count);
       });
   if (failed(shell))
     return {};
-  if (largest && *largest >= shell->staticEntries) {
-    (void)emitTokenOutsideVocabulary(loc, *largest, shell->staticEntries);
-    return {};
-  }
+  // The largest token outside the path range, seen as the folded items
+  // are written (not per event), checked against the vocabulary as the
+  // counting readers check it (the verifier's error spoke of a tokens op
+  // and a position in it).
+  std::optional<uint32_t> largest;
   for (auto [thread, traceOp] : shell->traces) {
     trace::RepeatFolder &folder = folderOf(thread);
     folder.finish();
     OpBuilder body = OpBuilder::atBlockEnd(&traceOp.getBody().front());
     emitFoldedItems(body, loc, folder, traceOp.getSymName(), options.inlineLimit,
-                    [&](uint32_t token) { return shell->entryId(token); },
+                    [&](uint32_t token) {
+                      if (!(token & PHAEDRUS_PATH_MARK) &&
+                          (!largest || token > *largest))
+                        largest = token;
+                      return shell->entryId(token);
+                    },
                     options.minRepeatTokens);
+  }
+  if (largest && *largest >= shell->staticEntries) {
+    (void)emitTokenOutsideVocabulary(loc, *largest, shell->staticEntries);
+    return {};
   }
   if (failed(verify(*shell->module)))
     return {};
