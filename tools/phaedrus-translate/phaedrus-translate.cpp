@@ -227,6 +227,27 @@ static LogicalResult exportTraceCounts(Operation *op, raw_ostream &os) {
 static LogicalResult exportTokens(Operation *op, raw_ostream &os) {
   SymbolTableCollection symbolTable;
   TraceWalker walker(symbolTable);
+  // Measured first (in the time of the IR's size): a trace of a few ops may
+  // stand for 2^64 tokens, and one was written until the disk was full.
+  constexpr uint64_t kMaxTokens = uint64_t(1) << 40; // 4 TiB of words
+  uint64_t total = 0;
+  WalkResult measured = op->walk([&](TraceOp trace) {
+    FailureOr<uint64_t> length = walker.getRecordedLength(trace);
+    if (failed(length))
+      return WalkResult::interrupt();
+    if (*length > kMaxTokens - total) {
+      trace.emitError() << "phaedrus-translate: the traces expand to more "
+                           "than 2^40 tokens (4 TiB as 32-bit words), more "
+                           "than --export-tokens writes: a trace of a few ops "
+                           "may stand for that many; --export-trace-counts "
+                           "counts them without writing them out";
+      return WalkResult::interrupt();
+    }
+    total += *length;
+    return WalkResult::advance();
+  });
+  if (measured.wasInterrupted())
+    return failure();
   bool failedAny = false;
   op->walk([&](TraceOp trace) {
     if (failed(walker.expandRecorded(trace, [&](ArrayRef<int32_t> piece) {
