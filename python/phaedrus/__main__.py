@@ -600,11 +600,12 @@ def cmd_eval(args):
             ldflags=ldflags, rounds=args.rounds,
             pgo_input=args.pgo_input, reuse=not args.rebuild, clock=args.clock,
             instrumented=args.instrumented, cpu=args.cpu)
+        def write(report):
+            Path(args.output).write_text(json.dumps(report, indent=1) + "\n")
         # The rows of each input as it is done: a failure at the last of
         # hours of inputs lost them all.
-        result = evaluation.run(inputs, on_row=lambda partial: Path(
-            args.output).write_text(json.dumps(partial, indent=1) + "\n"))
-    Path(args.output).write_text(json.dumps(result, indent=1) + "\n")
+        result = evaluation.run(inputs, on_row=write)
+    write(result)
     if plot:
         evaluate.plot(result, plot)
     s = result["summary"]
@@ -661,6 +662,10 @@ class VersionAction(argparse.Action):
     def __call__(self, parser, namespace, values, option_string=None):
         print(version_text())
         parser.exit()
+
+
+# The commands that take a program's command line, after "--".
+PROGRAM_COMMANDS = ("run", "predict", "build")
 
 
 def main(argv=None):
@@ -912,7 +917,7 @@ def main(argv=None):
 
     argv = list(sys.argv[1:] if argv is None else argv)
     # Everything after "--" belongs to the program being run.
-    program_args = []
+    program_args = []  # (for PROGRAM_COMMANDS)
     if "--" in argv:
         split = argv.index("--")
         argv, program_args = argv[:split], argv[split + 1:]
@@ -934,13 +939,13 @@ def main(argv=None):
         # The subcommand's usage, not the top level's; where the program's
         # command line was meant, where it goes.
         hint = ""
-        if args.command in ("run", "predict", "build") and not program_args:
+        if args.command in PROGRAM_COMMANDS and not program_args:
             hint = (" (the program's command line goes after '--': "
                     f"phaedrus {args.command} ... -- "
                     f"{'ARGS' if args.command == 'run' else 'PROGRAM-NAME ARGS'})")
         sub.choices[args.command].error(
             f"unrecognized arguments: {' '.join(unknown)}{hint}")
-    if program_args and args.command not in ("run", "predict", "build"):
+    if program_args and args.command not in PROGRAM_COMMANDS:
         # (They were dropped without a word: `train c.json -- --kind lstm`
         # trained a retrieval model.)
         sub.choices[args.command].error(
