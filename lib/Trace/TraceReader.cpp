@@ -52,6 +52,19 @@ void widen(const char *bytes, size_t count, size_t tokenBytes, uint32_t *tokens)
     tokens[i] = load<uint16_t>(bytes + 2 * i);
 }
 
+/// The order in which the runtime writes records: HEAD, ARGV, FILE, VOCB,
+/// then event records of every kind (ENDT ends the reading).
+constexpr int kEventStage = 4;
+int recordStageOf(uint32_t tag) {
+  switch (tag) {
+  case PHAEDRUS_TAG_HEAD: return 0;
+  case PHAEDRUS_TAG_ARGV: return 1;
+  case PHAEDRUS_TAG_FILE: return 2;
+  case PHAEDRUS_TAG_VOCB: return 3;
+  default: return kEventStage;
+  }
+}
+
 /// Decodes EVNP frames (Format.h, phaedrus_predict_decode), reusing its
 /// buffers from chunk to chunk.
 class PredictedDecoder {
@@ -102,6 +115,10 @@ ReadStatus mlir::phaedrus::trace::readTrace(const char *data, size_t size,
   size_t offset = PHAEDRUS_TRACE_MAGIC_SIZE;
   status.validBytes = offset;
   bool sawHead = false, sawArgv = false, sawVocabulary = false;
+  // The runtime writes HEAD, ARGV, FILE, VOCB, then the events
+  // (docs/TraceFormat.md): the stage of the last record read, and its tag.
+  int stage = 0;
+  const char *stageName = "HEAD";
   while (offset < size) {
     std::ostringstream where;
     where << "at byte " << offset;
@@ -138,6 +155,20 @@ ReadStatus mlir::phaedrus::trace::readTrace(const char *data, size_t size,
     if (!sawHead && record.tag != PHAEDRUS_TAG_HEAD)
       return fail(true, "corrupt trace: the first record is " +
                             std::string(name) + ", not HEAD");
+    // A record of an earlier stage after a later one: accepted before
+    // 2026-11-28, it gave events read before their vocabulary, or a file
+    // of two runs' records.
+    int recordStage = recordStageOf(record.tag);
+    if (recordStage < stage && record.tag != PHAEDRUS_TAG_HEAD)
+      return fail(true, std::string("corrupt trace: the ") + name +
+                            " record " + where.str() + " comes after the " +
+                            stageName +
+                            " records (the runtime writes HEAD, ARGV, FILE, "
+                            "VOCB, then the events)");
+    if (recordStage > stage) {
+      stage = recordStage;
+      stageName = recordStage == kEventStage ? "event" : name;
+    }
 
     switch (record.tag) {
     case PHAEDRUS_TAG_HEAD: {
@@ -306,6 +337,11 @@ ReadStatus mlir::phaedrus::trace::readTrace(const char *data, size_t size,
     return fail(true, "the end record counts " + std::to_string(ending.events) +
                           " events but the file holds " +
                           std::to_string(status.events));
+  if (ending.threads != status.threads)
+    return fail(true, "the end record counts " +
+                          std::to_string(ending.threads) +
+                          " threads with events but the file holds events "
+                          "of " + std::to_string(status.threads));
   status.complete = true;
   return status;
 }

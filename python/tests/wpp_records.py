@@ -59,10 +59,11 @@ def events(tokens, sequence: int = 0, thread: int = 0) -> bytes:
                   + b"".join(t.to_bytes(4, "little") for t in tokens), aux=thread)
 
 
-def end(count: int) -> bytes:
-    """ENDT: the events written, a normal exit, one thread, none dropped."""
+def end(count: int, threads: int = 1) -> bytes:
+    """ENDT: the events written, a normal exit, the threads that wrote
+    event records (one), none dropped."""
     return record(b"ENDT", count.to_bytes(8, "little") + bytes(4) * 2
-                  + (1).to_bytes(4, "little") + bytes(4))
+                  + threads.to_bytes(4, "little") + bytes(4))
 
 
 VOCABULARY = "0\tfunction\tmain\n1\tfunction\tf\n2\tcall_site\tmain\t0\tf\n"

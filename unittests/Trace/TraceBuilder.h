@@ -12,6 +12,7 @@
 #include <zstd.h>
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,10 @@ public:
         aux};
     bytes.append(reinterpret_cast<const char *>(&header), sizeof header);
     bytes += payload;
+    if (tag == PHAEDRUS_TAG_EVNT || tag == PHAEDRUS_TAG_EVNZ ||
+        tag == PHAEDRUS_TAG_EVNP || tag == PHAEDRUS_TAG_EV2T ||
+        tag == PHAEDRUS_TAG_EV2Z)
+      threadsSeen.insert(aux);
   }
   template <typename T> static std::string raw(const T &value) {
     return std::string(reinterpret_cast<const char *>(&value), sizeof value);
@@ -106,12 +111,20 @@ public:
     total += t.size();
   }
   void end(uint32_t dropped = 0) {
-    phaedrus_end e{total, PHAEDRUS_EXIT_NORMAL, 0, 1, dropped};
+    uint32_t n = threads >= 0 ? static_cast<uint32_t>(threads)
+                              : static_cast<uint32_t>(threadsSeen.size());
+    phaedrus_end e{total, PHAEDRUS_EXIT_NORMAL, 0, n, dropped};
     record(PHAEDRUS_TAG_ENDT, 0, raw(e));
   }
 
   std::string bytes;
+  /// What the end record counts: the events written, and the threads that
+  /// wrote event records unless `threads` is set.
   uint64_t total = 0;
+  int64_t threads = -1;
+
+private:
+  std::set<uint32_t> threadsSeen;
 };
 
 } // namespace mlir::phaedrus::testing

@@ -191,6 +191,42 @@ TEST(TraceReaderTest, MisplacedOrShortRecordsAreCorrupt) {
     b.end();
     b.bytes += "junk";
   }, "corrupt trace: 4 bytes follow the end record");
+  // Records out of the runtime's order (HEAD, ARGV, FILE, VOCB, events),
+  // accepted before (the fuzzing of 2026-11-28): the vocabulary after the
+  // events it names, a command line or an input after the vocabulary.
+  add("vocabulary after events", [](TraceBuilder &b) {
+    b.head(1);
+    b.events(0, 0, {0});
+    b.record(PHAEDRUS_TAG_VOCB, 0, "0\tfunction\tmain\n");
+  }, "corrupt trace: the VOCB record at byte 80 comes after the event records "
+     "(the runtime writes HEAD, ARGV, FILE, VOCB, then the events)");
+  add("argv after vocabulary", [](TraceBuilder &b) {
+    b.head(1);
+    b.record(PHAEDRUS_TAG_VOCB, 0, "");
+    b.record(PHAEDRUS_TAG_ARGV, 0, std::string("prog\0", 5));
+  }, "corrupt trace: the ARGV record at byte 72 comes after the VOCB records "
+     "(the runtime writes HEAD, ARGV, FILE, VOCB, then the events)");
+  add("file after vocabulary", [](TraceBuilder &b) {
+    b.head(1);
+    b.record(PHAEDRUS_TAG_VOCB, 0, "");
+    b.record(PHAEDRUS_TAG_FILE, 0, std::string(16, '\0') + "in.txt");
+  }, "corrupt trace: the FILE record at byte 72 comes after the VOCB records "
+     "(the runtime writes HEAD, ARGV, FILE, VOCB, then the events)");
+  // A HEAD after the others is still named as a second one.
+  add("head after argv", [](TraceBuilder &b) {
+    b.head(1);
+    b.record(PHAEDRUS_TAG_ARGV, 0, std::string("prog\0", 5));
+    b.head(1);
+  }, "corrupt trace: a second HEAD record at byte 77");
+  // An end record that counts other threads than wrote events.
+  add("miscounted threads", [](TraceBuilder &b) {
+    b.head(1);
+    b.events(0, 0, {1});
+    b.events(1, 0, {2});
+    b.threads = 1;
+    b.end();
+  }, "the end record counts 1 threads with events but the file holds "
+     "events of 2");
   for (const Case &c : cases) {
     Result r = read(c.trace.bytes);
     EXPECT_FALSE(r.status.complete) << c.what;
@@ -453,10 +489,14 @@ TEST(TraceReaderTest, PredictedChunkWithWrongResidueIsCorrupt) {
   std::vector<uint32_t> tokens = interpreterLike(100, 2);
   std::vector<uint32_t> residue = TraceBuilder::residue(tokens);
   std::vector<uint32_t> oneMissMore = residue, oneMissLess = residue,
-                        cutFlags = {residue[0]};
+                        cutFlags = {residue[0]}, flagPastEnd = residue;
   oneMissMore.push_back(17);
   oneMissLess.pop_back();
-  for (const auto &bad : {oneMissMore, oneMissLess, cutFlags}) {
+  // A hit flag for a token past the chunk's 100 (bit 4 of the fourth
+  // word): decoded as if absent before (the fuzzing of 2026-11-28).
+  ASSERT_EQ(phaedrus_predict_flag_words(100), 4u);
+  flagPastEnd[3] |= 1u << 4;
+  for (const auto &bad : {oneMissMore, oneMissLess, cutFlags, flagPastEnd}) {
     TraceBuilder b;
     b.head(5);
     b.predictedRecord(0, 0, 100, bad);

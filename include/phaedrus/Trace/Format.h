@@ -283,7 +283,8 @@ static inline size_t phaedrus_predict_encode(const uint32_t *tokens, size_t n,
 
 /* Inverse of phaedrus_predict_encode: rebuilds tokens[0, n) from the flags
  * and `missed` misses. Returns 0 when the misses are exactly those the flags
- * call for, -1 otherwise (tokens then hold no meaningful values). */
+ * call for and the flag bits past n are clear, -1 otherwise (tokens then
+ * hold no meaningful values). */
 static inline int phaedrus_predict_decode(const uint32_t *flags,
                                           const uint32_t *misses, size_t missed,
                                           size_t n, uint32_t *table,
@@ -306,6 +307,9 @@ static inline int phaedrus_predict_decode(const uint32_t *flags,
     tokens[i] = token;
     context = phaedrus_predict_context(context, token);
   }
+  /* The encoder leaves the flag bits past n clear. */
+  if (n % 32 && flags[n / 32] >> (n % 32))
+    return -1;
   return used == missed ? 0 : -1;
 }
 
