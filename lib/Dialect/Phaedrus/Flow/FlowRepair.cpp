@@ -7,7 +7,8 @@
 // repaired first with LLVM's own profile inference ("profi", the min-cost
 // flow of SampleProfileInference), which changes the given counts as little
 // as possible and fills in the blocks the profile says nothing about. A
-// consistent profile (a measured one) comes out unchanged.
+// consistent profile comes out unchanged, and a measured one is not
+// repaired at all.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,10 +24,16 @@
 using namespace mlir;
 using namespace mlir::phaedrus;
 
-/// Blocks reachable from the entry that also reach an exit: the part of the
-/// CFG a flow can pass through (profi needs every block on an entry-to-exit
-/// path).
-static SmallVector<Block *> flowBlocks(Region &body) {
+/// The blocks reachable from the entry, in the region's order (the entry
+/// first), and those of them that reach no exit: a loop left only through
+/// a call that does not return (exit, longjmp, abort in a callee not
+/// marked noreturn), or one never left. profi needs every block on an
+/// entry-to-exit path, so the repair gives the latter a way out of their
+/// own (before 2026-11-28 they were left out, and the flow into such a
+/// loop was pushed through the branch around it: a run's whole loop
+/// weighed 0).
+static SmallVector<Block *>
+flowBlocks(Region &body, llvm::SmallPtrSetImpl<Block *> &noExit) {
   SmallVector<Block *> forward;
   llvm::SmallPtrSet<Block *, 32> seen;
   SmallVector<Block *> stack{&body.front()};
@@ -52,8 +59,11 @@ static SmallVector<Block *> flowBlocks(Region &body) {
   }
   SmallVector<Block *> blocks;
   for (Block &b : body) // keep the region's order: the entry first
-    if (seen.contains(&b) && reachesExit.contains(&b))
+    if (seen.contains(&b)) {
       blocks.push_back(&b);
+      if (!reachesExit.contains(&b))
+        noExit.insert(&b);
+    }
   return blocks;
 }
 
@@ -138,9 +148,22 @@ bool mlir::phaedrus::repairFlow(LLVM::LLVMFuncOp function) {
     return true;
   }
 
-  SmallVector<Block *> blocks = flowBlocks(body);
-  if (blocks.empty() || blocks.front() != &body.front())
-    return false; // the entry reaches no exit: nothing flows
+  // Counts all measured: a run's own counts are a flow, unless the
+  // recording lost paths (cut by a longjmp or an exit in a callee), and
+  // then no repair knows where the lost flow went. They are lowered as
+  // recorded (before 2026-11-28 profi's arbitrary split was written back
+  // as measured: Lua's coroutine resume weighed inverted).
+  auto measured = [](Provenance p) { return p == Provenance::Measured; };
+  if ((!entryCount || measured(entryCount.getProvenance())) &&
+      llvm::all_of(body, [&](Block &b) {
+        auto weights =
+            b.getTerminator()->getAttrOfType<BranchWeightsAttr>(weightsName);
+        return !weights || measured(weights.getProvenance());
+      }))
+    return false;
+
+  llvm::SmallPtrSet<Block *, 8> noExit;
+  SmallVector<Block *> blocks = flowBlocks(body, noExit);
 
   llvm::DenseMap<Block *, uint64_t> index;
   for (Block *b : blocks)
@@ -167,8 +190,6 @@ bool mlir::phaedrus::repairFlow(LLVM::LLVMFuncOp function) {
     llvm::SmallDenseMap<Block *, size_t, 4> jumpTo;
     for (unsigned i = 0; i < b->getNumSuccessors(); ++i) {
       Block *s = b->getSuccessor(i);
-      if (!index.count(s))
-        continue; // leads nowhere an exit is reached from: no flow
       auto [it, inserted] = jumpTo.try_emplace(s, flow.Jumps.size());
       if (inserted) {
         llvm::FlowJump jump;
@@ -231,6 +252,21 @@ bool mlir::phaedrus::repairFlow(LLVM::LLVMFuncOp function) {
     flow.Blocks[0].Weight = entryCount.getCount();
     flow.Blocks[0].HasUnknownWeight = false;
   }
+  // The blocks that reach no exit leave, each, to one block of profi's own
+  // that stands for the calls that do not return; jumps of unknown weight,
+  // which profi may use at no cost.
+  if (!noExit.empty()) {
+    llvm::FlowBlock sink;
+    sink.Index = flow.Blocks.size();
+    flow.Blocks.push_back(sink);
+    for (Block *b : blocks)
+      if (noExit.contains(b)) {
+        llvm::FlowJump jump;
+        jump.Source = index[b];
+        jump.Target = sink.Index;
+        flow.Jumps.push_back(jump);
+      }
+  }
   for (llvm::FlowJump &jump : flow.Jumps) {
     flow.Blocks[jump.Source].SuccJumps.push_back(&jump);
     flow.Blocks[jump.Target].PredJumps.push_back(&jump);
@@ -271,10 +307,11 @@ bool mlir::phaedrus::repairFlow(LLVM::LLVMFuncOp function) {
     changed = true;
   }
   llvm::DenseMap<Block *, SmallVector<uint64_t>> flows;
-  for (auto [jump, origin] : llvm::zip(flow.Jumps, jumpOf)) {
+  // (The jumps to profi's own exit come after these.)
+  for (auto [i, origin] : llvm::enumerate(jumpOf)) {
     SmallVector<uint64_t> &f = flows[origin.block];
     f.resize(origin.block->getNumSuccessors(), 0);
-    splitFlow(jump.Flow, origin.successors, origin.weights, f);
+    splitFlow(flow.Jumps[i].Flow, origin.successors, origin.weights, f);
   }
   for (Block *b : blocks) {
     Operation *term = b->getTerminator();

@@ -13,8 +13,10 @@ namespace mlir::phaedrus {
 /// inflow equals its outflow, the entry block's equals the entry count),
 /// with LLVM's profile inference (profi, min-cost flow), which changes the
 /// given counts as little as possible. Only counts the profile gives are
-/// written back: branches without weights stay without. Returns whether
-/// anything changed.
+/// written back: branches without weights stay without. A function whose
+/// counts are all measured is left as it is (a run's counts are a flow,
+/// unless the recording lost paths, and then no repair knows where they
+/// went). Returns whether anything changed.
 bool repairFlow(LLVM::LLVMFuncOp function);
 
 /// How often each block of `function` ran, where its profile says: the
