@@ -960,15 +960,27 @@ def PhaedrusLowerProfilePass : Pass<"phaedrus-lower-profile", "::mlir::ModuleOp"
     weights out of it, the entry block's weights to other than the entry
     count), and LLVM's block frequencies assume they do. The repair is
     LLVM's own profile inference (profi: a min-cost flow over the blocks
-    reachable from the entry that reach an exit), which changes the given
-    counts as little as possible; only the entry count and branches that
+    reachable from the entry; blocks that reach no exit, a loop left only
+    through a call that does not return, such as `exit` or `longjmp` in a
+    callee not marked `noreturn`, get a way out of the flow's own, where
+    before 2026-11-28 they were left out and the flow into them was
+    pushed around them), which changes the given counts as little as
+    possible; only the entry count and branches that
     carry weights are written back, so a branch the profile says nothing
     about keeps LLVM's static estimate, and a function without an entry
     count (one left without it on purpose, `--phaedrus-trace-profile`)
     gets none (before 2026-11-27 it got the flow its weights implied, which
     gave gawk's interpreter loop back the count of 1 that had been
-    withheld). A consistent (measured) profile
-    passes unchanged. A function whose entry block is a loop header is left
+    withheld). A consistent profile passes unchanged. A function whose
+    counts are all `measured` is not repaired: a run's counts are a flow
+    unless the recording lost paths (a `longjmp` or an `exit` in a callee
+    cuts the path it leaves, which is never recorded), and then no repair
+    knows where the lost flow went; LLVM reads each branch's probabilities
+    from the recorded weights (before 2026-11-28 profi's arbitrary split
+    was written back: on Lua's `coroutines.lua`, `resume`'s "starting a
+    coroutine?" branch became [100000, 2] where the trace and LLVM's own
+    PGO agree starts are rare, and two opcodes of `luaV_execute` gained
+    50,000 executions each). A function whose entry block is a loop header is left
     as it is. Cases of a switch that share a destination are one edge for
     the repair; the repaired count of that edge is split back over them in
     their given proportion (so a case the profile never takes stays at 0).
