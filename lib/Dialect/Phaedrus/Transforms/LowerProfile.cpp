@@ -91,21 +91,17 @@ struct PhaedrusLowerProfilePass
       for (auto function : module.getOps<LLVM::LLVMFuncOp>())
         numLoopHeaderWeights += setLoopHeaderWeights(function);
 
-    // The largest count of each function (its entry count or the total of
-    // one branch's weights, i.e. a block's count), exact, for the hot/cold
-    // marking.
+    // The largest count of each function whose profile gives every block
+    // its count, for the hot/cold marking (coldCandidates).
     llvm::DenseMap<Operation *, uint64_t> maxCounts;
-    auto noteCount = [&](Operation *function, uint64_t count) {
-      uint64_t &max = maxCounts[function];
-      max = std::max(max, count);
-    };
+    if (markHotCold)
+      maxCounts = coldCandidates(module);
 
     module.walk([&](Operation *op) {
       if (auto count = op->getAttrOfType<EntryCountAttr>(entryName)) {
         auto function = cast<LLVM::LLVMFuncOp>(op);
         function.setFunctionEntryCount(count.getCount());
         summary.addEntryCount(count.getCount());
-        noteCount(function, count.getCount());
         if (!keepAnnotations)
           op->removeAttr(entryName);
         anyLowered = true;
@@ -118,13 +114,8 @@ struct PhaedrusLowerProfilePass
         else // llvm.indirectbr: see getIndirectBrWeightsAttrName
           op->setAttr(PhaedrusDialect::getIndirectBrWeightsAttrName(),
                       DenseI32ArrayAttr::get(op->getContext(), scaled));
-        uint64_t total = 0;
-        for (uint64_t w : weights.getWeights()) {
+        for (uint64_t w : weights.getWeights())
           summary.addInternalCount(w);
-          total = llvm::SaturatingAdd(total, w);
-        }
-        if (auto function = op->getParentOfType<LLVM::LLVMFuncOp>())
-          noteCount(function, total);
         if (!keepAnnotations)
           op->removeAttr(weightsName);
         anyLowered = true;
@@ -175,11 +166,45 @@ struct PhaedrusLowerProfilePass
     return set;
   }
 
+  /// The functions that may be marked cold, with their largest block
+  /// count: those whose profile gives every block its count
+  /// (knownBlockCounts), as a path-granularity profile does, and those
+  /// entered 0 times. A function-granularity profile knows a function's
+  /// entry count and the blocks its calls fix, not a loop that calls
+  /// nothing: bzip2's generateMTFValues, entered once, whose loop runs 1.4M
+  /// times, was marked cold by its entry count of 1 until 2026-11-28 (found
+  /// by a review). LLVM's PGO, whose counters give every block a count,
+  /// decides from all of them.
+  llvm::DenseMap<Operation *, uint64_t> coldCandidates(ModuleOp module) {
+    llvm::DenseMap<Operation *, uint64_t> candidates;
+    for (auto function : module.getOps<LLVM::LLVMFuncOp>()) {
+      if (function.isExternal())
+        continue;
+      llvm::DenseMap<Block *, uint64_t> counts = knownBlockCounts(function);
+      auto entry = counts.find(&function.getBody().front());
+      if (entry == counts.end())
+        continue;
+      if (entry->second == 0) {
+        candidates[function] = 0;
+        continue;
+      }
+      if (counts.size() != function.getBody().getBlocks().size())
+        continue;
+      uint64_t max = 0;
+      for (auto &[block, count] : counts)
+        max = std::max(max, count);
+      candidates[function] = max;
+    }
+    return candidates;
+  }
+
   /// What LLVM's PGO instrumentation does when it applies a profile
   /// (PGOUseFunc::markFunctionAttributes): a function whose entry count is
   /// hot (at least the summary's minimum count at the 99% cutoff) gets
   /// `inlinehint`; otherwise, one whose largest block count is cold (at most
-  /// the minimum count at the 99.9999% cutoff) gets `cold`. Without them a
+  /// the minimum count at the 99.9999% cutoff) gets `cold`, unless the
+  /// source says `hot` (the user's word is kept and a warning given, as
+  /// LLVM's PGO does). Only the coldCandidates may be cold. Without them a
   /// profile lowered by Phaedrus would steer the inliner and the code layout
   /// less than clang's own.
   void markFunctions(ModuleOp module, const ProfileSummaryData &data,
@@ -198,14 +223,21 @@ struct PhaedrusLowerProfilePass
       std::optional<uint64_t> entry = function.getFunctionEntryCount();
       if (!entry || function.isExternal())
         continue;
-      uint64_t maxCount = std::max(*entry, maxCounts.lookup(function));
+      auto candidate = maxCounts.find(function);
       if (*entry >= *hot) {
         function.setInlineHint(true);
         ++numHot;
-      } else if (maxCount <= *cold) {
+      } else if (candidate != maxCounts.end() && candidate->second <= *cold) {
         SmallVector<Attribute> passthrough;
         if (ArrayAttr existing = function.getPassthroughAttr())
           passthrough.append(existing.begin(), existing.end());
+        if (llvm::is_contained(passthrough, StringAttr::get(context, "hot"))) {
+          function.emitWarning()
+              << "phaedrus-lower-profile: function @" << function.getSymName()
+              << " is annotated hot, but the profile says it is cold: the "
+                 "annotation is kept, and the function is not marked cold";
+          continue;
+        }
         auto coldAttr = StringAttr::get(context, "cold");
         if (!llvm::is_contained(passthrough, coldAttr))
           passthrough.push_back(coldAttr);

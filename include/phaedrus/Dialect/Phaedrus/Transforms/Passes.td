@@ -995,7 +995,14 @@ def PhaedrusLowerProfilePass : Pass<"phaedrus-lower-profile", "::mlir::ModuleOp"
     entry count is hot for the summary (at least the minimum count of the
     99% cutoff) gets `inline_hint`; otherwise a function whose largest count
     is cold (at most the minimum count of the 99.9999% cutoff) gets the
-    `cold` attribute (in `passthrough`).
+    `cold` attribute (in `passthrough`). Only a function whose profile gives
+    every block its count (a path-granularity profile), or one entered 0
+    times, can be cold: a function-granularity profile counts a function's
+    entries and the blocks its calls fix, not a loop that calls nothing,
+    which LLVM's PGO counts (bzip2's `generateMTFValues`, entered once, its
+    loop 1.4M times, was marked cold by its entry count until 2026-11-28,
+    and laid out in `.text.unlikely`). A function the source marks `hot`
+    keeps it and is not marked cold, with a warning, as LLVM's PGO does.
 
     Before:
 
