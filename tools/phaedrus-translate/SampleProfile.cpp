@@ -205,7 +205,9 @@ struct Record {
   /// The source function (directory/file, line) where the module has lines.
   std::optional<std::pair<std::string, unsigned>> source;
   bool local = false;
-  bool merged = false; // into the record of the same name without suffix
+  /// Into the record of the same name without suffix, or left out (a
+  /// name several functions share).
+  bool merged = false;
 };
 
 /// `name` without llvm-link's suffix for a renamed static (`helper.5` ->
@@ -303,6 +305,47 @@ LogicalResult mlir::phaedrus::exportSampleProfile(Operation *module,
       sum = llvm::SaturatingAdd(sum, samples);
     }
     copy.merged = true;
+  }
+  // Different static functions of one name (`helper` in a.c and b.c,
+  // `helper` and `helper.1` in the module), or a static and a global one:
+  // a separate build names each `helper` in its own file, and the sample
+  // loader gives the record `helper` to every one of them (a.c's helper,
+  // never run, gave b.c's hot one an entry count of 0, and with
+  // -fprofile-sample-accurate a place in .text.unlikely; bzip2's two
+  // `myfeof`; found by a review, 2026-11-28). No record can be right for
+  // all of them: they get none, and a warning names them.
+  llvm::StringMap<SmallVector<size_t>> byBase;
+  for (size_t i = 0; i < records.size(); ++i)
+    if (!records[i].merged)
+      byBase[records[i].local ? unsuffixed(records[i].name)
+                              : StringRef(records[i].name)]
+          .push_back(i);
+  SmallVector<std::string> ambiguous;
+  for (auto &[base, members] : byBase) {
+    if (members.size() < 2)
+      continue;
+    std::string names;
+    for (size_t i : members) {
+      records[i].merged = true; // written nowhere
+      Record &r = records[i];
+      names += (names.empty() ? "@" : ", @") + r.name;
+      if (r.source)
+        names += " (" + llvm::sys::path::filename(r.source->first).str() +
+                 ":" + std::to_string(r.source->second) + ")";
+    }
+    ambiguous.push_back("`" + base.str() + "`: " + names);
+  }
+  if (!ambiguous.empty()) {
+    llvm::sort(ambiguous);
+    auto diag = mlir::emitWarning(wholeModuleLoc(module))
+                << "phaedrus-translate: " << ambiguous.size()
+                << " function name(s) stand for different functions in "
+                   "different files, and a separate build names each of "
+                   "them alike, so a record would be applied to all: they "
+                   "get no record (";
+    llvm::interleave(ambiguous, diag, "; ");
+    diag << "); rename the static functions, or build with the profile "
+            "lowered into the module (phaedrus build)";
   }
   for (const Record &record : records) {
     if (record.merged)

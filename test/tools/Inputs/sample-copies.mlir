@@ -6,7 +6,8 @@
 // path (../lib/lz4.c from /src/compress): the same file (a zstd user's
 // header copies, spelled two ways, were kept apart).
 // @helper and @helper.2 come from different files (a.c, b.c): different
-// functions that merely share a name, kept apart.
+// functions that merely share a name, which a build names alike, so that
+// no record can be right for both: they get none.
 #lz4 = #llvm.di_file<"lz4.c" in "/src/lib">
 #lz4b = #llvm.di_file<"../lib/lz4.c" in "/src/compress">
 #a = #llvm.di_file<"a.c" in "/src">
