@@ -35,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <time.h>
@@ -84,6 +85,10 @@ struct thread_state {
 
 static __thread struct thread_state *thread_state;
 
+/* Set on the runtime's own threads (the writer): their events, if any, go
+ * to the scratch area. */
+static __thread int runtime_thread;
+
 /* At most this many buffers per thread: the program waits for the writer
  * (bounded memory) rather than letting a fast producer outrun the disk. */
 #define MAX_BUFFERS_PER_THREAD 8u
@@ -94,7 +99,15 @@ static __thread struct thread_state *thread_state;
 
 static struct {
   atomic_int state; /* enum state */
+  /* The trace file: a descriptor far from the program's (at least
+   * PHAEDRUS_FD_FLOOR), and the file it was opened on, which every write
+   * checks it still is. */
   int fd;
+  dev_t dev;
+  ino_t ino;
+  /* Set by at_exit under queue_lock: the threads' buffers are taken, and
+   * nothing more is queued (events go to the scratch area). */
+  int retired;
   /* A forked child that has not written yet: its trace file is created by
    * its first record (a child that execs at once leaves no file). */
   int child_unopened;
@@ -153,6 +166,80 @@ static void disable(const char *what, int error) {
 
 static int open_trace(int forked_child);
 
+/* Where the trace's descriptor is moved to: above the descriptors a
+ * program opens itself (which the kernel numbers from the lowest free), so
+ * that a program that closes descriptors and opens its own files (a daemon
+ * closing 3-1023, a dup2 onto 3) does not have the trace written into
+ * them, and one started with standard output closed does not have its
+ * output written into the trace (both happened until 2026-11-28: the
+ * trace took descriptor 3, or 1). Below FD_SETSIZE's 1024 halves. */
+#define PHAEDRUS_FD_FLOOR 512
+
+/* Writes `iov` whole (retried on partial writes and EINTR) to the trace.
+ * On a program's thread, SIGPIPE and SIGXFSZ are held back meanwhile and a
+ * write's own is taken away: a trace on a pipe whose reader left, or past
+ * the file size limit (ulimit -f), then fails with EPIPE or EFBIG and
+ * disables tracing, where the signal used to kill the program (its
+ * buffered output lost with it). The runtime's own threads block every
+ * signal already. Returns 0 or an errno value; EBADF when the program has
+ * closed the trace's descriptor or put another file in its place. */
+static int write_fully(struct iovec *v, int count) {
+  struct stat st;
+  if (fstat(rt.fd, &st) != 0 || st.st_dev != rt.dev || st.st_ino != rt.ino) {
+    disable("the program closed or replaced the file descriptor of trace",
+            EBADF);
+    return EBADF;
+  }
+  sigset_t held, saved, before;
+  sigemptyset(&held);
+  sigaddset(&held, SIGPIPE);
+  sigaddset(&held, SIGXFSZ);
+  int guard = !runtime_thread;
+  if (guard) {
+    pthread_sigmask(SIG_BLOCK, &held, &saved);
+    sigpending(&before);
+  }
+  size_t remaining = 0;
+  for (int i = 0; i < count; ++i)
+    remaining += v[i].iov_len;
+  int error = 0;
+  while (remaining) {
+    ssize_t written = writev(rt.fd, v, count);
+    if (written < 0) {
+      if (errno == EINTR)
+        continue;
+      error = errno;
+      break;
+    }
+    remaining -= (size_t)written;
+    while (count && (size_t)written >= v->iov_len) {
+      written -= (ssize_t)v->iov_len;
+      ++v;
+      --count;
+    }
+    if (count) {
+      v->iov_base = (char *)v->iov_base + written;
+      v->iov_len -= (size_t)written;
+    }
+  }
+  if (guard) {
+    /* Take away what this write raised (not one the program had pending). */
+    static const struct timespec now = {0, 0};
+    for (int s = 0; s < 2; ++s) {
+      int signal_number = s ? SIGXFSZ : SIGPIPE;
+      if (!sigismember(&before, signal_number)) {
+        sigset_t one;
+        sigemptyset(&one);
+        sigaddset(&one, signal_number);
+        while (sigtimedwait(&one, NULL, &now) == signal_number) {
+        }
+      }
+    }
+    pthread_sigmask(SIG_SETMASK, &saved, NULL);
+  }
+  return error;
+}
+
 /* Writes one record with a single writev (retried on partial writes). */
 static int write_record(uint32_t tag, uint32_t aux, const void *payload1,
                         size_t size1, const void *payload2, size_t size2) {
@@ -172,28 +259,7 @@ static int write_record(uint32_t tag, uint32_t aux, const void *payload1,
   struct iovec iov[3] = {{&header, sizeof header},
                          {(void *)(uintptr_t)payload1, size1},
                          {(void *)(uintptr_t)payload2, size2}};
-  int count = size2 ? 3 : (size1 ? 2 : 1);
-  size_t remaining = sizeof header + size1 + size2;
-  struct iovec *v = iov;
-  while (remaining) {
-    ssize_t written = writev(rt.fd, v, count);
-    if (written < 0) {
-      if (errno == EINTR)
-        continue;
-      return errno;
-    }
-    remaining -= (size_t)written;
-    while (count && (size_t)written >= v->iov_len) {
-      written -= (ssize_t)v->iov_len;
-      ++v;
-      --count;
-    }
-    if (count) {
-      v->iov_base = (char *)v->iov_base + written;
-      v->iov_len -= (size_t)written;
-    }
-  }
-  return 0;
+  return write_fully(iov, size2 ? 3 : (size1 ? 2 : 1));
 }
 
 static void expand_path(char *out, size_t size, const char *pattern,
@@ -281,6 +347,33 @@ static int trace_path(int forked_child) {
   return 0;
 }
 
+/* Opens `path` for the trace, without truncating it, on a descriptor at
+ * PHAEDRUS_FD_FLOOR or above (at least above standard error); -1 with
+ * errno set on failure. Non-blocking for the open alone: a FIFO that no
+ * one reads fails at once (ENXIO) instead of holding the program before
+ * main forever. */
+static int open_file(const char *path) {
+  int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NONBLOCK | O_NOCTTY,
+                0644);
+  if (fd < 0)
+    return -1;
+  int flags = fcntl(fd, F_GETFL);
+  if (flags != -1)
+    fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+  int high = fcntl(fd, F_DUPFD_CLOEXEC, PHAEDRUS_FD_FLOOR);
+  if (high < 0 && fd <= 2) /* a low limit on descriptors */
+    high = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+  if (high >= 0) {
+    close(fd);
+    fd = high;
+  } else if (fd <= 2) {
+    close(fd);
+    errno = EMFILE;
+    return -1;
+  }
+  return fd;
+}
+
 /* Opens the trace file and writes its fixed records: at registration, or
  * in a forked child at its first record, at the path after_fork_in_child
  * set. */
@@ -297,21 +390,49 @@ static int open_trace(int forked_child) {
             EINVAL);
     return -1;
   }
-  rt.fd = open(rt.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (rt.fd < 0) {
+  int fd = open_file(rt.path);
+  /* Another process writes this file: an instrumented program that ran
+   * itself or another instrumented program (system(), a pipe, fork and
+   * exec) with a PHAEDRUS_TRACE without %p, which gave both the one name.
+   * The new image truncated the file under the other's writes, and both
+   * traces were lost (until 2026-11-28). The one that comes second writes
+   * PATH.<pid>, as a forked child does. */
+  if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
+    close(fd);
+    size_t n = strlen(rt.path);
+    snprintf(rt.path + n, sizeof rt.path - n, ".%d", (int)getpid());
+    fd = open_file(rt.path);
+    if (fd >= 0)
+      (void)flock(fd, LOCK_EX | LOCK_NB);
+  }
+  struct stat st;
+  if (fd >= 0 && fstat(fd, &st) != 0) {
+    close(fd);
+    fd = -1;
+  }
+  /* Truncated once it is ours (a FIFO or a device cannot be). */
+  if (fd >= 0 && S_ISREG(st.st_mode) && ftruncate(fd, 0) != 0) {
+    int error = errno;
+    close(fd);
+    fd = -1;
+    errno = error;
+  }
+  if (fd < 0) {
     disable("cannot create trace", errno);
     return -1;
   }
+  rt.fd = fd;
+  rt.dev = st.st_dev;
+  rt.ino = st.st_ino;
   struct timespec now;
   clock_gettime(CLOCK_REALTIME, &now);
   struct phaedrus_head head = {
       PHAEDRUS_TRACE_VERSION,   (uint32_t)rt.granularity, rt.fingerprint,
       (uint32_t)getpid(),       (uint32_t)getppid(),
       (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec};
-  int error = 0;
-  if (write(rt.fd, PHAEDRUS_TRACE_MAGIC, PHAEDRUS_TRACE_MAGIC_SIZE) !=
-      PHAEDRUS_TRACE_MAGIC_SIZE)
-    error = errno ? errno : EIO;
+  struct iovec magic = {(void *)(uintptr_t)PHAEDRUS_TRACE_MAGIC,
+                        PHAEDRUS_TRACE_MAGIC_SIZE};
+  int error = write_fully(&magic, 1);
   if (!error)
     error = write_record(PHAEDRUS_TAG_HEAD, 0, &head, sizeof head, NULL, 0);
   if (!error)
@@ -501,9 +622,6 @@ static void give_back(struct buffer *b) {
   pthread_cond_broadcast(&rt.returned);
 }
 
-/* Set on the runtime's own threads (the writer): their events, if any, go
- * to the scratch area. */
-static __thread int runtime_thread;
 
 /* The writer: takes buffers off the queue in order, compresses and writes
  * them, gives them back. Holding write_lock from taking a buffer to having
@@ -589,6 +707,8 @@ static void enqueue_locked(struct thread_state *t, struct buffer *b,
  * the writer when the thread has all its buffers in flight. */
 static struct buffer *take_buffer_locked(struct thread_state *t) {
   for (;;) {
+    if (rt.retired) /* the run is over: no more buffers (nor writers) */
+      return NULL;
     if (t->free_list) {
       struct buffer *b = t->free_list;
       t->free_list = b->next;
@@ -633,9 +753,11 @@ static void attach_thread(void) {
   pthread_mutex_lock(&rt.queue_lock);
   struct buffer *b = take_buffer_locked(t);
   if (!b) {
+    int retired = rt.retired;
     pthread_mutex_unlock(&rt.queue_lock);
     free(t);
-    disable("out of memory for the trace buffer of", ENOMEM);
+    if (!retired)
+      disable("out of memory for the trace buffer of", ENOMEM);
     return use_scratch();
   }
   t->index = rt.next_thread++;
@@ -650,27 +772,48 @@ static void attach_thread(void) {
 }
 
 /* The cursor reached its buffer's limit: attach the thread, or hand the
- * full buffer to the writer and continue in another, or (tracing off)
- * recycle the scratch area. */
+ * full buffer to the writer and continue in another, or (tracing off, or
+ * the run over) recycle the scratch area. All under queue_lock: at_exit
+ * takes the threads' buffers while they run (a thread still recording at
+ * exit, in a pool that glibc ends with the process). Until 2026-11-28 this
+ * read the buffer before taking the lock, and left it named active while
+ * it waited for a free one after queuing it: at_exit then queued it again,
+ * or a thread queued a buffer at_exit had taken away (NULL); the trace was
+ * corrupt, or the program crashed at exit (found by a review). */
 static void make_room(void) {
   struct thread_state *t = thread_state;
   if (!t)
     return attach_thread();
-  if (atomic_load(&rt.state) != TRACING || !t->cursor || !t->active)
-    return use_scratch();
-  uint32_t count = active_count(t);
-  if (count == 0) /* a stale cursor (active_count): start the buffer again */
-    return point_cursor(t->active);
   pthread_mutex_lock(&rt.queue_lock);
-  start_writer_locked();
-  enqueue_locked(t, t->active, count);
-  t->active = take_buffer_locked(t);
-  pthread_mutex_unlock(&rt.queue_lock);
-  if (!t->active) {
-    disable("cannot start the trace writer for", EAGAIN);
+  if (atomic_load(&rt.state) != TRACING || rt.retired || !t->cursor ||
+      !t->active) {
+    pthread_mutex_unlock(&rt.queue_lock);
     return use_scratch();
   }
-  point_cursor(t->active);
+  uint32_t count = active_count(t);
+  if (count == 0) { /* a stale cursor (active_count): start the buffer again */
+    struct buffer *active = t->active;
+    pthread_mutex_unlock(&rt.queue_lock);
+    return point_cursor(active);
+  }
+  start_writer_locked();
+  enqueue_locked(t, t->active, count);
+  t->active = NULL; /* queued: not the thread's to record into, nor at_exit's */
+  struct buffer *b = take_buffer_locked(t);
+  int retired = rt.retired;
+  if (b && retired) { /* the run ended while this thread waited */
+    b->next = t->free_list;
+    t->free_list = b;
+    b = NULL;
+  }
+  t->active = b;
+  pthread_mutex_unlock(&rt.queue_lock);
+  if (!b) {
+    if (!retired)
+      disable("cannot start the trace writer for", EAGAIN);
+    return use_scratch();
+  }
+  point_cursor(b);
 }
 
 /* Set while the thread runs a slow path. A signal handler that interrupts
@@ -743,7 +886,19 @@ static void write_end(uint32_t exit_kind, uint32_t signal_number) {
 static void at_exit(void) {
   if (atomic_load(&rt.state) != TRACING)
     return;
+  if (in_slow_path) {
+    /* exit() from a signal handler that interrupted this thread inside
+     * the runtime, which may hold queue_lock: taking it again would wait
+     * forever (until 2026-11-28 such a program hung about one run in
+     * five). The trace is left without its end: cut short. */
+    rt.dropped = 1;
+    disable("the program exited from a signal handler that interrupted the "
+            "runtime, which cannot finish trace",
+            EDEADLK);
+    return;
+  }
   pthread_mutex_lock(&rt.queue_lock);
+  rt.retired = 1;
   for (struct thread_state *t = rt.threads; t; t = t->next) {
     uint32_t count = active_count(t);
     if (!count)
@@ -816,7 +971,7 @@ static void on_thread_exit(void *state) {
   struct thread_state *t = (struct thread_state *)state;
   pthread_mutex_lock(&rt.queue_lock);
   uint32_t count = active_count(t);
-  if (count && atomic_load(&rt.state) == TRACING) {
+  if (count && atomic_load(&rt.state) == TRACING && !rt.retired) {
     start_writer_locked();
     enqueue_locked(t, t->active, count);
     t->active = NULL;

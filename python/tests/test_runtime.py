@@ -24,7 +24,7 @@ def builds(tmp_path_factory):
     root = tmp_path_factory.mktemp("runtime")
     out = {}
     for name in ["threads", "forever", "forks", "crashes", "branches", "scatter",
-                 "signals", "manypaths", "ownzstd"]:
+                 "signals", "manypaths", "ownzstd", "hostile"]:
         mlir = pipeline.sources_to_mlir([SOURCES / f"{name}.c"], root / f"{name}.mlir")
         plain = pipeline.mlir_to_binary(mlir, root / f"{name}.plain")
         # Function granularity records 16-bit events (every token of these
@@ -235,6 +235,162 @@ def test_unwritable_trace_path_changes_nothing(builds, tmp_path):
     assert len(lines) == 1
     assert lines[0].startswith(f"phaedrus: cannot create trace '{bad}': No such file or directory")
     assert "tracing disabled, the program continues" in lines[0]
+
+
+@pytest.mark.parametrize("mode", ["closefds", "dup2"])
+def test_a_program_that_reuses_descriptors_keeps_its_files(builds, tmp_path, mode):
+    """The trace's descriptor is far from the program's (512 and up), and
+    each write checks it is still the trace: a program that closes every
+    descriptor and opens its own files, or dup2s one onto 3, finds its
+    files as the plain build leaves them (until 2026-11-28 the trace took
+    descriptor 3, and its records went into the program's file)."""
+    inst, plain = builds["hostile"]
+    files = {}
+    for build in ("plain", "inst"):
+        out_file = tmp_path / f"{build}.txt"
+        code, out, err = pipeline.run_program(
+            inst if build == "inst" else plain, [mode, out_file],
+            trace=tmp_path / f"{mode}.wpp" if build == "inst" else None)
+        assert code == 0, err
+        files[build] = (out, out_file.read_bytes())
+        if build == "inst":
+            lines = err.decode().splitlines()
+    assert files["inst"] == files["plain"]
+    if mode == "closefds":
+        # Its descriptor closed, the trace stops: one line says why.
+        assert len(lines) == 1, lines
+        assert lines[0].startswith("phaedrus: the program closed or replaced "
+                                   "the file descriptor of trace "), lines
+    else:
+        assert lines == []
+        counts, warnings = entry_counts(tmp_path / f"{mode}.wpp", tmp_path)
+        assert warnings == ""
+        assert counts["traces"][0]["entry_counts"]["step"] == 1_000_000
+
+
+def test_a_program_started_with_stdout_closed_sees_it_closed(builds, tmp_path):
+    """Standard output closed: the program's write fails, as it does in the
+    plain build (until 2026-11-28 the trace took descriptor 1: the
+    program's output went into the trace, and its error went unnoticed)."""
+    inst, plain = builds["hostile"]
+    results = {}
+    for build, binary in (("plain", plain), ("inst", inst)):
+        env = dict(os.environ, PHAEDRUS_TRACE=str(tmp_path / f"{build}.wpp"))
+        proc = subprocess.run([str(binary), "stdout"], env=env,
+                              stdin=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                              preexec_fn=lambda: os.close(1))
+        results[build] = (proc.returncode, proc.stderr)
+    assert results["inst"] == results["plain"]
+    assert results["plain"][0] == 1
+    counts, warnings = entry_counts(tmp_path / "inst.wpp", tmp_path)
+    assert warnings == ""
+    assert counts["traces"][0]["entry_counts"]["step"] == 1000
+
+
+def test_threads_recording_at_exit_change_nothing(builds, tmp_path):
+    """Threads still recording when main returns (a pool that glibc ends
+    with the process): every run exits as the plain build does, with a
+    trace that imports whole. Until 2026-11-28 at_exit took their buffers
+    under them: most traces were corrupt (chunks missing or twice), and
+    some runs died of SIGSEGV at exit. A run fails rarely, so several."""
+    inst, plain = builds["hostile"]
+    for run in range(8):
+        trace = tmp_path / f"threads{run}.wpp"
+        code, out, err = pipeline.run_program(inst, ["threads", "4", "150"],
+                                              trace=trace, timeout=60)
+        assert (code, out, err) == (0, b"main done\n", b""), (run, code, err)
+        counts, warnings = entry_counts(trace, tmp_path)
+        assert warnings == "", (run, warnings)
+        assert len(counts["traces"]) >= 2
+
+
+def test_a_trace_on_a_fifo_nobody_reads_changes_nothing(builds, tmp_path):
+    """PHAEDRUS_TRACE names a FIFO no one reads: the program runs as it
+    would, and one line says why there is no trace (until 2026-11-28 the
+    open waited for a reader, before main, forever)."""
+    inst, plain = builds["hostile"]
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    code, out, err = pipeline.run_program(inst, ["stdout"], trace=fifo, timeout=30)
+    assert (code, out) == pipeline.run_program(plain, ["stdout"])[:2]
+    lines = err.decode().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(
+        f"phaedrus: cannot create trace '{fifo}': No such device or address"), lines
+
+
+def test_a_trace_whose_reader_left_changes_nothing(builds, tmp_path):
+    """The trace goes to a FIFO whose reader leaves while the program runs:
+    its writes fail with EPIPE, and the program runs on to its own exit
+    (until 2026-11-28 SIGPIPE killed it, and its output was lost)."""
+    inst, plain = builds["hostile"]
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    env = dict(os.environ, PHAEDRUS_TRACE=str(fifo))
+    proc = subprocess.Popen([str(inst), "wait"], env=env, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # The header is written before main: once some of it has come, the
+    # reader leaves, and the program goes on.
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            if os.read(reader, 8):
+                break
+        except BlockingIOError:
+            pass
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    os.close(reader)
+    out, err = proc.communicate(b"go\n", timeout=60)
+    assert proc.returncode == 0, err
+    line = tmp_path / "line.txt"
+    line.write_bytes(b"go\n")
+    assert out == pipeline.run_program(plain, ["wait"], stdin_path=line)[1]
+    lines = err.decode().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(
+        f"phaedrus: cannot write trace '{fifo}': Broken pipe"), lines
+
+
+def test_a_file_size_limit_changes_nothing(builds, tmp_path):
+    """Under a file size limit of 0 (ulimit -f 0) the trace cannot be
+    written: one line says so, and the program runs and prints as it
+    would (until 2026-11-28 SIGXFSZ killed it before main)."""
+    import resource
+    inst, plain = builds["hostile"]
+    results = {}
+    for build, binary in (("plain", plain), ("inst", inst)):
+        env = dict(os.environ, PHAEDRUS_TRACE=str(tmp_path / f"{build}.wpp"))
+        proc = subprocess.run(
+            [str(binary), "stdout"], env=env, stdin=subprocess.DEVNULL,
+            capture_output=True,
+            preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0)))
+        results[build] = proc
+    assert results["inst"].returncode == results["plain"].returncode == 0
+    assert results["inst"].stdout == results["plain"].stdout
+    lines = results["inst"].stderr.decode().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(
+        "phaedrus: cannot write trace ") and "File too large" in lines[0], lines
+
+
+def test_an_instrumented_program_that_runs_itself_keeps_both_traces(builds, tmp_path):
+    """An instrumented program runs another instrumented image (here itself,
+    through system()) under one PHAEDRUS_TRACE without %p: the first keeps
+    its file, the second writes TRACE.<pid>, as a forked child does (until
+    2026-11-28 the second truncated the first's file under its writes, and
+    both traces were lost)."""
+    inst, plain = builds["hostile"]
+    trace = tmp_path / "self.wpp"
+    code, out, err = pipeline.run_program(inst, ["self", "200000"], trace=trace)
+    assert code == 0, err
+    assert out == pipeline.run_program(plain, ["self", "200000"])[1]
+    counts, warnings = entry_counts(trace, tmp_path)
+    assert warnings == ""
+    assert counts["traces"][0]["entry_counts"]["step"] == 400_000
+    others = sorted(tmp_path.glob("self.wpp.[0-9]*"))
+    assert len(others) == 1, others
+    counts, warnings = entry_counts(others[0], tmp_path)
+    assert warnings == ""
+    assert counts["traces"][0]["entry_counts"]["step"] == 5000
 
 
 def test_full_disk_changes_nothing(builds):

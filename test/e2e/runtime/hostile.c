@@ -1,0 +1,114 @@
+/* Programs that do what the runtime must survive without changing them:
+ *   closefds FILE  close every descriptor from 3 to 1023 (a daemon's
+ *                  closefrom), then write lines to FILE, opened anew
+ *   dup2 FILE      open FILE and dup2 it onto descriptor 3
+ *   stdout         print a line and fail if writing it fails (run with
+ *                  standard output closed, as coreutils do)
+ *   threads N MS   N threads still recording when main returns after MS ms
+ *   self N         N calls, run this program again through system(), then
+ *                  N calls more; the second image makes 5,000 calls
+ *   second         what the second image does
+ *   wait           read a line from standard input, then make 1,000
+ *                  calls and print a line */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+__attribute__((noinline)) unsigned step(unsigned x) {
+  return x * 2654435761u + 1;
+}
+__attribute__((noinline)) unsigned other(unsigned x) { return (x >> 3) ^ x; }
+
+static unsigned work(unsigned s, long n) {
+  for (long i = 0; i < n; ++i)
+    s = step(s);
+  return s;
+}
+
+static int write_lines(int fd) {
+  unsigned s = 1;
+  for (int round = 0; round < 5; ++round) {
+    s = work(s, 200000);
+    char line[64];
+    int n = snprintf(line, sizeof line, "round %d %u\n", round, s);
+    if (write(fd, line, (size_t)n) != n)
+      return 1;
+  }
+  close(fd);
+  printf("s=%u\n", s);
+  return 0;
+}
+
+static volatile unsigned sink;
+static void *spin(void *arg) {
+  unsigned s = (unsigned)(long)arg;
+  for (;;) {
+    s = (s & 1) ? step(s) : other(s);
+    if (!(s & 0xfffff))
+      sink = s;
+  }
+  return NULL;
+}
+
+int main(int argc, char **argv) {
+  const char *mode = argc > 1 ? argv[1] : "";
+  if (!strcmp(mode, "closefds") && argc > 2) {
+    for (int fd = 3; fd < 1024; ++fd)
+      close(fd);
+    return write_lines(open(argv[2], O_WRONLY | O_CREAT | O_TRUNC, 0644));
+  }
+  if (!strcmp(mode, "dup2") && argc > 2) {
+    int fd = open(argv[2], O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd != 3) {
+      dup2(fd, 3);
+      close(fd);
+    }
+    return write_lines(3);
+  }
+  if (!strcmp(mode, "stdout")) {
+    printf("result %u\n", work(1, 1000));
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+      fprintf(stderr, "hostile: write error on stdout: %s\n", strerror(errno));
+      return 1;
+    }
+    return 0;
+  }
+  if (!strcmp(mode, "threads") && argc > 3) {
+    pthread_t t;
+    for (int i = 0; i < atoi(argv[2]); ++i)
+      pthread_create(&t, NULL, spin, (void *)(long)(i + 1));
+    usleep((useconds_t)atoi(argv[3]) * 1000);
+    printf("main done\n");
+    return 0;
+  }
+  if (!strcmp(mode, "wait")) {
+    char line[64];
+    if (!fgets(line, sizeof line, stdin))
+      return 3;
+    printf("result %u\n", work(1, 1000));
+    return 0;
+  }
+  if (!strcmp(mode, "second")) {
+    printf("second %u\n", work(7, 5000));
+    return 0;
+  }
+  if (!strcmp(mode, "self") && argc > 2) {
+    long n = atol(argv[2]);
+    unsigned s = work(1, n);
+    char exe[4096], command[4200];
+    ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    exe[k > 0 ? k : 0] = 0;
+    snprintf(command, sizeof command, "'%s' second", exe);
+    fflush(stdout);
+    int status = system(command);
+    printf("first %u status %d\n", work(s, n), status);
+    return 0;
+  }
+  fprintf(stderr, "usage: hostile closefds FILE | dup2 FILE | stdout | "
+                  "threads N MS | self N | wait\n");
+  return 2;
+}
