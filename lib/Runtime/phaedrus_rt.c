@@ -80,8 +80,16 @@ struct thread_state {
   uint32_t index;
   uint32_t next_sequence;
   uint64_t queued;             /* events handed to the writer */
+  void *signal_stack;          /* the runtime's alternate signal stack, or NULL */
   struct thread_state *next;   /* all threads */
 };
+
+/* An alternate signal stack for each recording thread that has none, on
+ * which the fatal-signal handler runs: a thread that overflowed its stack
+ * (deep recursion, the classic SIGSEGV) has none left for the handler, and
+ * the kernel killed the process without the trace's last events and end
+ * (until 2026-11-28; found by a review). */
+#define PHAEDRUS_SIGNAL_STACK_BYTES (64u * 1024u)
 
 static __thread struct thread_state *thread_state;
 
@@ -120,6 +128,7 @@ static struct {
   uint32_t next_thread;
   pthread_t writer;
   pid_t writer_pid;           /* the process whose writer is running, or 0 */
+  pid_t owner;                /* the process whose trace this is */
   int stop_writer;
   atomic_int signalled;       /* a fatal signal is being handled */
   pthread_key_t key;          /* flushes a thread's buffer when it exits */
@@ -616,9 +625,19 @@ static void evict_lines(const void *start, size_t bytes) {
 #endif
 }
 
+/* Caller holds queue_lock. A written buffer goes back to its thread, or,
+ * the thread having exited, back to the C library: a program that runs a
+ * thread per task kept every thread's buffers (a run of 70,000 short
+ * threads grew to 1.1 GB until 2026-11-28; found by a review). */
 static void give_back(struct buffer *b) {
-  b->next = b->owner->free_list;
-  b->owner->free_list = b;
+  struct thread_state *t = b->owner;
+  if (!t->cursor) {
+    --t->buffers;
+    free(b);
+    return;
+  }
+  b->next = t->free_list;
+  t->free_list = b;
   pthread_cond_broadcast(&rt.returned);
 }
 
@@ -768,6 +787,16 @@ static void attach_thread(void) {
   pthread_mutex_unlock(&rt.queue_lock);
   pthread_setspecific(rt.key, t);
   thread_state = t;
+  stack_t current;
+  if (sigaltstack(NULL, &current) == 0 && (current.ss_flags & SS_DISABLE)) {
+    stack_t own = {.ss_sp = malloc(PHAEDRUS_SIGNAL_STACK_BYTES),
+                   .ss_flags = 0,
+                   .ss_size = PHAEDRUS_SIGNAL_STACK_BYTES};
+    if (own.ss_sp && sigaltstack(&own, NULL) == 0)
+      t->signal_stack = own.ss_sp;
+    else
+      free(own.ss_sp);
+  }
   point_cursor(b);
 }
 
@@ -886,6 +915,11 @@ static void write_end(uint32_t exit_kind, uint32_t signal_number) {
 static void at_exit(void) {
   if (atomic_load(&rt.state) != TRACING)
     return;
+  /* Not this process's trace: a vfork child (sharing the parent's memory)
+   * that called exit() ended the parent's trace, and the parent recorded
+   * nothing more (until 2026-11-28; found by a review). */
+  if (getpid() != rt.owner)
+    return;
   if (in_slow_path) {
     /* exit() from a signal handler that interrupted this thread inside
      * the runtime, which may hold queue_lock: taking it again would wait
@@ -977,7 +1011,31 @@ static void on_thread_exit(void *state) {
     t->active = NULL;
   }
   t->cursor = NULL; /* the thread's cursor goes away with it */
+  /* Its buffers that are not queued go, and the queued ones once written
+   * (give_back); its state stays, for the writer's records and the end
+   * record's counts. */
+  if (t->active) {
+    free(t->active);
+    t->active = NULL;
+    --t->buffers;
+  }
+  while (t->free_list) {
+    struct buffer *b = t->free_list;
+    t->free_list = b->next;
+    free(b);
+    --t->buffers;
+  }
   pthread_mutex_unlock(&rt.queue_lock);
+  /* The signal stack, unless the program has put its own in its place. */
+  stack_t current;
+  if (t->signal_stack && sigaltstack(NULL, &current) == 0 &&
+      current.ss_sp == t->signal_stack && !(current.ss_flags & SS_ONSTACK)) {
+    stack_t off = {.ss_sp = NULL, .ss_flags = SS_DISABLE, .ss_size = 0};
+    if (sigaltstack(&off, NULL) == 0) {
+      free(t->signal_stack);
+      t->signal_stack = NULL;
+    }
+  }
   /* Events after this point (other destructors) go to the scratch area. */
   use_scratch();
 }
@@ -1042,6 +1100,7 @@ static void after_fork_in_child(void) {
    * would otherwise leave a file of its header and vocabulary (400 KB for
    * gawk) with no events and no end. */
   rt.child_unopened = 1;
+  rt.owner = getpid();
 }
 
 void __phaedrus_register(const char *vocabulary, uint64_t vocabulary_size,
@@ -1063,11 +1122,13 @@ void __phaedrus_register(const char *vocabulary, uint64_t vocabulary_size,
     return;
   }
   pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child);
+  rt.owner = getpid();
   atexit(at_exit);
   for (size_t i = 0; i < NUM_FATAL_SIGNALS; ++i) {
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_handler = on_fatal_signal;
+    action.sa_flags = SA_ONSTACK; /* the thread's signal stack, if it has one */
     sigemptyset(&action.sa_mask);
     /* Leave alone signals the program (or its parent) chose to ignore. */
     if (sigaction(fatal_signals[i], NULL, &previous_actions[i]) == 0 &&

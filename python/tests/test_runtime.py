@@ -393,6 +393,50 @@ def test_an_instrumented_program_that_runs_itself_keeps_both_traces(builds, tmp_
     assert counts["traces"][0]["entry_counts"]["step"] == 5000
 
 
+def test_a_vfork_child_that_calls_exit_leaves_the_trace_open(builds, tmp_path):
+    """A vfork child shares its parent's memory: its exit() runs (and uses
+    up) the parent's exit handlers, the runtime's among them. That handler
+    ended the parent's trace, and the parent's later events were missing
+    from a trace that imported without a word (until 2026-11-28). It now
+    leaves another process's trace alone: with its exit handler used up,
+    the parent's trace has no end record, and says it is cut short."""
+    inst, plain = builds["hostile"]
+    trace = tmp_path / "vfork.wpp"
+    code, out, err = pipeline.run_program(inst, ["vfork", "100000"], trace=trace)
+    assert (code, out, err) == (0, pipeline.run_program(plain, ["vfork", "100000"])[1], b"")
+    counts, warnings = entry_counts(trace, tmp_path)
+    assert "trace is incomplete: the trace has no end record" in warnings
+
+
+def test_short_threads_give_their_buffers_back(builds, tmp_path):
+    """Hundreds of short threads, one after another: each one's buffers
+    are freed once written (they were kept until the process ended: 1.1 GB
+    for 70,000 threads), and the trace holds every thread's events."""
+    inst, plain = builds["hostile"]
+    trace = tmp_path / "spawn.wpp"
+    code, out, err = pipeline.run_program(inst, ["spawn", "300"], trace=trace)
+    assert (code, out, err) == (0, pipeline.run_program(plain, ["spawn", "300"])[1], b"")
+    counts, warnings = entry_counts(trace, tmp_path)
+    assert warnings == ""
+    assert sum(t["entry_counts"]["step"] for t in counts["traces"]) == 900
+    assert len(counts["traces"]) == 301  # main, and each thread
+
+
+def test_a_stack_overflow_still_ends_the_trace(builds, tmp_path):
+    """Infinite recursion overflows the stack: the program dies of SIGSEGV,
+    as the plain build does, and the trace ends (its handler runs on the
+    runtime's alternate signal stack; until 2026-11-28 there was no stack
+    left to run it, and the trace had no end and lacked its last events)."""
+    inst, plain = builds["hostile"]
+    trace = tmp_path / "overflow.wpp"
+    code, out, err = pipeline.run_program(inst, ["overflow"], trace=trace)
+    assert (code, out) == pipeline.run_program(plain, ["overflow"])[:2]
+    assert code == -signal.SIGSEGV
+    counts, warnings = entry_counts(trace, tmp_path)
+    assert warnings == ""
+    assert counts["traces"][0]["entry_counts"]["deep"] > 1000
+
+
 def test_full_disk_changes_nothing(builds):
     """A trace that cannot be written (the disk is full: /dev/full fails
     every write with ENOSPC) disables tracing with one line on stderr; the

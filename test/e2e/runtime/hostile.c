@@ -9,13 +9,19 @@
  *                  N calls more; the second image makes 5,000 calls
  *   second         what the second image does
  *   wait           read a line from standard input, then make 1,000
- *                  calls and print a line */
+ *                  calls and print a line
+ *   vfork N        N calls, a vfork child that calls exit() (which POSIX
+ *                  does not allow, and which does no harm uninstrumented),
+ *                  then N calls more
+ *   spawn N        N short threads one after another, 3 calls each
+ *   overflow       recurse until the stack overflows (SIGSEGV) */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 __attribute__((noinline)) unsigned step(unsigned x) {
@@ -41,6 +47,19 @@ static int write_lines(int fd) {
   close(fd);
   printf("s=%u\n", s);
   return 0;
+}
+
+static void *briefly(void *arg) {
+  unsigned s = (unsigned)(long)arg;
+  for (int i = 0; i < 3; ++i)
+    s = step(s);
+  return (void *)(long)s;
+}
+
+__attribute__((noinline)) static int deep(int n) {
+  volatile char pad[256];
+  pad[0] = (char)n;
+  return deep(n + 1) + pad[0];
 }
 
 static volatile unsigned sink;
@@ -92,6 +111,35 @@ int main(int argc, char **argv) {
     printf("result %u\n", work(1, 1000));
     return 0;
   }
+  if (!strcmp(mode, "vfork") && argc > 2) {
+    long n = atol(argv[2]);
+    unsigned s = work(1, n);
+    pid_t child = vfork();
+    if (child == 0)
+      exit(0);
+    int status;
+    waitpid(child, &status, 0);
+    printf("vfork %u\n", work(s, n));
+    return 0;
+  }
+  if (!strcmp(mode, "spawn") && argc > 2) {
+    unsigned long total = 0;
+    for (int i = 0; i < atoi(argv[2]); ++i) {
+      pthread_t t;
+      void *result;
+      if (pthread_create(&t, NULL, briefly, (void *)(long)i) != 0)
+        return 4;
+      pthread_join(t, &result);
+      total += (unsigned long)result;
+    }
+    printf("spawn %lu\n", total);
+    return 0;
+  }
+  if (!strcmp(mode, "overflow")) {
+    printf("%u\n", work(1, 1000));
+    fflush(stdout);
+    return deep(0);
+  }
   if (!strcmp(mode, "second")) {
     printf("second %u\n", work(7, 5000));
     return 0;
@@ -109,6 +157,6 @@ int main(int argc, char **argv) {
     return 0;
   }
   fprintf(stderr, "usage: hostile closefds FILE | dup2 FILE | stdout | "
-                  "threads N MS | self N | wait\n");
+                  "threads N MS | self N | wait | vfork N | spawn N | overflow\n");
   return 2;
 }
