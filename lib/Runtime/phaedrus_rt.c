@@ -642,6 +642,32 @@ static void give_back(struct buffer *b) {
 }
 
 
+/* Whether the calling thread, not the main one, is its process's only one
+ * left: the thread count of /proc/self/stat (its 20th field), less the
+ * main thread when that ended with pthread_exit (a zombie until the
+ * process ends: the state, the 3rd field, is the main thread's); 0 when
+ * that cannot be read. */
+static int only_thread(void) {
+  char stat[1024];
+  int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return 0;
+  ssize_t n = read(fd, stat, sizeof stat - 1);
+  close(fd);
+  if (n <= 0)
+    return 0;
+  stat[n] = 0;
+  const char *p = strrchr(stat, ')'); /* the name may hold spaces */
+  if (!p)
+    return 0;
+  int main_ended = p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X');
+  int field = 2;
+  for (++p; *p && field < 20; ++p)
+    if (*p == ' ')
+      ++field;
+  return field == 20 && strtol(p, NULL, 10) - main_ended == 1;
+}
+
 /* The writer: takes buffers off the queue in order, compresses and writes
  * them, gives them back. Holding write_lock from taking a buffer to having
  * written it keeps each thread's chunks in sequence even when a signal
@@ -662,8 +688,23 @@ static void *writer_main(void *unused) {
     pthread_mutex_lock(&rt.queue_lock);
     while (!rt.queue_head && !rt.stop_writer) {
       pthread_mutex_unlock(&rt.write_lock);
-      pthread_cond_wait(&rt.work, &rt.queue_lock);
+      struct timespec until;
+      clock_gettime(CLOCK_REALTIME, &until);
+      until.tv_nsec += 100 * 1000000L;
+      if (until.tv_nsec >= 1000000000L) {
+        until.tv_nsec -= 1000000000L;
+        ++until.tv_sec;
+      }
+      int idle = pthread_cond_timedwait(&rt.work, &rt.queue_lock, &until) ==
+                     ETIMEDOUT &&
+                 !rt.queue_head && !rt.stop_writer;
       pthread_mutex_unlock(&rt.queue_lock);
+      /* Every thread of the program has ended (main with pthread_exit,
+       * then the others): the process would have exited with its last
+       * thread, as exit(0) (glibc), and only the writer keeps it. It hung,
+       * with every signal blocked, until 2026-11-28 (found by a review). */
+      if (idle && only_thread())
+        exit(0);
       pthread_mutex_lock(&rt.write_lock);
       pthread_mutex_lock(&rt.queue_lock);
     }
@@ -943,7 +984,8 @@ static void at_exit(void) {
     if (t == thread_state)
       use_scratch();
   }
-  int writing = rt.writer_pid == getpid();
+  /* (The writer runs this itself when it ends the process: only_thread.) */
+  int writing = rt.writer_pid == getpid() && !runtime_thread;
   rt.stop_writer = 1;
   pthread_cond_broadcast(&rt.work);
   pthread_mutex_unlock(&rt.queue_lock);
@@ -951,7 +993,8 @@ static void at_exit(void) {
     pthread_join(rt.writer, NULL);
     rt.writer_pid = 0;
   } else {
-    /* No writer ever ran (a short run): write the queue here. */
+    /* No writer ever ran (a short run), or this is the writer: write the
+     * queue here. */
     pthread_mutex_lock(&rt.write_lock);
     for (struct buffer *b = rt.queue_head; b; b = b->next)
       write_buffer(b, NULL);

@@ -437,6 +437,20 @@ def test_a_stack_overflow_still_ends_the_trace(builds, tmp_path):
     assert counts["traces"][0]["entry_counts"]["deep"] > 1000
 
 
+def test_a_program_whose_main_ends_with_pthread_exit_exits(builds, tmp_path):
+    """main ends with pthread_exit and its last thread returns: the process
+    exits, as the plain build does, with the trace ended (until 2026-11-28
+    the runtime's writer thread kept it alive forever, with every signal
+    blocked: only SIGKILL ended it, and the program's output was lost)."""
+    inst, plain = builds["hostile"]
+    trace = tmp_path / "mainexit.wpp"
+    code, out, err = pipeline.run_program(inst, ["mainexit"], trace=trace, timeout=30)
+    assert (code, out, err) == (0, pipeline.run_program(plain, ["mainexit"])[1], b"")
+    counts, warnings = entry_counts(trace, tmp_path)
+    assert warnings == ""
+    assert sum(t["entry_counts"]["step"] for t in counts["traces"]) == 100_000
+
+
 def test_full_disk_changes_nothing(builds):
     """A trace that cannot be written (the disk is full: /dev/full fails
     every write with ENOSPC) disables tracing with one line on stderr; the

@@ -14,7 +14,10 @@
  *                  does not allow, and which does no harm uninstrumented),
  *                  then N calls more
  *   spawn N        N short threads one after another, 3 calls each
- *   overflow       recurse until the stack overflows (SIGSEGV) */
+ *   overflow       recurse until the stack overflows (SIGSEGV)
+ *   mainexit       main starts a thread and ends with pthread_exit; the
+ *                  thread works, prints and returns (the process exits
+ *                  with its last thread) */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -60,6 +63,12 @@ __attribute__((noinline)) static int deep(int n) {
   volatile char pad[256];
   pad[0] = (char)n;
   return deep(n + 1) + pad[0];
+}
+
+static void *last(void *arg) {
+  (void)arg;
+  printf("last %u\n", work(3, 100000));
+  return NULL;
 }
 
 static volatile unsigned sink;
@@ -140,6 +149,12 @@ int main(int argc, char **argv) {
     fflush(stdout);
     return deep(0);
   }
+  if (!strcmp(mode, "mainexit")) {
+    pthread_t t;
+    if (pthread_create(&t, NULL, last, NULL) != 0)
+      return 4;
+    pthread_exit(NULL);
+  }
   if (!strcmp(mode, "second")) {
     printf("second %u\n", work(7, 5000));
     return 0;
@@ -157,6 +172,6 @@ int main(int argc, char **argv) {
     return 0;
   }
   fprintf(stderr, "usage: hostile closefds FILE | dup2 FILE | stdout | "
-                  "threads N MS | self N | wait | vfork N | spawn N | overflow\n");
+                  "threads N MS | self N | wait | vfork N | spawn N | overflow | mainexit\n");
   return 2;
 }
