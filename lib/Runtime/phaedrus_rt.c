@@ -825,6 +825,7 @@ static void attach_thread(void) {
   rt.threads = t;
   t->active = b;
   t->cursor = &__phaedrus_cursor;
+  point_cursor(b); /* under the lock: at_exit reads the cursor */
   pthread_mutex_unlock(&rt.queue_lock);
   pthread_setspecific(rt.key, t);
   thread_state = t;
@@ -838,7 +839,6 @@ static void attach_thread(void) {
     else
       free(own.ss_sp);
   }
-  point_cursor(b);
 }
 
 /* The cursor reached its buffer's limit: attach the thread, or hand the
@@ -862,9 +862,9 @@ static void make_room(void) {
   }
   uint32_t count = active_count(t);
   if (count == 0) { /* a stale cursor (active_count): start the buffer again */
-    struct buffer *active = t->active;
+    point_cursor(t->active);
     pthread_mutex_unlock(&rt.queue_lock);
-    return point_cursor(active);
+    return;
   }
   start_writer_locked();
   enqueue_locked(t, t->active, count);
@@ -877,13 +877,15 @@ static void make_room(void) {
     b = NULL;
   }
   t->active = b;
+  /* The cursor moves with the buffer, under the lock: at_exit reads both. */
+  if (b)
+    point_cursor(b);
   pthread_mutex_unlock(&rt.queue_lock);
   if (!b) {
     if (!retired)
       disable("cannot start the trace writer for", EAGAIN);
     return use_scratch();
   }
-  point_cursor(b);
 }
 
 /* Set while the thread runs a slow path. A signal handler that interrupts

@@ -598,6 +598,23 @@ def test_path_granularity_counts_paths_exactly(builds, tmp_path, n):
     assert counts["traces"][0]["entry_counts"]["classify"] == 1
 
 
+def test_a_path_that_ends_in_a_call_that_does_not_return_is_counted(builds, tmp_path):
+    """parse() leaves every 10th of its 3,000 calls with longjmp: that path
+    ends in a block that cannot go on (`unreachable` after the call), and is
+    recorded before the call. Until 2026-11-28 such paths were never
+    counted: parse's error branch weighed 0, which LLVM reads as never
+    taken."""
+    inst, plain = builds["hostile-path"]
+    trace = tmp_path / "errors.wpp"
+    code, out, _ = pipeline.run_program(inst, ["errors", "3000"], trace=trace)
+    assert (code, out) == pipeline.run_program(plain, ["errors", "3000"])[:2]
+    assert out == b"errors 300\n"
+    counts, warnings = entry_counts(trace, tmp_path)
+    assert warnings == ""
+    paths = counts["traces"][0]["path_counts"]["parse"]
+    assert sorted(paths.values()) == [300, 2700]
+
+
 def test_a_function_of_too_many_paths_is_cut_and_weighed_exactly(builds, tmp_path):
     """score() has 2^40 acyclic paths, more than 32-bit path ids hold: the
     numbering cuts it into segments (instead of recording only its

@@ -15,12 +15,15 @@
  *                  then N calls more
  *   spawn N        N short threads one after another, 3 calls each
  *   overflow       recurse until the stack overflows (SIGSEGV)
+ *   errors N       N items, every 10th of which raises an error with
+ *                  longjmp out of the function that parses it
  *   mainexit       main starts a thread and ends with pthread_exit; the
  *                  thread works, prints and returns (the process exits
  *                  with its last thread) */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +75,13 @@ static void *last(void *arg) {
 }
 
 static volatile unsigned sink;
+static jmp_buf on_error;
+__attribute__((noinline)) static void parse(int k) {
+  if (k % 10 == 9)
+    longjmp(on_error, 1);
+  sink = (unsigned)k;
+}
+
 static void *spin(void *arg) {
   unsigned s = (unsigned)(long)arg;
   for (;;) {
@@ -149,6 +159,18 @@ int main(int argc, char **argv) {
     fflush(stdout);
     return deep(0);
   }
+  if (!strcmp(mode, "errors") && argc > 2) {
+    volatile int i = 0, errors = 0;
+    int n = atoi(argv[2]);
+    if (setjmp(on_error)) {
+      ++errors;
+      ++i;
+    }
+    for (; i < n; ++i)
+      parse(i);
+    printf("errors %d\n", errors);
+    return 0;
+  }
   if (!strcmp(mode, "mainexit")) {
     pthread_t t;
     if (pthread_create(&t, NULL, last, NULL) != 0)
@@ -172,6 +194,6 @@ int main(int argc, char **argv) {
     return 0;
   }
   fprintf(stderr, "usage: hostile closefds FILE | dup2 FILE | stdout | "
-                  "threads N MS | self N | wait | vfork N | spawn N | overflow | mainexit\n");
+                  "threads N MS | self N | wait | vfork N | spawn N | overflow | errors N | mainexit\n");
   return 2;
 }

@@ -495,7 +495,7 @@ mlir::phaedrus::instrumentPaths(LLVM::LLVMFuncOp function,
 
   // Collect the edges and calls first: splitting adds blocks and calls.
   SmallVector<Edge> edges;
-  SmallVector<Block *> exits;
+  SmallVector<Block *> exits, noReturnExits;
   SmallVector<Operation *> calls;
   function.walk([&](Operation *op) {
     if (isa<LLVM::CallOp, LLVM::InvokeOp>(op))
@@ -508,6 +508,8 @@ mlir::phaedrus::instrumentPaths(LLVM::LLVMFuncOp function,
       edges.push_back({block.getTerminator(), i, &block, block.getSuccessor(i)});
     if (isa<LLVM::ReturnOp, LLVM::ResumeOp>(block.getTerminator()))
       exits.push_back(&block);
+    else if (isa<LLVM::UnreachableOp>(block.getTerminator()))
+      noReturnExits.push_back(&block);
   }
 
   // A source of indirect branches records its path before it jumps. When
@@ -584,6 +586,23 @@ mlir::phaedrus::instrumentPaths(LLVM::LLVMFuncOp function,
 
   for (Block *block : exits) {
     builder.setInsertionPoint(block->getTerminator());
+    emitRecord(toExit.lookup(block));
+    emitFlush();
+  }
+  // A block that ends in `unreachable` is reached only to call what does
+  // not return (exit, abort, longjmp, a noreturn function of the
+  // program's): its path is complete on entry, and is recorded before the
+  // first call, which never comes back to record it. Until 2026-11-28 such
+  // paths were never counted: a taken error branch weighed 0, which LLVM
+  // reads as never taken (found by a review).
+  for (Block *block : noReturnExits) {
+    Operation *first = block->getTerminator();
+    for (Operation &op : *block)
+      if (isa<LLVM::CallOp, LLVM::InvokeOp>(op)) {
+        first = &op;
+        break;
+      }
+    builder.setInsertionPoint(first);
     emitRecord(toExit.lookup(block));
     emitFlush();
   }
