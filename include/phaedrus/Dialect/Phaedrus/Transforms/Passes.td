@@ -72,7 +72,14 @@ def PhaedrusInstrumentPass : Pass<"phaedrus-instrument", "::mlir::ModuleOp"> {
     entries, with a warning, as does one with more paths than the cuts
     bring below 2^32. An exception thrown through a call that is not an
     invoke leaves the caller's path unfinished, as `longjmp` does, and so
-    does `exit()` for every function still running when it is called. A
+    does `exit()` for every function still running when it is called. The
+    path of the function that makes such a call is recorded where the
+    compiler knows the call does not return (the block ends in
+    `unreachable` after `exit`, `abort`, `longjmp` or a `noreturn`
+    function): before the block's first call, its path complete on entry.
+    Until 2026-11-28 it was lost too, and a taken error branch weighed 0,
+    which LLVM reads as never taken (a parser that longjmps out on every
+    10th item weighed [0, 9000] where it took [1000, 9000]). A
     bc user's scripts ended in `quit`, which bc runs as `exit()` from inside
     its parser: `yyparse`'s unfinished paths left a few of its branch counts
     one short of clang's, and the build of that input's own trace shared
@@ -733,9 +740,9 @@ def PhaedrusTraceProfilePass : Pass<"phaedrus-trace-profile", "::mlir::ModuleOp"
     edges, with nothing to tell: the trial measured Lua's `ccall` [193001,
     40015] where the run took [193001, 20015], and the loop exit of
     `unroll` on coroutines.lua [99999, 99999] for [99999, 2]. Path traces
-    are not exact there either (a path that a `longjmp` cuts is never
-    recorded, and a `setjmp` that returns twice counts the edges before it
-    twice): on such programs both profiles are approximations. Traces with
+    are not exact there either (the paths of the functions a `longjmp`
+    leaves are never recorded, and a `setjmp` that returns twice counts
+    the edges before it twice): on such programs both profiles are approximations. Traces with
     paths (a path-granularity vocabulary) are weighed by their paths
     alone; traces of both granularities given together get a warning,
     since their entry counts are summed and only the paths weigh branches
