@@ -81,6 +81,7 @@ struct thread_state {
   uint32_t next_sequence;
   uint64_t queued;             /* events handed to the writer */
   void *signal_stack;          /* the runtime's alternate signal stack, or NULL */
+  int exit_passes;             /* calls of on_thread_exit so far */
   struct thread_state *next;   /* all threads */
 };
 
@@ -96,6 +97,46 @@ static __thread struct thread_state *thread_state;
 /* Set on the runtime's own threads (the writer): their events, if any, go
  * to the scratch area. */
 static __thread int runtime_thread;
+
+/* Set while a program's thread is in the C library's allocator for the
+ * runtime, which the program may define itself, instrumented (a bundled
+ * dlmalloc or mimalloc): what it records meanwhile is the runtime's work,
+ * and goes to the scratch area, not counted as dropped. Until 2026-11-28
+ * every trace of such a program was refused as having dropped events
+ * (found by a review). */
+static __thread volatile int runtime_work; /* volatile: LLVM knows that the
+                                              * allocator reads no variable
+                                              * of ours, and dropped the
+                                              * stores around its calls */
+
+static void *runtime_calloc(size_t size) {
+  ++runtime_work;
+  void *p = calloc(1, size);
+  --runtime_work;
+  return p;
+}
+
+static void *runtime_malloc(size_t size) {
+  ++runtime_work;
+  void *p = malloc(size);
+  --runtime_work;
+  return p;
+}
+
+static void *runtime_aligned(size_t alignment, size_t size) {
+  void *p = NULL;
+  ++runtime_work;
+  if (posix_memalign(&p, alignment, size) != 0)
+    p = NULL;
+  --runtime_work;
+  return p;
+}
+
+static void runtime_free(void *p) {
+  ++runtime_work;
+  free(p);
+  --runtime_work;
+}
 
 /* At most this many buffers per thread: the program waits for the writer
  * (bounded memory) rather than letting a fast producer outrun the disk. */
@@ -633,7 +674,7 @@ static void give_back(struct buffer *b) {
   struct thread_state *t = b->owner;
   if (!t->cursor) {
     --t->buffers;
-    free(b);
+    runtime_free(b);
     return;
   }
   b->next = t->free_list;
@@ -744,8 +785,10 @@ static void start_writer_locked(void) {
   if (rt.writer_pid == getpid())
     return;
   rt.stop_writer = 0;
+  ++runtime_work; /* it allocates the thread's TLS: calloc */
   if (pthread_create(&rt.writer, NULL, writer_main, NULL) == 0)
     rt.writer_pid = getpid();
+  --runtime_work;
 }
 
 /* Caller holds queue_lock. */
@@ -775,9 +818,7 @@ static struct buffer *take_buffer_locked(struct thread_state *t) {
       return b;
     }
     if (t->buffers < MAX_BUFFERS_PER_THREAD) {
-      void *memory = NULL;
-      struct buffer *b =
-          posix_memalign(&memory, PHAEDRUS_BUFFER_BYTES, sizeof *b) == 0 ? memory : NULL;
+      struct buffer *b = runtime_aligned(PHAEDRUS_BUFFER_BYTES, sizeof *b);
       if (b) {
         b->owner = t;
         ++t->buffers;
@@ -805,7 +846,7 @@ static void point_cursor(struct buffer *b) { __phaedrus_cursor = b->tokens; }
 static void attach_thread(void) {
   if (atomic_load(&rt.state) != TRACING)
     return use_scratch();
-  struct thread_state *t = calloc(1, sizeof *t);
+  struct thread_state *t = runtime_calloc(sizeof *t);
   if (!t) {
     disable("out of memory for the trace buffer of", ENOMEM);
     return use_scratch();
@@ -815,7 +856,7 @@ static void attach_thread(void) {
   if (!b) {
     int retired = rt.retired;
     pthread_mutex_unlock(&rt.queue_lock);
-    free(t);
+    runtime_free(t);
     if (!retired)
       disable("out of memory for the trace buffer of", ENOMEM);
     return use_scratch();
@@ -831,13 +872,13 @@ static void attach_thread(void) {
   thread_state = t;
   stack_t current;
   if (sigaltstack(NULL, &current) == 0 && (current.ss_flags & SS_DISABLE)) {
-    stack_t own = {.ss_sp = malloc(PHAEDRUS_SIGNAL_STACK_BYTES),
+    stack_t own = {.ss_sp = runtime_malloc(PHAEDRUS_SIGNAL_STACK_BYTES),
                    .ss_flags = 0,
                    .ss_size = PHAEDRUS_SIGNAL_STACK_BYTES};
     if (own.ss_sp && sigaltstack(&own, NULL) == 0)
       t->signal_stack = own.ss_sp;
     else
-      free(own.ss_sp);
+      runtime_free(own.ss_sp);
   }
 }
 
@@ -899,14 +940,22 @@ static __thread int in_slow_path;
 static int enter_slow_path(void) {
   int nested = in_slow_path;
   in_slow_path = 1;
-  if (runtime_thread) {
-    /* The runtime's own thread ran program code: not the program's work. */
+  if (runtime_thread || runtime_work) {
+    /* The runtime's own thread, or the runtime's allocation, ran program
+     * code: not the program's work. */
     use_scratch();
   } else if (nested) {
     rt.dropped = 1;
     use_scratch();
   } else {
+    /* make_room may wait for the writer (pthread_cond_wait): no
+     * cancellation point of the program's there. A thread cancelled in it
+     * died holding the runtime's lock, and every other thread waited for
+     * it forever (until 2026-11-28; found by a review). */
+    int cancel;
+    pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
     make_room();
+    pthread_setcancelstate(cancel, NULL);
   }
   return nested;
 }
@@ -992,7 +1041,9 @@ static void at_exit(void) {
   pthread_cond_broadcast(&rt.work);
   pthread_mutex_unlock(&rt.queue_lock);
   if (writing) {
+    ++runtime_work;
     pthread_join(rt.writer, NULL);
+    --runtime_work;
     rt.writer_pid = 0;
   } else {
     /* No writer ever ran (a short run), or this is the writer: write the
@@ -1048,6 +1099,14 @@ static void on_fatal_signal(int signal_number) {
 
 static void on_thread_exit(void *state) {
   struct thread_state *t = (struct thread_state *)state;
+  /* The runtime's key is made first, so glibc runs its destructor before
+   * the program's, whose events were discarded without a word (until
+   * 2026-11-28; found by a review). Set again, it runs once more, after
+   * theirs: the thread's buffer is taken then. */
+  if (t->exit_passes++ == 0) {
+    pthread_setspecific(rt.key, t);
+    return;
+  }
   pthread_mutex_lock(&rt.queue_lock);
   uint32_t count = active_count(t);
   if (count && atomic_load(&rt.state) == TRACING && !rt.retired) {
@@ -1056,33 +1115,37 @@ static void on_thread_exit(void *state) {
     t->active = NULL;
   }
   t->cursor = NULL; /* the thread's cursor goes away with it */
+  /* Events after this point (other destructors, the frees below) go to the
+   * scratch area. */
+  use_scratch();
   /* Its buffers that are not queued go, and the queued ones once written
    * (give_back); its state stays, for the writer's records and the end
-   * record's counts. */
+   * record's counts. Freed outside the lock: free may be the program's. */
+  struct buffer *unused = t->free_list;
+  t->free_list = NULL;
   if (t->active) {
-    free(t->active);
+    t->active->next = unused;
+    unused = t->active;
     t->active = NULL;
-    --t->buffers;
   }
-  while (t->free_list) {
-    struct buffer *b = t->free_list;
-    t->free_list = b->next;
-    free(b);
+  for (struct buffer *b = unused; b; b = b->next)
     --t->buffers;
-  }
   pthread_mutex_unlock(&rt.queue_lock);
+  while (unused) {
+    struct buffer *b = unused;
+    unused = b->next;
+    runtime_free(b);
+  }
   /* The signal stack, unless the program has put its own in its place. */
   stack_t current;
   if (t->signal_stack && sigaltstack(NULL, &current) == 0 &&
       current.ss_sp == t->signal_stack && !(current.ss_flags & SS_ONSTACK)) {
     stack_t off = {.ss_sp = NULL, .ss_flags = SS_DISABLE, .ss_size = 0};
     if (sigaltstack(&off, NULL) == 0) {
-      free(t->signal_stack);
+      runtime_free(t->signal_stack);
       t->signal_stack = NULL;
     }
   }
-  /* Events after this point (other destructors) go to the scratch area. */
-  use_scratch();
 }
 
 /* fork(): no thread may be inside the queue or the file while the address

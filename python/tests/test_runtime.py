@@ -24,7 +24,7 @@ def builds(tmp_path_factory):
     root = tmp_path_factory.mktemp("runtime")
     out = {}
     for name in ["threads", "forever", "forks", "crashes", "branches", "scatter",
-                 "signals", "manypaths", "ownzstd", "hostile"]:
+                 "signals", "manypaths", "ownzstd", "hostile", "ownmalloc"]:
         mlir = pipeline.sources_to_mlir([SOURCES / f"{name}.c"], root / f"{name}.mlir")
         plain = pipeline.mlir_to_binary(mlir, root / f"{name}.plain")
         # Function granularity records 16-bit events (every token of these
@@ -449,6 +449,48 @@ def test_a_program_whose_main_ends_with_pthread_exit_exits(builds, tmp_path):
     counts, warnings = entry_counts(trace, tmp_path)
     assert warnings == ""
     assert sum(t["entry_counts"]["step"] for t in counts["traces"]) == 100_000
+
+
+def test_cancelled_threads_change_nothing(builds, tmp_path):
+    """Threads cancelled at their own cancellation point while they record:
+    the program ends as the plain build does (until 2026-11-28 a thread
+    cancelled while it waited for the writer, a cancellation point the
+    runtime added, died holding the runtime's lock, and the program hung
+    every time), and the trace is whole."""
+    inst, plain = builds["hostile"]
+    trace = tmp_path / "cancel.wpp"
+    code, out, err = pipeline.run_program(inst, ["cancel", "4", "150"],
+                                          trace=trace, timeout=60)
+    assert (code, out, err) == (0, b"cancelled 4\n", b"")
+    _, warnings = entry_counts(trace, tmp_path)
+    assert warnings == ""
+
+
+def test_thread_specific_destructors_are_recorded(builds, tmp_path):
+    """The program's thread-specific destructors run after the runtime's
+    first turn: their events are in the trace (until 2026-11-28 they were
+    discarded without a word)."""
+    inst, plain = builds["hostile"]
+    trace = tmp_path / "keys.wpp"
+    code, out, err = pipeline.run_program(inst, ["keys", "5"], trace=trace)
+    assert (code, out, err) == (0, b"keys\n", b"")
+    counts, warnings = entry_counts(trace, tmp_path)
+    assert warnings == ""
+    assert sum(t["entry_counts"]["step"] for t in counts["traces"]) == 50
+
+
+def test_a_program_with_its_own_malloc_is_recorded(builds, tmp_path):
+    """The program defines malloc itself, instrumented: the runtime's own
+    allocations run it, and what it records then is left out without
+    counting as dropped (until 2026-11-28 every such trace was refused as
+    having dropped events)."""
+    inst, plain = builds["ownmalloc"]
+    trace = tmp_path / "ownmalloc.wpp"
+    code, out, err = pipeline.run_program(inst, ["200000"], trace=trace)
+    assert (code, out, err) == (0, pipeline.run_program(plain, ["200000"])[1], b"")
+    counts, warnings = entry_counts(trace, tmp_path)
+    assert warnings == ""
+    assert counts["traces"][0]["entry_counts"]["step"] == 200_000
 
 
 def test_full_disk_changes_nothing(builds):

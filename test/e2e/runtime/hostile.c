@@ -17,6 +17,10 @@
  *   overflow       recurse until the stack overflows (SIGSEGV)
  *   errors N       N items, every 10th of which raises an error with
  *                  longjmp out of the function that parses it
+ *   cancel N MS    N threads recording, cancelled after MS ms (deferred
+ *                  cancellation, at their pthread_testcancel)
+ *   keys N         N threads, each with a thread-specific value whose
+ *                  destructor makes 10 calls
  *   mainexit       main starts a thread and ends with pthread_exit; the
  *                  thread works, prints and returns (the process exits
  *                  with its last thread) */
@@ -75,6 +79,24 @@ static void *last(void *arg) {
 }
 
 static volatile unsigned sink;
+
+static void *spin_cancellable(void *arg) {
+  unsigned s = (unsigned)(long)arg;
+  for (unsigned long i = 1;; ++i) {
+    s = step(s);
+    if (!(i & 0xfffff))
+      pthread_testcancel();
+  }
+  return NULL;
+}
+
+static pthread_key_t key;
+static void clean(void *value) { sink = work((unsigned)(long)value, 10); }
+static void *with_key(void *arg) {
+  pthread_setspecific(key, arg);
+  return NULL;
+}
+
 static jmp_buf on_error;
 __attribute__((noinline)) static void parse(int k) {
   if (k % 10 == 9)
@@ -171,6 +193,29 @@ int main(int argc, char **argv) {
     printf("errors %d\n", errors);
     return 0;
   }
+  if (!strcmp(mode, "cancel") && argc > 3) {
+    int n = atoi(argv[2]);
+    pthread_t threads[64];
+    for (int i = 0; i < n && i < 64; ++i)
+      pthread_create(&threads[i], NULL, spin_cancellable, (void *)(long)(i + 1));
+    usleep((useconds_t)atoi(argv[3]) * 1000);
+    for (int i = 0; i < n && i < 64; ++i) {
+      pthread_cancel(threads[i]);
+      pthread_join(threads[i], NULL);
+    }
+    printf("cancelled %d\n", n);
+    return 0;
+  }
+  if (!strcmp(mode, "keys") && argc > 2) {
+    pthread_key_create(&key, clean);
+    for (int i = 0; i < atoi(argv[2]); ++i) {
+      pthread_t t;
+      pthread_create(&t, NULL, with_key, (void *)(long)(i + 1));
+      pthread_join(t, NULL);
+    }
+    printf("keys\n");
+    return 0;
+  }
   if (!strcmp(mode, "mainexit")) {
     pthread_t t;
     if (pthread_create(&t, NULL, last, NULL) != 0)
@@ -194,6 +239,6 @@ int main(int argc, char **argv) {
     return 0;
   }
   fprintf(stderr, "usage: hostile closefds FILE | dup2 FILE | stdout | "
-                  "threads N MS | self N | wait | vfork N | spawn N | overflow | errors N | mainexit\n");
+                  "threads N MS | self N | wait | vfork N | spawn N | overflow | errors N | cancel N MS | keys N | mainexit\n");
   return 2;
 }
