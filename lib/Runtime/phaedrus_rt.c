@@ -35,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
@@ -188,9 +189,14 @@ static struct {
 
 enum state { UNINITIALIZED = 0, TRACING = 1, DISABLED = 2, FINISHED = 3 };
 
-static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE,  SIGILL,
-                                    SIGABRT, SIGTERM, SIGINT, SIGHUP,
-                                    SIGQUIT, SIGPIPE, SIGXCPU, SIGXFSZ};
+/* Not SIGINT, SIGTERM, SIGHUP or SIGQUIT: programs and libraries ask
+ * whether those are still at their default before they take them
+ * (ncurses restores the terminal on ^C only then, CPython raises
+ * KeyboardInterrupt only then), and a handler of the runtime's there made
+ * them leave the signals alone (until 2026-11-28; found by a review). A
+ * run they end has a trace without its end, as after SIGKILL. */
+static const int fatal_signals[] = {SIGSEGV, SIGBUS,  SIGFPE,  SIGILL,
+                                    SIGABRT, SIGPIPE, SIGXCPU, SIGXFSZ};
 #define NUM_FATAL_SIGNALS (sizeof fatal_signals / sizeof fatal_signals[0])
 static struct sigaction previous_actions[NUM_FATAL_SIGNALS];
 
@@ -394,6 +400,16 @@ static int trace_path(int forked_child) {
   if (!pattern || !*pattern)
     pattern = "phaedrus-%p.wpp";
   expand_path(rt.path, sizeof rt.path, pattern, forked_child);
+  /* A program run with privileges (setuid, setgid, file capabilities)
+   * writes no trace: PHAEDRUS_TRACE would let whoever runs it overwrite a
+   * file it may write and they may not (a review truncated a root-owned
+   * file as nobody, 2026-11-28). */
+  if (getauxval(AT_SECURE)) {
+    disable("will not write, for a program run with privileges (setuid, "
+            "setgid or file capabilities), trace",
+            EPERM);
+    return -1;
+  }
   return 0;
 }
 

@@ -285,7 +285,9 @@ def cmd_run(args):
                 "signals), and its trace counts as complete: a corpus takes it")
         else:
             log("warning: the trace has no end: the runtime could not end it "
-                "(SIGKILL, or a handler the program installed for the signal: "
+                "(SIGKILL; SIGINT, SIGTERM, SIGHUP and SIGQUIT, which it leaves "
+                "to the program; or a handler the program installed for the "
+                "signal: "
                 "docs/TraceFormat.md, Fatal signals), so a corpus refuses it; "
                 "phaedrus-translate --import-wpp --wpp-keep-prefix reads what "
                 "it holds")

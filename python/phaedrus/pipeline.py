@@ -491,8 +491,8 @@ class RunTimedOut(ToolError):
     """A run did not finish within its time; it was stopped."""
 
 
-# After SIGTERM, how long a timed-out run gets to end (and an instrumented
-# one to end its trace) before SIGKILL.
+# After SIGTERM, how long a timed-out run gets to end (a program that
+# handles SIGTERM, to clean up) before SIGKILL.
 TERMINATE_GRACE_S = 10
 
 
@@ -507,8 +507,8 @@ def run_program(binary: Path, args, *, trace: Path = None, stdin_path=None,
     `argv0` sets the program name the program sees, so that builds at
     different paths see the same one. `locale` (a run's recorded locale
     variables) replaces this process's.
-    A run still going after `timeout` seconds gets SIGTERM (an instrumented
-    program then ends its trace), SIGKILL TERMINATE_GRACE_S later, and
+    A run still going after `timeout` seconds gets SIGTERM (its trace is
+    then cut short), SIGKILL TERMINATE_GRACE_S later, and
     RunTimedOut is raised. Without `capture`, the program writes to this
     process's standard output and error as it runs (stdout and stderr are
     returned as None)."""

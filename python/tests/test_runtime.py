@@ -493,6 +493,45 @@ def test_a_program_with_its_own_malloc_is_recorded(builds, tmp_path):
     assert counts["traces"][0]["entry_counts"]["step"] == 200_000
 
 
+def test_the_program_finds_its_terminal_signals_at_their_default(builds, tmp_path):
+    """SIGINT, SIGTERM, SIGHUP and SIGQUIT are the program's: ncurses takes
+    SIGINT (to restore the terminal on ^C) and CPython raises
+    KeyboardInterrupt only where it is at its default, and the runtime's
+    handlers there made them leave it (until 2026-11-28)."""
+    inst, plain = builds["hostile"]
+    code, out, err = pipeline.run_program(inst, ["disposition"],
+                                          trace=tmp_path / "d.wpp")
+    assert (code, out, err) == (0, pipeline.run_program(plain, ["disposition"])[1], b"")
+    assert out.count(b"default") == 4, out
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not Path("/usr/bin/setpriv").exists(),
+                    reason="needs root (to make a setuid program) and setpriv")
+def test_a_setuid_program_writes_no_trace(builds, tmp_path):
+    """An instrumented program installed setuid root, run by nobody with
+    PHAEDRUS_TRACE naming a root-owned file: the file is left alone, and
+    one line says why (until 2026-11-28 nobody could so overwrite it)."""
+    inst, plain = builds["hostile"]
+    tmp_path.chmod(0o755)
+    program = tmp_path / "suid"
+    program.write_bytes(Path(inst).read_bytes())
+    program.chmod(0o4755)
+    victim = tmp_path / "victim.txt"
+    victim.write_bytes(b"important\n")
+    victim.chmod(0o644)
+    env = dict(os.environ, PHAEDRUS_TRACE=str(victim))
+    proc = subprocess.run(["/usr/bin/setpriv", "--reuid=65534", "--regid=65534",
+                           "--clear-groups", str(program), "stdout"],
+                          env=env, capture_output=True, stdin=subprocess.DEVNULL)
+    if proc.returncode != 0 and b"Permission denied" in proc.stderr:
+        pytest.skip("the program cannot be run as nobody here (nosuid mount?)")
+    assert (proc.returncode, proc.stdout) == pipeline.run_program(plain, ["stdout"])[:2]
+    assert victim.read_bytes() == b"important\n"
+    lines = proc.stderr.decode().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(
+        "phaedrus: will not write, for a program run with privileges"), lines
+
+
 def test_full_disk_changes_nothing(builds):
     """A trace that cannot be written (the disk is full: /dev/full fails
     every write with ENOSPC) disables tracing with one line on stderr; the

@@ -21,6 +21,8 @@
  *                  cancellation, at their pthread_testcancel)
  *   keys N         N threads, each with a thread-specific value whose
  *                  destructor makes 10 calls
+ *   disposition    print whether SIGINT, SIGTERM, SIGHUP and SIGQUIT are
+ *                  at their default, as ncurses and CPython ask
  *   mainexit       main starts a thread and ends with pthread_exit; the
  *                  thread works, prints and returns (the process exits
  *                  with its last thread) */
@@ -28,6 +30,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -216,6 +219,16 @@ int main(int argc, char **argv) {
     printf("keys\n");
     return 0;
   }
+  if (!strcmp(mode, "disposition")) {
+    const int numbers[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+    for (int i = 0; i < 4; ++i) {
+      struct sigaction action;
+      sigaction(numbers[i], NULL, &action);
+      printf("%d %s\n", numbers[i],
+             action.sa_handler == SIG_DFL ? "default" : "taken");
+    }
+    return (int)(work(1, 1000) & 0);
+  }
   if (!strcmp(mode, "mainexit")) {
     pthread_t t;
     if (pthread_create(&t, NULL, last, NULL) != 0)
@@ -239,6 +252,6 @@ int main(int argc, char **argv) {
     return 0;
   }
   fprintf(stderr, "usage: hostile closefds FILE | dup2 FILE | stdout | "
-                  "threads N MS | self N | wait | vfork N | spawn N | overflow | errors N | cancel N MS | keys N | mainexit\n");
+                  "threads N MS | self N | wait | vfork N | spawn N | overflow | errors N | cancel N MS | keys N | disposition | mainexit\n");
   return 2;
 }
