@@ -296,12 +296,27 @@ def test_threads_recording_at_exit_change_nothing(builds, tmp_path):
     inst, plain = builds["hostile"]
     for run in range(8):
         trace = tmp_path / f"threads{run}.wpp"
-        code, out, err = pipeline.run_program(inst, ["threads", "4", "150"],
+        code, out, err = pipeline.run_program(inst, ["threads", "3", "60"],
                                               trace=trace, timeout=60)
         assert (code, out, err) == (0, b"main done\n", b""), (run, code, err)
         counts, warnings = entry_counts(trace, tmp_path)
         assert warnings == "", (run, warnings)
         assert len(counts["traces"]) >= 2
+
+
+def test_a_crash_among_recording_threads_still_ends_the_trace(builds, tmp_path):
+    """main faults while 3 threads record: the program dies of SIGSEGV and
+    the trace is whole. Until 2026-11-28 the fatal-signal handler walked
+    the queue while the threads went on queueing: a quarter of such traces
+    had a chunk missing, and the reader refused them."""
+    inst, plain = builds["hostile"]
+    for run in range(6):
+        trace = tmp_path / f"crash{run}.wpp"
+        code, out, err = pipeline.run_program(inst, ["crash", "3", "60"],
+                                              trace=trace, timeout=60)
+        assert (code, out) == (-signal.SIGSEGV, b"main done\n"), (run, code, err)
+        _, warnings = entry_counts(trace, tmp_path)
+        assert warnings == "", (run, warnings)
 
 
 def test_a_trace_on_a_fifo_nobody_reads_changes_nothing(builds, tmp_path):

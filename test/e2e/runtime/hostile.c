@@ -5,6 +5,7 @@
  *   stdout         print a line and fail if writing it fails (run with
  *                  standard output closed, as coreutils do)
  *   threads N MS   N threads still recording when main returns after MS ms
+ *   crash N MS     the same, but main then raises SIGSEGV
  *   self N         N calls, run this program again through system(), then
  *                  N calls more; the second image makes 5,000 calls
  *   second         what the second image does
@@ -140,12 +141,16 @@ int main(int argc, char **argv) {
     }
     return 0;
   }
-  if (!strcmp(mode, "threads") && argc > 3) {
+  if ((!strcmp(mode, "threads") || !strcmp(mode, "crash")) && argc > 3) {
     pthread_t t;
     for (int i = 0; i < atoi(argv[2]); ++i)
       pthread_create(&t, NULL, spin, (void *)(long)(i + 1));
     usleep((useconds_t)atoi(argv[3]) * 1000);
     printf("main done\n");
+    if (!strcmp(mode, "crash")) {
+      fflush(stdout);
+      raise(SIGSEGV);
+    }
     return 0;
   }
   if (!strcmp(mode, "wait")) {
