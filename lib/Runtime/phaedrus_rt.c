@@ -698,7 +698,6 @@ static void give_back(struct buffer *b) {
   pthread_cond_broadcast(&rt.returned);
 }
 
-
 /* Whether the calling thread, not the main one, is its process's only one
  * left: the thread count of /proc/self/stat (its 20th field), less the
  * main thread when that ended with pthread_exit (a zombie until the

@@ -514,10 +514,23 @@ def test_the_program_finds_its_terminal_signals_at_their_default(builds, tmp_pat
     KeyboardInterrupt only where it is at its default, and the runtime's
     handlers there made them leave it (until 2026-11-28)."""
     inst, plain = builds["hostile"]
-    code, out, err = pipeline.run_program(inst, ["disposition"],
-                                          trace=tmp_path / "d.wpp")
-    assert (code, out, err) == (0, pipeline.run_program(plain, ["disposition"])[1], b"")
-    assert out.count(b"default") == 4, out
+    terminal = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
+
+    def at_default():
+        # As a shell in a terminal starts a command (a background job, or
+        # nohup, would start it with some of them ignored).
+        for number in terminal:
+            signal.signal(number, signal.SIG_DFL)
+
+    outputs = []
+    for binary in (plain, inst):
+        env = dict(os.environ, PHAEDRUS_TRACE=str(tmp_path / "d.wpp"))
+        proc = subprocess.run([str(binary), "disposition"], env=env,
+                              capture_output=True, stdin=subprocess.DEVNULL,
+                              preexec_fn=at_default)
+        outputs.append((proc.returncode, proc.stdout, proc.stderr))
+    assert outputs[1] == outputs[0]
+    assert outputs[1][1].count(b"default") == 4, outputs[1]
 
 
 @pytest.mark.skipif(os.geteuid() != 0 or not Path("/usr/bin/setpriv").exists(),
