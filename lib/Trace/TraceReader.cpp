@@ -325,7 +325,10 @@ ReadStatus mlir::phaedrus::trace::readTrace(const char *data, size_t size,
     return fail(false, "truncated trace: no HEAD record");
   if (!ending.present)
     return fail(false, "the trace has no end record: the run was killed or "
-                       "left through _exit before the runtime could finish it");
+                       "left through _exit or exec, or ended by a signal the "
+                       "runtime leaves to the program (SIGINT, SIGTERM, "
+                       "SIGHUP, SIGQUIT), before the runtime could finish "
+                       "it");
   if (offset != size)
     return fail(true, "corrupt trace: " + std::to_string(size - offset) +
                           " bytes follow the end record");
