@@ -1028,13 +1028,15 @@ static void at_exit(void) {
   if (getpid() != rt.owner)
     return;
   if (in_slow_path) {
-    /* exit() from a signal handler that interrupted this thread inside
-     * the runtime, which may hold queue_lock: taking it again would wait
-     * forever (until 2026-11-28 such a program hung about one run in
-     * five). The trace is left without its end: cut short. */
+    /* exit() from inside the runtime: a signal handler that interrupted
+     * it, or a function of the program's that it called (its own malloc).
+     * It may hold queue_lock, and taking it again would wait forever
+     * (until 2026-11-28 a program whose SIGINT handler calls exit hung
+     * about one run in five). The trace is left without its end. */
     rt.dropped = 1;
-    disable("the program exited from a signal handler that interrupted the "
-            "runtime, which cannot finish trace",
+    disable("the program exited from inside the runtime (a signal handler "
+            "that interrupted it, or its own malloc that it called), which "
+            "cannot finish trace",
             EDEADLK);
     return;
   }

@@ -237,6 +237,23 @@ def test_unwritable_trace_path_changes_nothing(builds, tmp_path):
     assert "tracing disabled, the program continues" in lines[0]
 
 
+def run_both(builds_pair, args, tmp_path, preexec_fn):
+    """Runs the plain and the instrumented build (in that order) with
+    `preexec_fn` setting up each process, as `subprocess.run` does, the
+    instrumented one tracing to tmp_path / "inst.wpp"; returns their
+    CompletedProcess, standard output and error captured unless
+    `preexec_fn` closes them."""
+    inst, plain = builds_pair
+    results = {}
+    for build, binary in (("plain", plain), ("inst", inst)):
+        env = dict(os.environ, PHAEDRUS_TRACE=str(tmp_path / f"{build}.wpp"))
+        results[build] = subprocess.run(
+            [str(binary), *args], env=env, stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            preexec_fn=preexec_fn)
+    return results
+
+
 @pytest.mark.parametrize("mode", ["closefds", "dup2"])
 def test_a_program_that_reuses_descriptors_keeps_its_files(builds, tmp_path, mode):
     """The trace's descriptor is far from the program's (512 and up), and
@@ -272,14 +289,9 @@ def test_a_program_started_with_stdout_closed_sees_it_closed(builds, tmp_path):
     """Standard output closed: the program's write fails, as it does in the
     plain build (until 2026-11-28 the trace took descriptor 1: the
     program's output went into the trace, and its error went unnoticed)."""
-    inst, plain = builds["hostile"]
-    results = {}
-    for build, binary in (("plain", plain), ("inst", inst)):
-        env = dict(os.environ, PHAEDRUS_TRACE=str(tmp_path / f"{build}.wpp"))
-        proc = subprocess.run([str(binary), "stdout"], env=env,
-                              stdin=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                              preexec_fn=lambda: os.close(1))
-        results[build] = (proc.returncode, proc.stderr)
+    results = {build: (proc.returncode, proc.stderr) for build, proc in
+               run_both(builds["hostile"], ["stdout"], tmp_path,
+                        lambda: os.close(1)).items()}
     assert results["inst"] == results["plain"]
     assert results["plain"][0] == 1
     counts, warnings = entry_counts(tmp_path / "inst.wpp", tmp_path)
@@ -371,15 +383,9 @@ def test_a_file_size_limit_changes_nothing(builds, tmp_path):
     written: one line says so, and the program runs and prints as it
     would (until 2026-11-28 SIGXFSZ killed it before main)."""
     import resource
-    inst, plain = builds["hostile"]
-    results = {}
-    for build, binary in (("plain", plain), ("inst", inst)):
-        env = dict(os.environ, PHAEDRUS_TRACE=str(tmp_path / f"{build}.wpp"))
-        proc = subprocess.run(
-            [str(binary), "stdout"], env=env, stdin=subprocess.DEVNULL,
-            capture_output=True,
-            preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0)))
-        results[build] = proc
+    results = run_both(
+        builds["hostile"], ["stdout"], tmp_path,
+        lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0)))
     assert results["inst"].returncode == results["plain"].returncode == 0
     assert results["inst"].stdout == results["plain"].stdout
     lines = results["inst"].stderr.decode().splitlines()
@@ -466,6 +472,24 @@ def test_a_program_whose_main_ends_with_pthread_exit_exits(builds, tmp_path):
     assert sum(t["entry_counts"]["step"] for t in counts["traces"]) == 100_000
 
 
+def test_an_exit_from_inside_the_runtime_says_the_trace_is_cut_short(builds, tmp_path):
+    """The program exits from a function of its own that the runtime
+    called while it held its lock (here its malloc; as a signal handler
+    that interrupts the runtime may): the exit handler cannot take the
+    lock again, and says so, where the program hung (until 2026-11-28)."""
+    inst, plain = builds["ownmalloc"]
+    trace = tmp_path / "exit.wpp"
+    code, out, err = pipeline.run_program(inst, ["1000"], trace=trace, timeout=30,
+                                          extra_env={"OWNMALLOC_EXIT": "1"})
+    assert (code, out) == (7, b"")
+    lines = err.decode().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(
+        "phaedrus: the program exited from inside the runtime"), lines
+    assert "Resource deadlock avoided" in lines[0]
+    _, warnings = entry_counts(trace, tmp_path)
+    assert "the trace has no end record" in warnings
+
+
 def test_cancelled_threads_change_nothing(builds, tmp_path):
     """Threads cancelled at their own cancellation point while they record:
     the program ends as the plain build does (until 2026-11-28 a thread
@@ -513,7 +537,6 @@ def test_the_program_finds_its_terminal_signals_at_their_default(builds, tmp_pat
     SIGINT (to restore the terminal on ^C) and CPython raises
     KeyboardInterrupt only where it is at its default, and the runtime's
     handlers there made them leave it (until 2026-11-28)."""
-    inst, plain = builds["hostile"]
     terminal = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
 
     def at_default():
@@ -522,15 +545,11 @@ def test_the_program_finds_its_terminal_signals_at_their_default(builds, tmp_pat
         for number in terminal:
             signal.signal(number, signal.SIG_DFL)
 
-    outputs = []
-    for binary in (plain, inst):
-        env = dict(os.environ, PHAEDRUS_TRACE=str(tmp_path / "d.wpp"))
-        proc = subprocess.run([str(binary), "disposition"], env=env,
-                              capture_output=True, stdin=subprocess.DEVNULL,
-                              preexec_fn=at_default)
-        outputs.append((proc.returncode, proc.stdout, proc.stderr))
-    assert outputs[1] == outputs[0]
-    assert outputs[1][1].count(b"default") == 4, outputs[1]
+    outputs = {build: (proc.returncode, proc.stdout, proc.stderr) for build, proc in
+               run_both(builds["hostile"], ["disposition"], tmp_path,
+                        at_default).items()}
+    assert outputs["inst"] == outputs["plain"]
+    assert outputs["inst"][1].count(b"default") == 4, outputs["inst"]
 
 
 @pytest.mark.skipif(os.geteuid() != 0 or not Path("/usr/bin/setpriv").exists(),

@@ -205,9 +205,9 @@ struct Record {
   /// The source function (directory/file, line) where the module has lines.
   std::optional<std::pair<std::string, unsigned>> source;
   bool local = false;
-  /// Into the record of the same name without suffix, or left out (a
-  /// name several functions share).
-  bool merged = false;
+  /// Not written: merged into the record of the same name without suffix,
+  /// or left out (a name several functions share).
+  bool omitted = false;
 };
 
 /// `name` without llvm-link's suffix for a renamed static (`helper.5` ->
@@ -304,7 +304,7 @@ LogicalResult mlir::phaedrus::exportSampleProfile(Operation *module,
       uint64_t &sum = into.body[key];
       sum = llvm::SaturatingAdd(sum, samples);
     }
-    copy.merged = true;
+    copy.omitted = true;
   }
   // Different static functions of one name (`helper` in a.c and b.c,
   // `helper` and `helper.1` in the module), or a static and a global one:
@@ -316,7 +316,7 @@ LogicalResult mlir::phaedrus::exportSampleProfile(Operation *module,
   // all of them: they get none, and a warning names them.
   llvm::StringMap<SmallVector<size_t>> byBase;
   for (size_t i = 0; i < records.size(); ++i)
-    if (!records[i].merged)
+    if (!records[i].omitted)
       byBase[records[i].local ? unsuffixed(records[i].name)
                               : StringRef(records[i].name)]
           .push_back(i);
@@ -326,8 +326,8 @@ LogicalResult mlir::phaedrus::exportSampleProfile(Operation *module,
       continue;
     std::string names;
     for (size_t i : members) {
-      records[i].merged = true; // written nowhere
       Record &r = records[i];
+      r.omitted = true;
       names += (names.empty() ? "@" : ", @") + r.name;
       if (r.source)
         names += " (" + llvm::sys::path::filename(r.source->first).str() +
@@ -348,7 +348,7 @@ LogicalResult mlir::phaedrus::exportSampleProfile(Operation *module,
             "lowered into the module (phaedrus build)";
   }
   for (const Record &record : records) {
-    if (record.merged)
+    if (record.omitted)
       continue;
     // (With lines but none the profile knows, the head samples alone.)
     uint64_t total = 0;
